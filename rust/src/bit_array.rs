@@ -1,0 +1,128 @@
+//! A fixed-size array of bits in 64-bit words, safe to set and read from many threads.
+//!
+//! Bit `b` lives in word `b >> 6` at bit `b & 63` (Guava's and Spark's addressing). Setting a
+//! bit is an atomic OR on its word, so concurrent puts never lose each other's bits.
+
+use crate::error::{Error, Result};
+use std::alloc::{Layout, alloc_zeroed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+// `AtomicU64` has the size and bit validity of `u64`; on the targets we build for, also its
+// alignment, which lets a `Vec<u64>` become the bit array without copying.
+const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+
+pub(crate) struct BitArray {
+    words: Box<[AtomicU64]>,
+}
+
+impl BitArray {
+    /// An all-zero array of `num_words` words. Allocation failure is an error, not an abort,
+    /// and the zeroed pages come from the allocator lazily (calloc), so huge sparse filters
+    /// cost no time to create.
+    pub(crate) fn zeroed(num_words: usize) -> Result<BitArray> {
+        if num_words == 0 {
+            return Ok(BitArray {
+                words: Box::new([]),
+            });
+        }
+        let too_big = || Error::Allocation {
+            bytes: (num_words as u64).saturating_mul(8),
+        };
+        let layout = Layout::array::<AtomicU64>(num_words).map_err(|_| too_big())?;
+        // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
+        // valid AtomicU64; the pointer and length describe exactly the allocation that
+        // `Box<[AtomicU64]>` will free with the same layout.
+        unsafe {
+            let ptr = alloc_zeroed(layout) as *mut AtomicU64;
+            if ptr.is_null() {
+                return Err(too_big());
+            }
+            Ok(BitArray {
+                words: Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, num_words)),
+            })
+        }
+    }
+
+    /// Takes ownership of `words` without copying.
+    pub(crate) fn from_words(words: Vec<u64>) -> BitArray {
+        let words = words.into_boxed_slice();
+        let len = words.len();
+        // SAFETY: same size, alignment (checked above) and bit validity; the box is re-made
+        // over the very allocation it came from.
+        let words = unsafe {
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                Box::into_raw(words) as *mut AtomicU64,
+                len,
+            ))
+        };
+        BitArray { words }
+    }
+
+    #[inline(always)]
+    pub(crate) fn len_words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Sets bit `index`; returns whether it was clear before.
+    #[inline(always)]
+    pub(crate) fn set(&self, index: u64) -> bool {
+        let word = &self.words[(index >> 6) as usize];
+        let mask = 1u64 << (index & 63);
+        // A plain load first: bits already set cost no locked instruction.
+        if word.load(Relaxed) & mask != 0 {
+            return false;
+        }
+        word.fetch_or(mask, Relaxed) & mask == 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, index: u64) -> bool {
+        self.words[(index >> 6) as usize].load(Relaxed) & (1u64 << (index & 63)) != 0
+    }
+
+    /// Hints the CPU to fetch the word holding bit `index` into cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, index: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(word) = self.words.get((index >> 6) as usize) {
+            // SAFETY: prefetch never faults and the address is inside the array anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    word.as_ptr() as *const i8
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
+    #[inline]
+    pub(crate) fn word(&self, i: usize) -> u64 {
+        self.words[i].load(Relaxed)
+    }
+
+    /// The words as plain integers (a snapshot if other threads are writing).
+    pub(crate) fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.words.iter().map(|w| w.load(Relaxed))
+    }
+
+    pub(crate) fn or_word(&self, i: usize, bits: u64) {
+        if bits != 0 {
+            self.words[i].fetch_or(bits, Relaxed);
+        }
+    }
+
+    pub(crate) fn and_word(&self, i: usize, bits: u64) {
+        if bits != u64::MAX {
+            self.words[i].fetch_and(bits, Relaxed);
+        }
+    }
+
+    pub(crate) fn count_ones(&self) -> u64 {
+        self.words().map(|w| w.count_ones() as u64).sum()
+    }
+
+    pub(crate) fn clear(&self) {
+        self.words.iter().for_each(|w| w.store(0, Relaxed));
+    }
+}

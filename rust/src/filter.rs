@@ -1,0 +1,462 @@
+//! The Bloom filter: Guava's bit placement over a thread-safe bit array.
+
+use crate::bit_array::BitArray;
+use crate::error::{Error, Result};
+use crate::hashing::{Hash128, hash_bytes, hash_u64};
+use crate::sizing::{self, Shape};
+use crate::strategy::{Indexer, Strategy};
+
+/// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
+/// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
+/// (`Funnels.stringFunnel(UTF_8)`).
+///
+/// All operations take `&self`: puts are atomic word ORs, so one filter can be filled and
+/// queried from many threads at once with no lost bits and no false negatives.
+pub struct BloomFilter {
+    bits: BitArray,
+    shape: Shape,
+    strategy: Strategy,
+    indexer: Indexer,
+}
+
+/// Batched operations on filters larger than this prefetch all of a group's bits before
+/// reading any, overlapping the cache misses; smaller filters live in cache anyway.
+const PREFETCH_MIN_BYTES: usize = 256 * 1024;
+/// Keys per prefetch group: enough misses in flight to hide memory latency.
+const PREFETCH_GROUP: usize = 16;
+
+impl BloomFilter {
+    /// The filter Guava's `BloomFilter.create(longFunnel(), n, p)` builds: same m, same k,
+    /// strategy `MURMUR128_MITZ_64`.
+    pub fn new(expected_insertions: u64, fpp: f64) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::shape_for(expected_insertions, fpp)?,
+            Strategy::Murmur128Mitz64,
+        )
+    }
+
+    /// An empty filter of the given shape; `shape.num_bits` must be a positive multiple of 64
+    /// of at most [`sizing::MAX_NUM_BITS`] and `shape.num_hashes` in 1..=255.
+    pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+        check_shape(shape)?;
+        BloomFilter::from_bits(
+            BitArray::zeroed((shape.num_bits / 64) as usize)?,
+            shape.num_hashes,
+            strategy,
+        )
+    }
+
+    /// A filter over existing 64-bit words (bit b in word b >> 6 at bit b & 63), taken
+    /// without copying.
+    pub fn from_words(words: Vec<u64>, num_hashes: u32, strategy: Strategy) -> Result<BloomFilter> {
+        check_shape(Shape {
+            num_bits: (words.len() as u64).saturating_mul(64),
+            num_hashes,
+        })?;
+        BloomFilter::from_bits(BitArray::from_words(words), num_hashes, strategy)
+    }
+
+    fn from_bits(bits: BitArray, num_hashes: u32, strategy: Strategy) -> Result<BloomFilter> {
+        let num_bits = bits.len_words() as u64 * 64;
+        let shape = Shape {
+            num_bits,
+            num_hashes,
+        };
+        Ok(BloomFilter {
+            bits,
+            shape,
+            strategy,
+            indexer: Indexer::new(num_bits, num_hashes, strategy),
+        })
+    }
+
+    pub fn num_bits(&self) -> u64 {
+        self.shape.num_bits
+    }
+
+    pub fn num_hashes(&self) -> u32 {
+        self.shape.num_hashes
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Adds a 64-bit key; returns whether any bit changed (Guava's `put`). Under concurrent
+    /// puts of the same key both may return `true`, as in Guava.
+    #[inline]
+    pub fn put(&self, key: u64) -> bool {
+        self.put_hash(hash_u64(key))
+    }
+
+    pub fn put_bytes(&self, key: &[u8]) -> bool {
+        self.put_hash(hash_bytes(key))
+    }
+
+    pub fn put_str(&self, key: &str) -> bool {
+        self.put_bytes(key.as_bytes())
+    }
+
+    /// `false` means `key` was certainly never put; `true` means it probably was.
+    #[inline]
+    pub fn might_contain(&self, key: u64) -> bool {
+        self.contains_hash(hash_u64(key))
+    }
+
+    pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash_bytes(key))
+    }
+
+    pub fn might_contain_str(&self, key: &str) -> bool {
+        self.might_contain_bytes(key.as_bytes())
+    }
+
+    /// Adds every key; returns whether any bit changed.
+    pub fn put_all(&self, keys: &[u64]) -> bool {
+        if !self.prefetches() {
+            return keys
+                .iter()
+                .fold(false, |changed, &key| self.put(key) | changed);
+        }
+        let mut changed = false;
+        self.for_each_prefetched(keys, |_, indexes| {
+            for &index in indexes {
+                changed |= self.bits.set(index);
+            }
+        });
+        changed
+    }
+
+    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
+    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        self.query_each(keys, |i, present| out[i] = present);
+        Ok(())
+    }
+
+    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.query_each(keys, |i, present| out[i] = present);
+        out
+    }
+
+    /// The keys that are certainly not in the filter, in their original order: the dedup step
+    /// "keep the recommendations this user has not seen".
+    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.query_each(keys, |i, present| {
+            if !present {
+                out.push(keys[i]);
+            }
+        });
+        out
+    }
+
+    /// ORs `other` into `self` (set union). Both must have the same m, k and strategy.
+    pub fn union(&self, other: &BloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        (0..self.bits.len_words()).for_each(|i| self.bits.or_word(i, other.bits.word(i)));
+        Ok(())
+    }
+
+    /// ANDs `other` into `self`: answers "probably in both". Same requirements as [`union`](Self::union).
+    pub fn intersect(&self, other: &BloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        (0..self.bits.len_words()).for_each(|i| self.bits.and_word(i, other.bits.word(i)));
+        Ok(())
+    }
+
+    /// An error naming every parameter that differs, if any.
+    pub fn check_compatible(&self, other: &BloomFilter) -> Result<()> {
+        let mut mismatches = Vec::new();
+        if self.num_bits() != other.num_bits() {
+            mismatches.push(format!(
+                "numBits {} vs {}",
+                self.num_bits(),
+                other.num_bits()
+            ));
+        }
+        if self.num_hashes() != other.num_hashes() {
+            mismatches.push(format!(
+                "numHashFunctions {} vs {}",
+                self.num_hashes(),
+                other.num_hashes()
+            ));
+        }
+        if self.strategy != other.strategy {
+            mismatches.push(format!("strategy {} vs {}", self.strategy, other.strategy));
+        }
+        if mismatches.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Incompatible(mismatches.join(", ")))
+        }
+    }
+
+    pub fn is_compatible(&self, other: &BloomFilter) -> bool {
+        self.check_compatible(other).is_ok()
+    }
+
+    /// Number of bits set (X).
+    pub fn bits_set(&self) -> u64 {
+        self.bits.count_ones()
+    }
+
+    /// Estimated number of distinct keys put: −m/k · ln(1 − X/m), rounded half up (Guava's
+    /// `approximateElementCount`). Saturates at `u64::MAX` when every bit is set.
+    pub fn approximate_element_count(&self) -> u64 {
+        let m = self.num_bits() as f64;
+        let estimate = -(-(self.bits_set() as f64) / m).ln_1p() * m / self.num_hashes() as f64;
+        (estimate + 0.5).floor() as u64
+    }
+
+    /// Probability that `might_contain` answers `true` for a key never put: (X/m)^k.
+    pub fn expected_fpp(&self) -> f64 {
+        (self.bits_set() as f64 / self.num_bits() as f64).powi(self.num_hashes() as i32)
+    }
+
+    /// Clears every bit.
+    pub fn clear(&self) {
+        self.bits.clear()
+    }
+
+    /// The bit array as 64-bit words (a snapshot if other threads are writing).
+    pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.bits.words()
+    }
+
+    #[inline(always)]
+    fn put_hash(&self, hash: Hash128) -> bool {
+        let mut changed = false;
+        self.indexer.for_each(hash, |index| {
+            changed |= self.bits.set(index);
+            true
+        });
+        changed
+    }
+
+    #[inline(always)]
+    fn contains_hash(&self, hash: Hash128) -> bool {
+        self.indexer.for_each(hash, |index| self.bits.get(index))
+    }
+
+    fn prefetches(&self) -> bool {
+        self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
+    }
+
+    fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        if !self.prefetches() {
+            keys.iter()
+                .enumerate()
+                .for_each(|(i, &key)| emit(i, self.might_contain(key)));
+            return;
+        }
+        self.for_each_prefetched(keys, |i, indexes| {
+            emit(i, indexes.iter().all(|&index| self.bits.get(index)))
+        });
+    }
+
+    /// For groups of keys: computes and prefetches every bit index of the group, then calls
+    /// `visit(key position, its k indexes)` for each key of the group.
+    fn for_each_prefetched(&self, keys: &[u64], mut visit: impl FnMut(usize, &[u64])) {
+        let k = self.num_hashes() as usize;
+        let mut scratch = vec![0u64; PREFETCH_GROUP * k];
+        for (group_no, group) in keys.chunks(PREFETCH_GROUP).enumerate() {
+            for (slots, &key) in scratch.chunks_exact_mut(k).zip(group) {
+                let mut filled = 0;
+                self.indexer.for_each(hash_u64(key), |index| {
+                    self.bits.prefetch(index);
+                    slots[filled] = index;
+                    filled += 1;
+                    true
+                });
+            }
+            for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
+                visit(group_no * PREFETCH_GROUP + j, slots);
+            }
+        }
+    }
+}
+
+fn check_shape(shape: Shape) -> Result<()> {
+    if shape.num_bits == 0 || shape.num_bits % 64 != 0 || shape.num_bits > sizing::MAX_NUM_BITS {
+        return Err(Error::invalid(
+            "numBits",
+            format!(
+                "{} is not a positive multiple of 64 of at most {}",
+                shape.num_bits,
+                sizing::MAX_NUM_BITS
+            ),
+        ));
+    }
+    sizing::check_num_hashes(shape.num_hashes)
+}
+
+impl Clone for BloomFilter {
+    fn clone(&self) -> BloomFilter {
+        BloomFilter::from_words(self.words().collect(), self.num_hashes(), self.strategy)
+            .expect("a valid filter's shape stays valid")
+    }
+}
+
+/// Equal shape, strategy and bits.
+impl PartialEq for BloomFilter {
+    fn eq(&self, other: &BloomFilter) -> bool {
+        self.is_compatible(other) && self.words().eq(other.words())
+    }
+}
+
+impl Eq for BloomFilter {}
+
+impl std::fmt::Debug for BloomFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BloomFilter")
+            .field("num_bits", &self.num_bits())
+            .field("num_hashes", &self.num_hashes())
+            .field("strategy", &self.strategy)
+            .field("bits_set", &self.bits_set())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::splitmix64;
+
+    #[test]
+    fn guava_31_put_1_2_3_words() {
+        // Guava 31.1 writeTo of create(longFunnel(), 100, 0.03) after put(1, 2, 3).
+        let f = BloomFilter::new(100, 0.03).unwrap();
+        assert_eq!((f.num_bits(), f.num_hashes()), (768, 5));
+        assert!(f.put(1) && f.put(2) && f.put(3));
+        assert!(!f.put(1), "a second put of the same key changes nothing");
+        let expected = [
+            0x0000000000000000u64,
+            0x0000000400400000,
+            0x4000000000800000,
+            0x0004000000000000,
+            0x0000000000800000,
+            0x0001000000002400,
+            0x0000010000000000,
+            0x0000000000000000,
+            0x1000000000001000,
+            0x0000002010010000,
+            0x0000000000000000,
+            0x0000000000000000,
+        ];
+        assert_eq!(f.words().collect::<Vec<_>>(), expected);
+        assert_eq!(f.bits_set(), 15);
+    }
+
+    #[test]
+    fn batch_paths_agree_with_single_key_paths() {
+        for (n, p) in [(10_000, 0.001), (1_000_000, 0.01)] {
+            let f = BloomFilter::new(n, p).unwrap();
+            assert_eq!(f.prefetches(), n == 1_000_000);
+            let mut state = n;
+            let keys: Vec<u64> = (0..5_000).map(|_| splitmix64(&mut state)).collect();
+            assert!(f.put_all(&keys[..2_500]));
+            let probe: Vec<u64> = keys.iter().rev().copied().collect();
+            let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+            assert_eq!(f.might_contain_all(&probe), single);
+            let absent: Vec<u64> = probe
+                .iter()
+                .copied()
+                .filter(|&k| !f.might_contain(k))
+                .collect();
+            assert_eq!(f.retain_absent(&probe), absent);
+            assert!(keys[..2_500].iter().all(|k| !absent.contains(k)));
+            let g = BloomFilter::new(n, p).unwrap();
+            keys[..2_500].iter().for_each(|&k| {
+                g.put(k);
+            });
+            assert_eq!(f, g, "put_all sets the same bits as put");
+        }
+    }
+
+    #[test]
+    fn union_and_intersect() {
+        let a = BloomFilter::new(1000, 0.01).unwrap();
+        let b = BloomFilter::new(1000, 0.01).unwrap();
+        (0..100).for_each(|k| {
+            a.put(k);
+        });
+        (50..150).for_each(|k| {
+            b.put(k);
+        });
+        let both = a.clone();
+        both.intersect(&b).unwrap();
+        assert!((50..100).all(|k| both.might_contain(k)));
+        a.union(&b).unwrap();
+        assert!((0..150).all(|k| a.might_contain(k)));
+        let other = BloomFilter::new(1000, 0.001).unwrap();
+        let err = a.union(&other).unwrap_err().to_string();
+        assert!(
+            err.contains("numBits") && err.contains("numHashFunctions"),
+            "{err}"
+        );
+        let legacy = BloomFilter::with_shape(a.shape(), Strategy::Murmur128Mitz32).unwrap();
+        assert!(
+            a.intersect(&legacy)
+                .unwrap_err()
+                .to_string()
+                .contains("strategy")
+        );
+    }
+
+    #[test]
+    fn estimates() {
+        let f = BloomFilter::new(10_000, 0.01).unwrap();
+        assert_eq!(f.approximate_element_count(), 0);
+        assert_eq!(f.expected_fpp(), 0.0);
+        (0..5_000u64).for_each(|k| {
+            f.put(k);
+        });
+        let estimate = f.approximate_element_count() as f64;
+        assert!((estimate - 5_000.0).abs() < 150.0, "{estimate}");
+        assert!(f.expected_fpp() > 0.0 && f.expected_fpp() < 0.01);
+        f.clear();
+        assert_eq!(f.bits_set(), 0);
+    }
+
+    #[test]
+    fn string_and_byte_keys_share_the_hash() {
+        let f = BloomFilter::new(100, 0.01).unwrap();
+        assert!(f.put_str("héllo"));
+        assert!(f.might_contain_bytes("héllo".as_bytes()));
+        assert!(!f.put_bytes("héllo".as_bytes()));
+    }
+
+    #[test]
+    fn bad_shapes_are_errors() {
+        assert!(BloomFilter::from_words(vec![], 3, Strategy::Murmur128Mitz64).is_err());
+        assert!(BloomFilter::from_words(vec![0; 2], 0, Strategy::Murmur128Mitz64).is_err());
+        assert!(
+            BloomFilter::with_shape(
+                Shape {
+                    num_bits: 100,
+                    num_hashes: 3
+                },
+                Strategy::Murmur128Mitz64
+            )
+            .is_err()
+        );
+        let mut out = [false; 1];
+        assert!(
+            BloomFilter::new(10, 0.1)
+                .unwrap()
+                .might_contain_all_into(&[1, 2], &mut out)
+                .is_err()
+        );
+    }
+}

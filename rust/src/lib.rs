@@ -1,0 +1,35 @@
+//! # sparkbloom
+//!
+//! A Bloom filter that places its bits exactly where Guava's `BloomFilter` does, with a
+//! documented, versioned, checksummed binary layout (`FORMAT.md`), built for per-user
+//! dedup in Apache Spark through a JNI bridge.
+//!
+//! * **No false negatives**: a key that was put is always reported as possibly present.
+//! * **False positives at the configured rate**: `BloomFilter::new(n, p)` sizes the filter as
+//!   Guava's `BloomFilter.create(Funnels.longFunnel(), n, p)` does (same m, same k).
+//! * **Fixed size**, thread-safe puts and queries (atomic word OR), union and intersection.
+//!
+//! ```
+//! use sparkbloom::BloomFilter;
+//!
+//! let seen = BloomFilter::new(10_000, 0.001)?;   // the seed's per-user filter
+//! seen.put_all(&[17, 42, 99]);
+//! assert!(seen.might_contain(42));
+//! // Keep the recommendations this user has certainly not seen, in order.
+//! assert_eq!(seen.retain_absent(&[42, 7, 99, 8]), vec![7, 8]);
+//! # Ok::<(), sparkbloom::Error>(())
+//! ```
+
+mod bit_array;
+pub mod error;
+mod filter;
+pub mod hashing;
+pub mod sizing;
+mod strategy;
+#[doc(hidden)]
+pub mod testutil;
+
+pub use error::{Error, Result};
+pub use filter::BloomFilter;
+pub use sizing::Shape;
+pub use strategy::Strategy;

@@ -1,0 +1,224 @@
+//! Sizing: from (expected insertions `n`, target false-positive probability `p`) to
+//! (bits `m`, hash functions `k`), computed exactly as Guava's `BloomFilter.create` computes
+//! them so that a filter built here and one built by Guava have the same shape.
+
+use crate::error::{Error, Result};
+use std::f64::consts::LN_2;
+
+/// Largest bit array a filter may have: 2^43 bits (1 TiB). Far above Guava's and Spark's
+/// ~1.37·10^11 (a `long[]` of at most 2^31−1 words), and every index fits a `u64`.
+pub const MAX_NUM_BITS: u64 = 1 << 43;
+
+/// Largest number of hash functions: Guava's `writeTo` stores k in one unsigned byte.
+pub const MAX_NUM_HASHES: u32 = 255;
+
+/// The shape of a filter: bit count (a whole number of 64-bit words) and hash count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    pub num_bits: u64,
+    pub num_hashes: u32,
+}
+
+/// Guava's `optimalNumOfBits`: ⌊−n·ln p / ln²2⌋, before rounding up to whole words.
+pub fn optimal_num_of_bits(expected_insertions: u64, fpp: f64) -> Result<u64> {
+    check_insertions(expected_insertions)?;
+    check_fpp(fpp)?;
+    let bits = -(expected_insertions as f64) * fpp.ln() / (LN_2 * LN_2);
+    if !(bits < MAX_NUM_BITS as f64) {
+        return Err(Error::invalid(
+            "expectedInsertions",
+            format!(
+                "{expected_insertions} insertions at fpp {fpp} need {bits:.0} bits, more than the maximum {MAX_NUM_BITS}"
+            ),
+        ));
+    }
+    Ok(bits as u64)
+}
+
+/// Guava's `optimalNumOfHashFunctions(n, m)`: max(1, round(m/n · ln 2)), capped at 255.
+pub fn optimal_num_of_hashes(expected_insertions: u64, num_bits: u64) -> Result<u32> {
+    check_insertions(expected_insertions)?;
+    let k = java_round(num_bits as f64 / expected_insertions as f64 * LN_2).max(1);
+    Ok(k.min(MAX_NUM_HASHES as i64) as u32)
+}
+
+/// The shape `BloomFilter.create(funnel, n, p)` gives in Guava 14 to 33: bits from (n, p),
+/// rounded up to whole 64-bit words for `m`; k from (n, bits before rounding).
+pub fn shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    let bits = optimal_num_of_bits(expected_insertions, fpp)?;
+    let num_hashes = optimal_num_of_hashes(expected_insertions, bits)?;
+    Ok(Shape {
+        num_bits: round_up_to_words(bits.max(1))?,
+        num_hashes,
+    })
+}
+
+/// The shape for a given bit budget: `m` = `num_bits` rounded up to whole words, k from (n, m).
+pub fn shape_for_bits(expected_insertions: u64, num_bits: u64) -> Result<Shape> {
+    check_insertions(expected_insertions)?;
+    let num_bits = round_up_to_words(num_bits)?;
+    Ok(Shape {
+        num_bits,
+        num_hashes: optimal_num_of_hashes(expected_insertions, num_bits)?,
+    })
+}
+
+/// The best-practice lookup of ClickHouse's `calculationBestPractices` (seed 004): the smallest
+/// whole bits-per-key `b`, then the smallest `k`, whose theoretical FPP (1 − e^(−k/b))^k ≤ `fpp`.
+/// Returns `(bits_per_key, k)`.
+pub fn best_practice(fpp: f64) -> Result<(u32, u32)> {
+    check_fpp(fpp)?;
+    for bits_per_key in 1..=MAX_BITS_PER_KEY {
+        for k in 1..=MAX_NUM_HASHES.min(bits_per_key) {
+            if theoretical_fpp(bits_per_key as f64, k) <= fpp {
+                return Ok((bits_per_key, k));
+            }
+        }
+    }
+    Err(Error::invalid(
+        "fpp",
+        format!("{fpp} needs more than {MAX_BITS_PER_KEY} bits per key"),
+    ))
+}
+
+/// The shape of [`best_practice`] for `n` keys: m = n·b rounded up to whole words.
+pub fn best_practice_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    check_insertions(expected_insertions)?;
+    let (bits_per_key, num_hashes) = best_practice(fpp)?;
+    let bits = expected_insertions
+        .checked_mul(bits_per_key as u64)
+        .ok_or_else(|| {
+            Error::invalid(
+                "expectedInsertions",
+                format!("{expected_insertions} × {bits_per_key} bits overflows"),
+            )
+        })?;
+    Ok(Shape {
+        num_bits: round_up_to_words(bits)?,
+        num_hashes,
+    })
+}
+
+/// (1 − e^(−k/b))^k: the false-positive probability with `b` bits per key and `k` hashes.
+pub fn theoretical_fpp(bits_per_key: f64, num_hashes: u32) -> f64 {
+    (1.0 - (-(num_hashes as f64) / bits_per_key).exp()).powi(num_hashes as i32)
+}
+
+/// Upper bound of the best-practice search: 64 bits per key reach p ≈ 1e-13.
+const MAX_BITS_PER_KEY: u32 = 64;
+
+/// Rounds a bit count up to a whole number of 64-bit words and checks the maximum.
+pub fn round_up_to_words(num_bits: u64) -> Result<u64> {
+    if num_bits == 0 || num_bits > MAX_NUM_BITS {
+        return Err(Error::invalid(
+            "numBits",
+            format!("{num_bits} is not in 1..={MAX_NUM_BITS}"),
+        ));
+    }
+    Ok(num_bits.div_ceil(64) * 64)
+}
+
+/// Checks a hash count against 1..=255.
+pub fn check_num_hashes(num_hashes: u32) -> Result<()> {
+    if num_hashes == 0 || num_hashes > MAX_NUM_HASHES {
+        return Err(Error::invalid(
+            "numHashFunctions",
+            format!("{num_hashes} is not in 1..={MAX_NUM_HASHES}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_insertions(expected_insertions: u64) -> Result<()> {
+    // u64 cannot be negative; the JNI layer rejects negative Java longs before they get here.
+    if expected_insertions == 0 || expected_insertions > i64::MAX as u64 {
+        return Err(Error::invalid(
+            "expectedInsertions",
+            format!("{expected_insertions} is not in 1..={}", i64::MAX),
+        ));
+    }
+    Ok(())
+}
+
+fn check_fpp(fpp: f64) -> Result<()> {
+    if !(fpp > 0.0 && fpp < 1.0) {
+        return Err(Error::invalid(
+            "fpp",
+            format!("{fpp} is not in the open interval (0, 1)"),
+        ));
+    }
+    Ok(())
+}
+
+/// `Math.round(double)` of Java: floor(x + 0.5), saturating.
+fn java_round(x: f64) -> i64 {
+    (x + 0.5).floor() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guava_shapes() {
+        // Guava 31.1: create(longFunnel(), 100, 0.03) → m = 768, k = 5.
+        assert_eq!(
+            shape_for(100, 0.03).unwrap(),
+            Shape {
+                num_bits: 768,
+                num_hashes: 5
+            }
+        );
+        // The seed's per-user filter: 143,775 bits → 2,247 words, k = 10.
+        assert_eq!(
+            shape_for(10_000, 0.001).unwrap(),
+            Shape {
+                num_bits: 143_808,
+                num_hashes: 10
+            }
+        );
+        assert_eq!(optimal_num_of_bits(10_000, 0.001).unwrap(), 143_775);
+    }
+
+    #[test]
+    fn bad_arguments_name_the_argument() {
+        for (n, p, name) in [
+            (0, 0.01, "expectedInsertions"),
+            (10, 0.0, "fpp"),
+            (10, 1.0, "fpp"),
+            (10, -0.5, "fpp"),
+            (10, f64::NAN, "fpp"),
+            (u64::MAX, 0.01, "expectedInsertions"),
+            (i64::MAX as u64, 1e-9, "expectedInsertions"),
+        ] {
+            match shape_for(n, p) {
+                Err(Error::InvalidArgument { name: got, .. }) => {
+                    assert_eq!(got, name, "n={n} p={p}")
+                }
+                other => panic!("n={n} p={p}: {other:?}"),
+            }
+        }
+        assert!(round_up_to_words(0).is_err());
+        assert!(round_up_to_words(MAX_NUM_BITS + 1).is_err());
+        assert_eq!(round_up_to_words(MAX_NUM_BITS).unwrap(), MAX_NUM_BITS);
+        assert!(check_num_hashes(0).is_err() && check_num_hashes(256).is_err());
+    }
+
+    #[test]
+    fn best_practice_matches_clickhouse_table() {
+        // ClickHouse calculationBestPractices: 0.025 → (8, 4), 0.01 → (10, 5).
+        assert_eq!(best_practice(0.025).unwrap(), (8, 4));
+        assert_eq!(best_practice(0.01).unwrap(), (10, 5));
+        let (b, k) = best_practice(0.001).unwrap();
+        assert!(theoretical_fpp(b as f64, k) <= 0.001);
+        assert!((1..=b - 1).all(|b2| (1..=b2).all(|k2| theoretical_fpp(b2 as f64, k2) > 0.001)));
+        assert!(best_practice(1e-300).is_err());
+        assert_eq!(
+            best_practice_shape(1000, 0.01).unwrap(),
+            Shape {
+                num_bits: 10_048,
+                num_hashes: 5
+            }
+        );
+    }
+}

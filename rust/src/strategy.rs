@@ -1,0 +1,211 @@
+//! How a 128-bit hash becomes k bit indexes: Guava's two `BloomFilterStrategies`.
+
+use crate::hashing::Hash128;
+
+/// Guava's strategies, by their ordinal in `BloomFilterStrategies` (and in `writeTo`'s first byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Strategy {
+    /// Guava ≤ 16, incl. the Guava 14.0.1 that Spark 2.x/3.x shade: 32-bit double hashing of
+    /// the low 64 hash bits; indexes never exceed 2^31 − 1.
+    Murmur128Mitz32 = 0,
+    /// Guava ≥ 17 (the default): 64-bit double hashing of both halves of the hash.
+    Murmur128Mitz64 = 1,
+}
+
+impl Strategy {
+    /// The strategy with Guava's ordinal `ordinal`, if there is one.
+    pub fn from_ordinal(ordinal: u8) -> Option<Strategy> {
+        match ordinal {
+            0 => Some(Strategy::Murmur128Mitz32),
+            1 => Some(Strategy::Murmur128Mitz64),
+            _ => None,
+        }
+    }
+
+    /// Guava's ordinal of this strategy.
+    pub fn ordinal(self) -> u8 {
+        self as u8
+    }
+
+    /// Guava's enum constant name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Murmur128Mitz32 => "MURMUR128_MITZ_32",
+            Strategy::Murmur128Mitz64 => "MURMUR128_MITZ_64",
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Per-filter constants that turn a hash into bit indexes, bit-exact with Guava.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Indexer {
+    num_bits: u64,
+    num_hashes: u32,
+    strategy: Strategy,
+    /// 2^63 mod m: what an overflow of the 63-bit combined hash subtracts from an index.
+    wrap: u64,
+}
+
+const LOW_63: u64 = i64::MAX as u64;
+
+impl Indexer {
+    pub(crate) fn new(num_bits: u64, num_hashes: u32, strategy: Strategy) -> Indexer {
+        Indexer {
+            num_bits,
+            num_hashes,
+            strategy,
+            wrap: (1u64 << 63) % num_bits,
+        }
+    }
+
+    /// Calls `visit` with each of the k indexes of `hash`, in Guava's order, and stops at the
+    /// first call that returns `false`. Returns whether every call returned `true`.
+    #[inline(always)]
+    pub(crate) fn for_each(&self, hash: Hash128, visit: impl FnMut(u64) -> bool) -> bool {
+        match self.strategy {
+            Strategy::Murmur128Mitz64 => self.for_each_mitz64(hash, visit),
+            Strategy::Murmur128Mitz32 => self.for_each_mitz32(hash, visit),
+        }
+    }
+
+    /// Guava: `combined = h1; for i in 0..k { idx = (combined & MAX) % m; combined += h2 }`.
+    /// The same indexes with two divisions per key instead of k: keep `a = combined mod 2^63`
+    /// and `idx = a mod m`; each step adds `d = h2 mod 2^63` to `a` and `d mod m` to `idx`, and
+    /// when `a` passes 2^63 (the `& MAX` drops that bit) subtracts 2^63 mod m from `idx`.
+    #[inline(always)]
+    fn for_each_mitz64(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let m = self.num_bits;
+        let mut a = hash.h1 & LOW_63;
+        let d = hash.h2 & LOW_63;
+        let mut idx = a % m;
+        let step = d % m;
+        for i in 0..self.num_hashes {
+            if !visit(idx) {
+                return false;
+            }
+            if i + 1 == self.num_hashes {
+                break;
+            }
+            a += d; // both < 2^63: no u64 overflow
+            idx += step;
+            if idx >= m {
+                idx -= m;
+            }
+            if a > LOW_63 {
+                a -= 1 << 63;
+                idx = if idx >= self.wrap {
+                    idx - self.wrap
+                } else {
+                    idx + m - self.wrap
+                };
+            }
+        }
+        true
+    }
+
+    /// Guava ≤ 16: `c = (int)h1 + i·(int)(h1 >>> 32)` for i in 1..=k, `~c` if negative, `% m`.
+    #[inline(always)]
+    fn for_each_mitz32(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let hash1 = hash.h1 as i32;
+        let hash2 = (hash.h1 >> 32) as i32;
+        for i in 1..=self.num_hashes as i32 {
+            let mut combined = hash1.wrapping_add(i.wrapping_mul(hash2));
+            if combined < 0 {
+                combined = !combined;
+            }
+            if !visit(combined as u64 % self.num_bits) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hashing::hash_u64;
+    use crate::testutil::splitmix64;
+
+    /// Guava's MITZ_64 loop, written as Guava writes it: one division per index.
+    fn guava_mitz64(hash: Hash128, m: u64, k: u32) -> Vec<u64> {
+        let mut combined = hash.h1;
+        (0..k)
+            .map(|_| {
+                let idx = (combined & LOW_63) % m;
+                combined = combined.wrapping_add(hash.h2);
+                idx
+            })
+            .collect()
+    }
+
+    fn indexes(indexer: &Indexer, hash: Hash128) -> Vec<u64> {
+        let mut out = Vec::new();
+        indexer.for_each(hash, |i| {
+            out.push(i);
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn guava_31_put_1_sets_these_bits() {
+        let indexer = Indexer::new(768, 5, Strategy::Murmur128Mitz64);
+        assert_eq!(indexes(&indexer, hash_u64(1)), vec![330, 592, 86, 604, 98]);
+    }
+
+    #[test]
+    fn two_division_walk_equals_guava_loop() {
+        let mut state = 7u64;
+        for _ in 0..20_000 {
+            let m = match splitmix64(&mut state) % 4 {
+                0 => 64 * (1 + splitmix64(&mut state) % 1000),
+                1 => 64 * (1 + splitmix64(&mut state) % (1 << 37)),
+                2 => 1u64 << (6 + splitmix64(&mut state) % 37),
+                _ => crate::sizing::MAX_NUM_BITS,
+            };
+            let k = 1 + (splitmix64(&mut state) % 40) as u32;
+            let hash = Hash128 {
+                h1: splitmix64(&mut state),
+                h2: splitmix64(&mut state),
+            };
+            let indexer = Indexer::new(m, k, Strategy::Murmur128Mitz64);
+            assert_eq!(
+                indexes(&indexer, hash),
+                guava_mitz64(hash, m, k),
+                "m={m} k={k}"
+            );
+        }
+    }
+
+    #[test]
+    fn mitz32_indexes_stay_below_2_pow_31() {
+        let indexer = Indexer::new(1 << 33, 7, Strategy::Murmur128Mitz32);
+        let mut state = 1u64;
+        for _ in 0..10_000 {
+            let hash = Hash128 {
+                h1: splitmix64(&mut state),
+                h2: splitmix64(&mut state),
+            };
+            assert!(indexes(&indexer, hash).iter().all(|&i| i < 1 << 31));
+        }
+    }
+
+    #[test]
+    fn visiting_stops_at_the_first_false() {
+        let indexer = Indexer::new(768, 5, Strategy::Murmur128Mitz64);
+        let mut seen = 0;
+        assert!(!indexer.for_each(hash_u64(1), |_| {
+            seen += 1;
+            seen < 2
+        }));
+        assert_eq!(seen, 2);
+    }
+}
