@@ -23,7 +23,10 @@
 mod bit_array;
 pub mod error;
 mod filter;
+pub mod format;
+pub mod guava_format;
 pub mod hashing;
+mod jni;
 pub mod sizing;
 mod strategy;
 #[doc(hidden)]

@@ -24,7 +24,7 @@ pub fn optimal_num_of_bits(expected_insertions: u64, fpp: f64) -> Result<u64> {
     check_insertions(expected_insertions)?;
     check_fpp(fpp)?;
     let bits = -(expected_insertions as f64) * fpp.ln() / (LN_2 * LN_2);
-    if !(bits < MAX_NUM_BITS as f64) {
+    if bits.is_nan() || bits >= MAX_NUM_BITS as f64 {
         return Err(Error::invalid(
             "expectedInsertions",
             format!(
@@ -141,7 +141,7 @@ fn check_insertions(expected_insertions: u64) -> Result<()> {
 }
 
 fn check_fpp(fpp: f64) -> Result<()> {
-    if !(fpp > 0.0 && fpp < 1.0) {
+    if fpp.is_nan() || fpp <= 0.0 || fpp >= 1.0 {
         return Err(Error::invalid(
             "fpp",
             format!("{fpp} is not in the open interval (0, 1)"),
