@@ -1,0 +1,250 @@
+package io.sparkbloom.spark;
+
+import io.sparkbloom.BloomFilter;
+import java.util.Arrays;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.expressions.Aggregator;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import scala.Tuple3;
+
+/**
+ * DataFrame and SQL functions: build a filter per group into a binary column (the FORMAT.md
+ * bytes, so it can be stored in Parquet and read back by any sparkbloom reader), and keep the
+ * candidates a filter has not seen.
+ *
+ * <pre>{@code
+ * // Java / Scala DataFrame API
+ * Dataset<Row> filters = history.groupBy("user")
+ *     .agg(BloomFunctions.build(col("item"), 10_000, 0.001).as("filter"));
+ * Dataset<Row> fresh = candidates.join(filters, "user", "left")
+ *     .select(col("user"), BloomFunctions.retainAbsent(col("filter"), col("items")).as("items"));
+ *
+ * // SQL, and PySpark through SQL, after BloomFunctions.register(spark)
+ * //   (PySpark: spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession))
+ * SELECT user, sparkbloom_build(item, 10000, 0.001) AS filter FROM history GROUP BY user
+ * SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) FROM candidates c LEFT JOIN filters f USING (user)
+ * }</pre>
+ *
+ * <p>Null handling: null items are ignored by the aggregates; a null filter keeps every candidate
+ * (a user with no history has seen nothing); null candidates give null; null elements inside the
+ * candidate array are dropped. The aggregates buffer items in a {@code long[]} and insert them
+ * with one native call per batch ({@link FilterBuilder}).
+ */
+public final class BloomFunctions {
+  private BloomFunctions() {}
+
+  /** SQL {@code sparkbloom_build(item BIGINT, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
+  public static final String BUILD = "sparkbloom_build";
+  /** SQL {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT>) -> ARRAY<BIGINT>}. */
+  public static final String RETAIN_ABSENT = "sparkbloom_retain_absent";
+  /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT) -> BOOLEAN}. */
+  public static final String MIGHT_CONTAIN = "sparkbloom_might_contain";
+
+  // ---- registration (SQL, PySpark) -----------------------------------------------------------
+
+  /**
+   * Registers {@value #BUILD}, {@value #RETAIN_ABSENT} and {@value #MIGHT_CONTAIN} as temporary
+   * functions of {@code spark}'s session. From PySpark:
+   * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}.
+   */
+  public static void register(SparkSession spark) {
+    spark.udf().register(BUILD, buildSqlUdaf());
+    spark.udf().register(RETAIN_ABSENT, retainAbsentUdf());
+    spark.udf().register(MIGHT_CONTAIN, mightContainUdf());
+  }
+
+  /**
+   * Registers a one-argument aggregate {@code name(item BIGINT) -> BINARY} with fixed sizing, e.g.
+   * {@code registerBuild(spark, "user_filter", 10000, 0.001)} for {@code SELECT user_filter(item)}.
+   */
+  public static void registerBuild(SparkSession spark, String name, long expectedInsertions, double fpp) {
+    spark.udf().register(name, buildUdaf(expectedInsertions, fpp));
+  }
+
+  // ---- Column API ----------------------------------------------------------------------------
+
+  /** Aggregate: the FORMAT bytes of a filter holding the group's (non-null) items. */
+  public static Column build(Column item, long expectedInsertions, double fpp) {
+    return buildUdaf(expectedInsertions, fpp).apply(item);
+  }
+
+  /** The candidates (array of bigint) that the filter (binary) has definitely not seen, order kept. */
+  public static Column retainAbsent(Column filter, Column candidates) {
+    return retainAbsentUdf().apply(filter, candidates);
+  }
+
+  /** Whether the filter (binary) might contain the item (bigint): false means definitely not. */
+  public static Column mightContain(Column filter, Column item) {
+    return mightContainUdf().apply(filter, item);
+  }
+
+  /** The aggregate behind {@link #build}, e.g. for {@code spark.udf().register}. */
+  public static UserDefinedFunction buildUdaf(long expectedInsertions, double fpp) {
+    return functions.udaf(new BuildAggregator(expectedInsertions, fpp), Encoders.LONG())
+        .withName("sparkbloom_build");
+  }
+
+  /** The three-argument SQL aggregate {@code (item, n, p)} registered as {@value #BUILD}. */
+  public static UserDefinedFunction buildSqlUdaf() {
+    return functions.udaf(new SqlBuildAggregator(),
+        Encoders.tuple(Encoders.LONG(), Encoders.LONG(), Encoders.DOUBLE()))
+        .withName(BUILD);
+  }
+
+  public static UserDefinedFunction retainAbsentUdf() {
+    return functions.udf(new RetainAbsent(), DataTypes.createArrayType(DataTypes.LongType, false))
+        .withName(RETAIN_ABSENT);
+  }
+
+  public static UserDefinedFunction mightContainUdf() {
+    return functions.udf(new MightContain(), DataTypes.BooleanType).withName(MIGHT_CONTAIN);
+  }
+
+  // ---- implementations -----------------------------------------------------------------------
+
+  /** {@code Aggregator<item, FilterBuilder, FORMAT bytes>} with fixed sizing. */
+  public static final class BuildAggregator extends Aggregator<Long, FilterBuilder, byte[]> {
+    private static final long serialVersionUID = 1L;
+    private final long expectedInsertions;
+    private final double fpp;
+
+    public BuildAggregator(long expectedInsertions, double fpp) {
+      FilterBuilder.checkSizing(expectedInsertions, fpp);
+      this.expectedInsertions = expectedInsertions;
+      this.fpp = fpp;
+    }
+
+    @Override
+    public FilterBuilder zero() {
+      return new FilterBuilder(expectedInsertions, fpp);
+    }
+
+    @Override
+    public FilterBuilder reduce(FilterBuilder b, Long item) {
+      return item == null ? b : b.add(item);
+    }
+
+    @Override
+    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
+      return b1.merge(b2);
+    }
+
+    @Override
+    public byte[] finish(FilterBuilder b) {
+      return b.buildBytes();
+    }
+
+    @Override
+    public Encoder<FilterBuilder> bufferEncoder() {
+      return Encoders.javaSerialization(FilterBuilder.class);
+    }
+
+    @Override
+    public Encoder<byte[]> outputEncoder() {
+      return Encoders.BINARY();
+    }
+  }
+
+  /**
+   * {@code Aggregator<(item, n, p), FilterBuilder, FORMAT bytes>}: the SQL form, sizing read
+   * from the rows (it must be the same for every row of a group, normally two literals).
+   */
+  public static final class SqlBuildAggregator
+      extends Aggregator<Tuple3<Long, Long, Double>, FilterBuilder, byte[]> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public FilterBuilder zero() {
+      return FilterBuilder.unconfigured();
+    }
+
+    @Override
+    public FilterBuilder reduce(FilterBuilder b, Tuple3<Long, Long, Double> row) {
+      if (row._2() == null || row._3() == null) {
+        throw new IllegalArgumentException(BUILD + "(item, n, p): n and p must not be null");
+      }
+      b.configure(row._2(), row._3());
+      return row._1() == null ? b : b.add(row._1());
+    }
+
+    @Override
+    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
+      return b1.merge(b2);
+    }
+
+    @Override
+    public byte[] finish(FilterBuilder b) {
+      return b.isConfigured() ? b.buildBytes() : null;
+    }
+
+    @Override
+    public Encoder<FilterBuilder> bufferEncoder() {
+      return Encoders.javaSerialization(FilterBuilder.class);
+    }
+
+    @Override
+    public Encoder<byte[]> outputEncoder() {
+      return Encoders.BINARY();
+    }
+  }
+
+  /**
+   * {@code (filter BINARY, candidates ARRAY<BIGINT>) -> ARRAY<BIGINT>}: the candidates the filter
+   * has definitely not seen, in one native call per row. Public with a no-arg constructor, so
+   * PySpark can also register it directly:
+   * {@code spark.udf.registerJavaFunction("sparkbloom_retain_absent",
+   * "io.sparkbloom.spark.BloomFunctions$RetainAbsent", ArrayType(LongType()))}.
+   */
+  public static final class RetainAbsent implements UDF2<byte[], scala.collection.Seq<Long>, long[]> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public long[] call(byte[] filterBytes, scala.collection.Seq<Long> candidates) {
+      if (candidates == null) {
+        return null;
+      }
+      long[] items = new long[candidates.size()];
+      int n = 0;
+      scala.collection.Iterator<Long> it = candidates.iterator();
+      while (it.hasNext()) {
+        Long v = it.next();
+        if (v != null) {
+          items[n++] = v;
+        }
+      }
+      if (n < items.length) {
+        items = Arrays.copyOf(items, n);
+      }
+      if (filterBytes == null || n == 0) {
+        return items;
+      }
+      try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
+        return f.retainAbsent(items);
+      }
+    }
+  }
+
+  /** {@code (filter BINARY, item BIGINT) -> BOOLEAN}; null filter: false (nothing seen). */
+  public static final class MightContain implements UDF2<byte[], Long, Boolean> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Boolean call(byte[] filterBytes, Long item) {
+      if (item == null) {
+        return null;
+      }
+      if (filterBytes == null) {
+        return false;
+      }
+      try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
+        return f.mightContain(item.longValue());
+      }
+    }
+  }
+}

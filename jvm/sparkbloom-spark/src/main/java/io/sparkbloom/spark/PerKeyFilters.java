@@ -1,0 +1,247 @@
+package io.sparkbloom.spark;
+
+import io.sparkbloom.BloomFilter;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.Optional;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.RDD;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/**
+ * RDD helpers for per-key Bloom filters (one filter per user, say), usable from Java and Scala.
+ *
+ * <p>Build: {@link #buildPerKey} turns {@code (key, item)} pairs into one filter per key through
+ * {@code aggregateByKey} with a {@link FilterBuilder}, which buffers items in a {@code long[]} and
+ * hands them to the native side in batches ({@code putAll}), never one JNI call per record.
+ * {@link #buildPerRecord} builds one filter per record from {@code (key, long[])} records that are
+ * already grouped by key (the shape of the classic Guava pipeline), without a shuffle.
+ *
+ * <p>Dedup: {@link #dedup} keeps, per key, the candidates its filter has not seen; it joins the
+ * candidates with the filters ({@code leftOuterJoin}, so a key with no filter keeps all its
+ * candidates) and queries each key's candidates in one {@link BloomFilter#retainAbsent} call.
+ * There are no false negatives: an item that was put into the key's filter is always dropped; an
+ * unseen item is dropped with probability about the filter's fpp.
+ *
+ * <p>The filters can be stored with {@code saveAsObjectFile} (Java serialization writes the
+ * compact FORMAT bytes) and read back with {@code objectFile}. Each key must have at most one
+ * filter when calling {@link #dedup}; the build helpers guarantee it.
+ *
+ * <p>Scala: the {@code RDD} overloads take and return plain RDDs, e.g.
+ * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], 10000, 0.001): RDD[(String, BloomFilter)]}.
+ */
+public final class PerKeyFilters {
+  private PerKeyFilters() {}
+
+  /** Items per {@code retainAbsent}/{@code putAll} call when streaming items through a filter. */
+  public static final int BATCH = FilterBuilder.BATCH;
+
+  // ---- build -------------------------------------------------------------------------------
+
+  /**
+   * One filter per key from {@code (key, item)} pairs, each sized for {@code expectedInsertions}
+   * items at false-positive rate {@code fpp}.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
+      JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp) {
+    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
+    return pairs
+        .aggregateByKey(zero, (b, item) -> b.add(item), FilterBuilder::merge)
+        .mapValues(FilterBuilder::build);
+  }
+
+  /** {@link #buildPerKey(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
+      JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp, int numPartitions) {
+    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
+    return pairs
+        .aggregateByKey(zero, numPartitions, (b, item) -> b.add(item), FilterBuilder::merge)
+        .mapValues(FilterBuilder::build);
+  }
+
+  /**
+   * Scala-friendly {@link #buildPerKey(JavaPairRDD, long, double)}: {@code RDD[(K, Long)]} (any
+   * integral value type) to {@code RDD[(K, BloomFilter)]}.
+   */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
+      RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp) {
+    JavaPairRDD<K, Long> javaPairs = toJavaPairs(pairs).mapValues(PerKeyFilters::toLong);
+    return buildPerKey(javaPairs, expectedInsertions, fpp).rdd();
+  }
+
+  /**
+   * One filter per key from {@code (key, items)} records; a key may appear in several records
+   * (their items end up in the same filter). Batches go to the native side in one call each.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyFromArrays(
+      JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
+    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
+    return records
+        .aggregateByKey(zero, FilterBuilder::addAll, FilterBuilder::merge)
+        .mapValues(FilterBuilder::build);
+  }
+
+  /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyFromArrays(
+      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
+    return buildPerKeyFromArrays(toJavaPairs(records), expectedInsertions, fpp).rdd();
+  }
+
+  /**
+   * One filter per record, without a shuffle: for records already grouped by key (one record per
+   * key, as in the classic {@code map { case (user, records) => ... }} Guava pipeline). Each
+   * record's items go to the native side in one {@code putAll} call.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
+      JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
+    FilterBuilder.checkSizing(expectedInsertions, fpp);
+    return records.mapValues(items -> {
+      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
+      f.putAll(items);
+      return f;
+    });
+  }
+
+  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
+      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
+    return buildPerRecord(toJavaPairs(records), expectedInsertions, fpp).rdd();
+  }
+
+  // ---- dedup -------------------------------------------------------------------------------
+
+  /**
+   * Per key, the candidates its filter has not seen (order kept). Keys with candidates but no
+   * filter keep all their candidates; keys with a filter but no candidates produce nothing.
+   * Each record's candidates are queried in one {@code retainAbsent} call.
+   */
+  public static <K> JavaPairRDD<K, long[]> dedup(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
+    return candidates.leftOuterJoin(filters).mapValues(PerKeyFilters::retainAbsent);
+  }
+
+  /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
+  public static <K> JavaPairRDD<K, long[]> dedup(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, int numPartitions) {
+    return candidates.leftOuterJoin(filters, numPartitions).mapValues(PerKeyFilters::retainAbsent);
+  }
+
+  /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
+  public static <K> RDD<Tuple2<K, long[]>> dedup(
+      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
+    return dedup(toJavaPairs(filters), toJavaPairs(candidates)).rdd();
+  }
+
+  /**
+   * {@link #dedup(JavaPairRDD, JavaPairRDD)} for candidates given as {@code (key, item)} pairs:
+   * the candidates are grouped per key into a {@code long[]}, queried in one batch per key, and
+   * returned as pairs again.
+   */
+  public static <K> JavaPairRDD<K, Long> dedupPairs(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, Long> candidates) {
+    JavaPairRDD<K, long[]> grouped = candidates
+        .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .mapValues(LongArrayBuilder::toArray);
+    return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
+  }
+
+  private static long[] retainAbsent(Tuple2<long[], Optional<BloomFilter>> candidatesAndFilter) {
+    long[] candidates = candidatesAndFilter._1();
+    Optional<BloomFilter> filter = candidatesAndFilter._2();
+    if (!filter.isPresent() || candidates.length == 0) {
+      return candidates;
+    }
+    return filter.get().retainAbsent(candidates);
+  }
+
+  // ---- one filter for all keys (e.g. a broadcast) ------------------------------------------
+
+  /**
+   * The items that {@code filter} has definitely not seen, order kept within each partition. Every
+   * task reads the same broadcast filter concurrently (the filter is thread-safe for queries);
+   * items are queried in batches of {@value #BATCH}, lazily, so a partition is never held in
+   * memory. The broadcast is not closed here: {@code destroy()} it when done.
+   */
+  public static JavaRDD<Long> retainAbsent(JavaRDD<Long> items, Broadcast<BloomFilter> filter) {
+    return items.mapPartitions(it -> retainAbsent(it, filter.value()));
+  }
+
+  /**
+   * The items of {@code items} that {@code filter} has definitely not seen, in order, computed
+   * lazily in batches of {@value #BATCH} (one native call per batch). Null items are skipped.
+   */
+  public static Iterator<Long> retainAbsent(Iterator<Long> items, BloomFilter filter) {
+    return new BatchedRetainAbsent(items, filter, BATCH);
+  }
+
+  /** Lazy, batched {@code retainAbsent} over an iterator. */
+  static final class BatchedRetainAbsent implements Iterator<Long> {
+    private final Iterator<Long> in;
+    private final BloomFilter filter;
+    private final long[] batch;
+    private long[] out = new long[0];
+    private int pos;
+
+    BatchedRetainAbsent(Iterator<Long> in, BloomFilter filter, int batchSize) {
+      this.in = in;
+      this.filter = filter;
+      this.batch = new long[batchSize];
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (pos == out.length) {
+        if (!in.hasNext()) {
+          return false;
+        }
+        int n = 0;
+        while (n < batch.length && in.hasNext()) {
+          Long v = in.next();
+          if (v != null) {
+            batch[n++] = v;
+          }
+        }
+        out = n == 0 ? new long[0] : filter.retainAbsent(n == batch.length ? batch : Arrays.copyOf(batch, n));
+        pos = 0;
+      }
+      return true;
+    }
+
+    @Override
+    public Long next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return out[pos++];
+    }
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  static long toLong(Object v) {
+    if (v instanceof Long) {
+      return (Long) v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    throw new IllegalArgumentException(
+        "expected an integral item (Long, Int, Short, Byte), got "
+            + (v == null ? "null" : v.getClass().getName()));
+  }
+
+  private static Iterator<Long> boxed(long[] values) {
+    return Arrays.stream(values).boxed().iterator();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static <K, V> JavaPairRDD<K, V> toJavaPairs(RDD<? extends Tuple2<K, ?>> rdd) {
+    ClassTag<Object> anyRef = ClassTag$.MODULE$.AnyRef();
+    return new JavaPairRDD<K, V>((RDD) rdd, (ClassTag) anyRef, (ClassTag) anyRef);
+  }
+}

@@ -1,0 +1,27 @@
+package io.sparkbloom.spark;
+
+import com.esotericsoftware.kryo.Kryo;
+import io.sparkbloom.BloomFilter;
+import org.apache.spark.serializer.KryoRegistrator;
+
+/**
+ * Registers sparkbloom's classes with Spark's Kryo:
+ * {@code spark.kryo.registrator=io.sparkbloom.spark.SparkBloomKryoRegistrator}.
+ *
+ * <p>Registration is optional for correctness ({@link BloomFilter} carries its Kryo serializer as
+ * {@code @DefaultSerializer}, {@link FilterBuilder} is {@code KryoSerializable}); it saves writing
+ * the class names into every record and lets {@code spark.kryo.registrationRequired=true} jobs use
+ * the filters. {@code kryo.register(Class)} picks each class's default serializer, i.e. the core
+ * jar's Kryo serializer for {@code BloomFilter}: the FORMAT bytes, never the native handle.
+ */
+public class SparkBloomKryoRegistrator implements KryoRegistrator {
+  @Override
+  public void registerClasses(Kryo kryo) {
+    kryo.register(BloomFilter.class);
+    kryo.register(FilterBuilder.class);
+    kryo.register(LongArrayBuilder.class);
+    kryo.register(long[].class);
+    kryo.register(byte[].class);
+    kryo.register(long[][].class);
+  }
+}
