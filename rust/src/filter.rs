@@ -229,6 +229,12 @@ impl BloomFilter {
         self.bits.clear()
     }
 
+    /// Sets bit `index` (< m), for decoders that rebuild a filter from validated positions
+    /// on a lazily zeroed array (a sparse encoding of a huge, nearly empty filter).
+    pub(crate) fn set_bit(&self, index: u64) {
+        self.bits.set(index);
+    }
+
     /// The bit array as 64-bit words (a snapshot if other threads are writing).
     pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
         self.bits.words()

@@ -1,28 +1,126 @@
-//! Guava's `BloomFilter.writeTo` stream: strategy ordinal (1 byte), k (1 unsigned byte),
-//! word count (int32 big-endian), then the words as big-endian int64.
+//! Guava's `BloomFilter.writeTo` stream (a `DataOutputStream`, so big-endian):
 //!
-//! STUB: signatures fixed by the architecture; bodies are being written.
+//! | off | size | field |
+//! |---|---|---|
+//! | 0 | 1 | strategy ordinal, signed byte |
+//! | 1 | 1 | numHashFunctions, unsigned byte |
+//! | 2 | 4 | number of 64-bit words, int32 BE |
+//! | 6 | 8·words | the words, int64 BE |
+//!
+//! Guava's `readFrom` validates little; this reader checks every field, the exact length and
+//! allocates only after the bytes for the words are known to be present.
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::strategy::Strategy;
 
 /// Bytes of Guava's header.
 pub const GUAVA_HEADER_LEN: usize = 6;
 
+/// Guava's word array is a Java `long[]`, indexed by `int`.
+const MAX_WORDS: u64 = i32::MAX as u64;
+
 /// The bytes Guava's `writeTo` would write for this filter (errors past 2^31−1 words).
 pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
-    let _ = filter;
-    Err(Error::invalid("filter", "not implemented yet"))
+    let num_words = filter.num_bits() / 64;
+    if num_words > MAX_WORDS {
+        return Err(Error::invalid(
+            "numBits",
+            format!(
+                "{} bits need {num_words} words; Guava's stream holds at most {MAX_WORDS}",
+                filter.num_bits()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    out.try_reserve_exact(GUAVA_HEADER_LEN + num_words as usize * 8)
+        .map_err(|_| Error::Allocation {
+            bytes: GUAVA_HEADER_LEN as u64 + num_words * 8,
+        })?;
+    out.push(filter.strategy().ordinal());
+    out.push(filter.num_hashes() as u8);
+    out.extend_from_slice(&(num_words as i32).to_be_bytes());
+    for word in filter.words() {
+        out.extend_from_slice(&word.to_be_bytes());
+    }
+    Ok(out)
 }
 
 /// Reads exactly one Guava `writeTo` stream occupying all of `bytes`.
 pub fn read_guava(bytes: &[u8]) -> Result<BloomFilter> {
-    let _ = bytes;
-    Err(Error::corrupt("format", "not implemented yet"))
+    let (strategy, num_hashes, total) = parse_header(bytes)?;
+    if bytes.len() as u64 != total {
+        let what = if (bytes.len() as u64) < total {
+            "truncated"
+        } else {
+            "trailing bytes"
+        };
+        return Err(Error::corrupt(
+            "length",
+            format!("{what}: expected {total} bytes, got {}", bytes.len()),
+        ));
+    }
+    let body = &bytes[GUAVA_HEADER_LEN..];
+    let mut words = Vec::new();
+    words
+        .try_reserve_exact(body.len() / 8)
+        .map_err(|_| Error::Allocation {
+            bytes: body.len() as u64,
+        })?;
+    words.extend(
+        body.chunks_exact(8)
+            .map(|chunk| u64::from_be_bytes(chunk.try_into().expect("8-byte chunk"))),
+    );
+    BloomFilter::from_words(words, num_hashes, strategy)
 }
 
 /// Validates Guava's 6-byte header and returns the whole stream length.
 pub fn guava_total_len_from_header(header: &[u8]) -> Result<u64> {
-    let _ = header;
-    Err(Error::corrupt("format", "not implemented yet"))
+    Ok(parse_header(header)?.2)
+}
+
+/// Strategy, k and the whole stream length, from the first [`GUAVA_HEADER_LEN`] bytes.
+fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
+    // The strategy byte is the only thing that tells a foreign stream apart early.
+    if let Some(&ordinal) = bytes.first() {
+        check_strategy(ordinal)?;
+    }
+    if bytes.len() < GUAVA_HEADER_LEN {
+        return Err(Error::corrupt(
+            "length",
+            format!(
+                "truncated header: expected {GUAVA_HEADER_LEN} bytes, got {}",
+                bytes.len()
+            ),
+        ));
+    }
+    let strategy = check_strategy(bytes[0])?;
+    let num_hashes = bytes[1] as u32;
+    if num_hashes == 0 {
+        return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
+    }
+    let num_words = i32::from_be_bytes(bytes[2..6].try_into().expect("4 bytes"));
+    if num_words < 1 {
+        return Err(Error::corrupt(
+            "numBits",
+            format!("word count {num_words} is not positive"),
+        ));
+    }
+    Ok((
+        strategy,
+        num_hashes,
+        GUAVA_HEADER_LEN as u64 + num_words as u64 * 8,
+    ))
+}
+
+fn check_strategy(ordinal: u8) -> Result<Strategy> {
+    Strategy::from_ordinal(ordinal).ok_or_else(|| {
+        Error::corrupt(
+            "strategy",
+            format!(
+                "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
+                ordinal as i8
+            ),
+        )
+    })
 }

@@ -1,0 +1,163 @@
+//! The 24-byte header of format v1: what the filter is and how long its payload is.
+//!
+//! | off | size | field |
+//! |---|---|---|
+//! | 0 | 4 | magic `SBLM` |
+//! | 4 | 1 | version = 1 |
+//! | 5 | 1 | strategy (Guava ordinal) |
+//! | 6 | 1 | encoding: 0 dense, 1 sparse |
+//! | 7 | 1 | k, 1..=255 |
+//! | 8 | 8 | m, u64 LE, multiple of 64, 64..=2^43 |
+//! | 16 | 8 | payload length, u64 LE |
+
+use super::{HEADER_LEN, TRAILER_LEN, dense, sparse};
+use crate::error::{Error, Result};
+use crate::sizing::{MAX_NUM_BITS, Shape};
+use crate::strategy::Strategy;
+
+/// "SBLM": spells the format in a hex dump and rejects foreign bytes early.
+pub(crate) const MAGIC: [u8; 4] = *b"SBLM";
+/// The only version this reader knows. Any layout change bumps it; v1 stays readable forever.
+pub(crate) const VERSION: u8 = 1;
+
+/// How the payload stores the bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// The m/8 bytes of the word array, little-endian.
+    Dense = 0,
+    /// Rice-coded gaps between set bits (see `sparse.rs`).
+    Sparse = 1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub(crate) strategy: Strategy,
+    pub(crate) encoding: Encoding,
+    pub(crate) shape: Shape,
+    pub(crate) payload_len: u64,
+}
+
+impl Header {
+    pub(crate) fn to_bytes(self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[0..4].copy_from_slice(&MAGIC);
+        out[4] = VERSION;
+        out[5] = self.strategy.ordinal();
+        out[6] = self.encoding as u8;
+        // k ≤ 255 is an invariant of every BloomFilter (sizing::check_num_hashes).
+        out[7] = self.shape.num_hashes as u8;
+        out[8..16].copy_from_slice(&self.shape.num_bits.to_le_bytes());
+        out[16..24].copy_from_slice(&self.payload_len.to_le_bytes());
+        out
+    }
+
+    /// Header, payload and trailer: at most 24 + 2^40 + 4, so no overflow.
+    pub(crate) fn total_len(&self) -> u64 {
+        (HEADER_LEN + TRAILER_LEN) as u64 + self.payload_len
+    }
+
+    /// Validates every header field, in layout order, from the first [`HEADER_LEN`] bytes.
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Header> {
+        // A short foreign input is more usefully "not ours" than "truncated".
+        let seen = bytes.len().min(MAGIC.len());
+        if bytes[..seen] != MAGIC[..seen] {
+            return Err(Error::corrupt(
+                "magic",
+                format!("expected 53424c4d (\"SBLM\"), got {}", hex(&bytes[..seen])),
+            ));
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(Error::corrupt(
+                "length",
+                format!(
+                    "truncated header: expected {HEADER_LEN} bytes, got {}",
+                    bytes.len()
+                ),
+            ));
+        }
+        if bytes[4] != VERSION {
+            return Err(Error::corrupt(
+                "version",
+                format!(
+                    "unknown format version {}; this reader knows version {VERSION}",
+                    bytes[4]
+                ),
+            ));
+        }
+        let strategy = Strategy::from_ordinal(bytes[5]).ok_or_else(|| {
+            Error::corrupt(
+                "strategy",
+                format!(
+                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
+                    bytes[5]
+                ),
+            )
+        })?;
+        let encoding = match bytes[6] {
+            0 => Encoding::Dense,
+            1 => Encoding::Sparse,
+            other => {
+                return Err(Error::corrupt(
+                    "encoding",
+                    format!("unknown encoding {other}; expected 0 (dense) or 1 (sparse)"),
+                ));
+            }
+        };
+        let num_hashes = bytes[7] as u32;
+        if num_hashes == 0 {
+            return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
+        }
+        let num_bits = read_u64(bytes, 8);
+        if num_bits == 0 || num_bits % 64 != 0 || num_bits > MAX_NUM_BITS {
+            return Err(Error::corrupt(
+                "numBits",
+                format!("{num_bits} is not a multiple of 64 in 64..={MAX_NUM_BITS}"),
+            ));
+        }
+        let payload_len = read_u64(bytes, 16);
+        let dense_len = dense::payload_len(num_bits);
+        match encoding {
+            Encoding::Dense if payload_len != dense_len => {
+                return Err(Error::corrupt(
+                    "payloadLength",
+                    format!(
+                        "dense payload of {num_bits} bits must be {dense_len} bytes, header says {payload_len}"
+                    ),
+                ));
+            }
+            Encoding::Sparse
+                if payload_len < sparse::MIN_PAYLOAD_LEN || payload_len >= dense_len =>
+            {
+                return Err(Error::corrupt(
+                    "payloadLength",
+                    format!(
+                        "sparse payload of {num_bits} bits must be {} to {} bytes, header says {payload_len}",
+                        sparse::MIN_PAYLOAD_LEN,
+                        dense_len.saturating_sub(1)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        Ok(Header {
+            strategy,
+            encoding,
+            shape: Shape {
+                num_bits,
+                num_hashes,
+            },
+            payload_len,
+        })
+    }
+}
+
+/// The u64 LE at `at`; the caller has checked that 8 bytes are there.
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,171 @@
+//! The sparse payload: the positions of the set bits, as Rice-coded gaps.
+//!
+//! | off | size | field |
+//! |---|---|---|
+//! | 0 | 8 | X = number of set bits, u64 LE |
+//! | 8 | 1 | Rice parameter r, 0..=63 |
+//! | 9 | … | X Rice codes, LSB-first, zero-padded to a whole byte |
+//!
+//! Gap g_i = p_i − p_{i−1} − 1 with p_{−1} = −1; its code is q = g >> r one-bits, a zero-bit,
+//! then the r low bits of g, least significant first. A lightly filled filter (the per-user
+//! filter: m = 143,808 with ~1,400 bits set) has geometric gaps, for which Rice coding with
+//! r ≈ log2(mean gap) comes within a few percent of the entropy of the bit set.
+
+use super::bitstream::{BitReader, BitWriter, low_mask};
+use super::dense;
+use super::header::read_u64;
+use crate::error::{Error, Result};
+use crate::filter::BloomFilter;
+use crate::sizing::Shape;
+use crate::strategy::Strategy;
+
+/// Count and Rice parameter: the smallest sparse payload (an empty filter).
+pub(crate) const MIN_PAYLOAD_LEN: u64 = 9;
+const MAX_RICE: u32 = 63;
+
+/// The sparse payload of the filter whose dense payload is `dense`, if strictly smaller;
+/// `None` means "write dense". Deterministic: equal bits give equal bytes.
+pub(crate) fn encode(dense: &[u8]) -> Option<Vec<u8>> {
+    let count: u64 = (0..dense.len() / 8)
+        .map(|i| dense::word(dense, i).count_ones() as u64)
+        .sum();
+    let dense_len = dense.len() as u64;
+    // Sum of the gaps = last + 1 − X; the best r is near log2 of their mean.
+    let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
+    let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
+    // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: if even that bound is not smaller
+    // than dense for every candidate (a half-full filter), skip the exact pass.
+    let sum_gaps = sum_gaps as u128;
+    let lower_bound = |r: u32| {
+        let x = count as u128;
+        x * (r as u128 + 1) + (sum_gaps.saturating_sub(x * ((1u128 << r) - 1)) >> r)
+    };
+    if candidates
+        .iter()
+        .all(|&r| payload_len(lower_bound(r)) >= dense_len as u128)
+    {
+        return None;
+    }
+    // Exact cost of each candidate: X·(r + 1) + Σ (g >> r) bits.
+    let mut quotients = vec![0u128; candidates.len()];
+    for_each_gap(dense, |gap| {
+        for (sum, &r) in quotients.iter_mut().zip(&candidates) {
+            *sum += (gap >> r) as u128;
+        }
+    });
+    // min_by_key keeps the first of equal costs: ties go to the smaller r.
+    let (r, bits) = candidates
+        .iter()
+        .zip(&quotients)
+        .map(|(&r, &q)| (r, count as u128 * (r as u128 + 1) + q))
+        .min_by_key(|&(_, bits)| bits)?;
+    let len = payload_len(bits);
+    if len >= dense_len as u128 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(len as usize);
+    out.extend_from_slice(&count.to_le_bytes());
+    out.push(r as u8);
+    let mut writer = BitWriter::new(&mut out);
+    for_each_gap(dense, |gap| {
+        writer.put_ones(gap >> r);
+        writer.put(0, 1);
+        writer.put(gap, r);
+    });
+    writer.finish();
+    debug_assert_eq!(out.len() as u128, len);
+    Some(out)
+}
+
+/// Payload bytes for `bits` bits of Rice codes.
+fn payload_len(bits: u128) -> u128 {
+    MIN_PAYLOAD_LEN as u128 + bits.div_ceil(8)
+}
+
+/// floor(log2(mean)) − 1 ..= + 1, within 0..=63.
+fn rice_candidates(mean_gap: u64) -> Vec<u32> {
+    let center = mean_gap.checked_ilog2().unwrap_or(0);
+    (center.saturating_sub(1)..=(center + 1).min(MAX_RICE)).collect()
+}
+
+fn last_set_bit(dense: &[u8]) -> Option<u64> {
+    (0..dense.len() / 8)
+        .rev()
+        .map(|i| (i, dense::word(dense, i)))
+        .find(|&(_, w)| w != 0)
+        .map(|(i, w)| i as u64 * 64 + 63 - w.leading_zeros() as u64)
+}
+
+/// Calls `visit` with each gap, in increasing position order.
+fn for_each_gap(dense: &[u8], mut visit: impl FnMut(u64)) {
+    let mut next = 0u64; // p_{i−1} + 1
+    for i in 0..dense.len() / 8 {
+        let mut word = dense::word(dense, i);
+        while word != 0 {
+            let position = i as u64 * 64 + word.trailing_zeros() as u64;
+            visit(position - next);
+            next = position + 1;
+            word &= word - 1;
+        }
+    }
+}
+
+/// The filter whose sparse payload is `payload`; the caller has checked the header and the
+/// checksum. Validates the count, r, every position and the padding.
+pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+    let bad = |reason: String| Error::corrupt("payload", reason);
+    // The header guarantees payload.len() ≥ MIN_PAYLOAD_LEN.
+    let count = read_u64(payload, 0);
+    let r = payload[8] as u32;
+    let data = &payload[MIN_PAYLOAD_LEN as usize..];
+    if r > MAX_RICE {
+        return Err(bad(format!("Rice parameter {r} is not in 0..={MAX_RICE}")));
+    }
+    if count > shape.num_bits {
+        return Err(bad(format!(
+            "count of set bits {count} exceeds the {} bits of the filter",
+            shape.num_bits
+        )));
+    }
+    // Every code takes at least r + 1 bits: this bounds the loop below by the bytes present.
+    let data_bits = data.len() as u128 * 8;
+    if count as u128 * (r as u128 + 1) > data_bits {
+        return Err(bad(format!(
+            "count of set bits {count} needs at least {} bits of codes, only {data_bits} present",
+            count as u128 * (r as u128 + 1)
+        )));
+    }
+    let filter = BloomFilter::with_shape(shape, strategy)?;
+    let mut reader = BitReader::new(data);
+    let mut next = 0u128; // p_{i−1} + 1
+    for i in 0..count {
+        let past_end = |_| {
+            bad(format!(
+                "the code of set bit {i} of {count} runs past the end of the data"
+            ))
+        };
+        let quotient = reader.read_unary().map_err(past_end)?;
+        let low = reader.read_bits(r).map_err(past_end)?;
+        // q < 2^64 and r ≤ 63: the gap fits in u128 without overflow.
+        let position = next + ((quotient as u128) << r | low as u128);
+        if position >= shape.num_bits as u128 {
+            return Err(bad(format!(
+                "set bit {i} at position {position} is not below numBits {}",
+                shape.num_bits
+            )));
+        }
+        filter.set_bit(position as u64);
+        next = position + 1;
+    }
+    let used = reader.position();
+    if used.div_ceil(8) != data.len() as u64 {
+        return Err(bad(format!(
+            "{} bytes follow the last of the {count} codes",
+            data.len() as u64 - used.div_ceil(8)
+        )));
+    }
+    if used % 8 != 0 && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
+        return Err(bad("nonzero padding bits after the last code".to_string()));
+    }
+    Ok(filter)
+}

@@ -1,0 +1,331 @@
+//! Format v1 and Guava's stream: round trips on random filters, the sparse/dense choice, the
+//! sizes the per-user filter reaches, and Guava 31.1's real bytes.
+
+use proptest::prelude::*;
+use sparkbloom::format::{HEADER_LEN, TRAILER_LEN, decode, encode, total_len_from_header};
+use sparkbloom::guava_format::{
+    GUAVA_HEADER_LEN, guava_total_len_from_header, read_guava, write_guava,
+};
+use sparkbloom::testutil::splitmix64;
+use sparkbloom::{BloomFilter, Error, Shape, Strategy};
+
+/// Guava 31.1 `create(longFunnel(), 100, 0.03)` after put(1, 2, 3), `writeTo` (peers.md §3).
+const GUAVA_31_PUT_1_2_3: &str = "01050000000c000000000000000000000004004000004000000000800000000400000000000000000000008000000001000000002400000001000000000000000000000000001000000000001000000000201001000000000000000000000000000000000000";
+
+const SPARSE: u8 = 1;
+const DENSE: u8 = 0;
+
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn strategy_of(mitz64: bool) -> Strategy {
+    if mitz64 {
+        Strategy::Murmur128Mitz64
+    } else {
+        Strategy::Murmur128Mitz32
+    }
+}
+
+/// The sparse payload length the rule in FORMAT.md gives, computed from scratch: gaps between
+/// set bits, r ∈ floor(log2(mean gap)) ± 1 within 0..=63, shortest wins, ties to the smaller r.
+fn reference_sparse_len(filter: &BloomFilter) -> u64 {
+    let positions: Vec<u64> = filter
+        .words()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| i as u64 * 64 + b)
+        })
+        .collect();
+    let mut previous = -1i64;
+    let gaps: Vec<u64> = positions
+        .iter()
+        .map(|&p| {
+            let gap = (p as i64 - previous - 1) as u64;
+            previous = p as i64;
+            gap
+        })
+        .collect();
+    let x = gaps.len() as u64;
+    let mean = gaps.iter().sum::<u64>().checked_div(x).unwrap_or(0);
+    let center = if mean == 0 {
+        0
+    } else {
+        63 - mean.leading_zeros()
+    };
+    let best_bits = (center.saturating_sub(1)..=(center + 1).min(63))
+        .map(|r| gaps.iter().map(|g| (g >> r) + 1 + r as u64).sum::<u64>())
+        .min()
+        .unwrap();
+    9 + best_bits.div_ceil(8)
+}
+
+fn filled(shape: Shape, strategy: Strategy, keys: impl IntoIterator<Item = u64>) -> BloomFilter {
+    let f = BloomFilter::with_shape(shape, strategy).unwrap();
+    keys.into_iter().for_each(|k| {
+        f.put(k);
+    });
+    f
+}
+
+fn seeded_keys(seed: u64, count: usize) -> Vec<u64> {
+    let mut state = seed;
+    (0..count).map(|_| splitmix64(&mut state)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn decode_inverts_encode(
+        words in 1u64..400,
+        k in 1u32..=40,
+        mitz64 in any::<bool>(),
+        seed in any::<u64>(),
+        fill in 0.0f64..1.5,
+    ) {
+        let shape = Shape { num_bits: words * 64, num_hashes: k };
+        let count = (fill * words as f64 * 64.0 / k as f64) as usize;
+        let f = filled(shape, strategy_of(mitz64), seeded_keys(seed, count));
+        let bytes = encode(&f);
+        let back = decode(&bytes).unwrap();
+        prop_assert_eq!(&back, &f);
+        prop_assert_eq!(encode(&back), bytes.clone(), "re-encoding is byte-identical");
+        prop_assert_eq!(total_len_from_header(&bytes[..HEADER_LEN]).unwrap(), bytes.len() as u64);
+        // Sparse exactly when strictly smaller than dense, at the length the rule gives.
+        let dense_len = words * 8;
+        let sparse_len = reference_sparse_len(&f);
+        let payload_len = (bytes.len() - HEADER_LEN - TRAILER_LEN) as u64;
+        if sparse_len < dense_len {
+            prop_assert_eq!((bytes[6], payload_len), (SPARSE, sparse_len));
+        } else {
+            prop_assert_eq!((bytes[6], payload_len), (DENSE, dense_len));
+        }
+    }
+
+    #[test]
+    fn decode_inverts_encode_on_arbitrary_bits(
+        words in proptest::collection::vec(any::<u64>(), 1..64),
+        sparsify in 0u32..6,
+        k in 1u32..=255,
+    ) {
+        // AND-ing several random words thins the bits out: density 2^-sparsify.
+        let mut state = words[0];
+        let words: Vec<u64> = words
+            .iter()
+            .map(|&w| (0..sparsify).fold(w, |acc, _| acc & splitmix64(&mut state)))
+            .collect();
+        let f = BloomFilter::from_words(words, k, Strategy::Murmur128Mitz64).unwrap();
+        let bytes = encode(&f);
+        prop_assert_eq!(decode(&bytes).unwrap(), f);
+    }
+
+    #[test]
+    fn guava_stream_round_trip(
+        words in proptest::collection::vec(any::<u64>(), 1..64),
+        k in 1u32..=255,
+        mitz64 in any::<bool>(),
+    ) {
+        let f = BloomFilter::from_words(words.clone(), k, strategy_of(mitz64)).unwrap();
+        let bytes = write_guava(&f).unwrap();
+        prop_assert_eq!(bytes.len(), GUAVA_HEADER_LEN + 8 * words.len());
+        prop_assert_eq!(guava_total_len_from_header(&bytes[..GUAVA_HEADER_LEN]).unwrap(), bytes.len() as u64);
+        prop_assert_eq!(read_guava(&bytes).unwrap(), f);
+    }
+}
+
+#[test]
+fn guava_31_vector_both_directions() {
+    let guava = unhex(GUAVA_31_PUT_1_2_3);
+    assert_eq!(guava.len(), 102);
+    let ours = BloomFilter::new(100, 0.03).unwrap();
+    ours.put_all(&[1, 2, 3]);
+    assert_eq!(write_guava(&ours).unwrap(), guava);
+    let read = read_guava(&guava).unwrap();
+    assert_eq!(read, ours);
+    assert!(read.might_contain(1) && read.might_contain(2) && read.might_contain(3));
+    assert_eq!(read.strategy(), Strategy::Murmur128Mitz64);
+    // And through our format: same bits, the same Guava bytes back out.
+    let through = decode(&encode(&read)).unwrap();
+    assert_eq!(write_guava(&through).unwrap(), guava);
+}
+
+#[test]
+fn the_seed_filter_sizes() {
+    // The seed's per-user filter: n = 10^4, p = 0.001 → m = 143,808 bits, k = 10.
+    let light = BloomFilter::new(10_000, 0.001).unwrap();
+    light.put_all(&seeded_keys(2024, 200));
+    let bytes = encode(&light);
+    let x = light.bits_set();
+    assert_eq!(x, 1_990);
+    assert_eq!(bytes[6], SPARSE);
+    // Information content of X set bits among m: log2 C(m, X) = 15,133 bits = 1,892 bytes.
+    // The Rice codes (r = 6) take 1,914 bytes, ~0.09 bit per set bit above that bound; with
+    // count, r, header and trailer (9 + 24 + 4 bytes) the whole encoding is 1,951 bytes,
+    // 9.2× smaller than the 17,976 dense bytes.
+    let information_bytes = log2_binomial(light.num_bits(), x) / 8.0;
+    assert!(
+        (1_891.0..1_892.0).contains(&information_bytes),
+        "{information_bytes}"
+    );
+    assert_eq!(bytes.len(), 1_951);
+    assert_eq!(bytes[HEADER_LEN + 8], 6, "r");
+    assert!(bytes.len() as f64 <= information_bytes * 1.035);
+
+    // At capacity half the bits are set: dense, a copy of the 2,247 words.
+    let full = BloomFilter::new(10_000, 0.001).unwrap();
+    full.put_all(&seeded_keys(2024, 10_000));
+    let bytes = encode(&full);
+    assert_eq!(bytes[6], DENSE);
+    assert_eq!(bytes.len(), HEADER_LEN + 17_976 + TRAILER_LEN);
+}
+
+/// log2 of the binomial coefficient C(n, k), through ln Γ sums.
+fn log2_binomial(n: u64, k: u64) -> f64 {
+    let ln_factorial = |v: u64| (1..=v).map(|i| (i as f64).ln()).sum::<f64>();
+    (ln_factorial(n) - ln_factorial(k) - ln_factorial(n - k)) / std::f64::consts::LN_2
+}
+
+#[test]
+fn sparse_dense_boundary() {
+    // m = 64: a sparse payload is ≥ 9 bytes, the dense one 8, so always dense, even empty.
+    let tiny = BloomFilter::with_shape(
+        Shape {
+            num_bits: 64,
+            num_hashes: 3,
+        },
+        Strategy::Murmur128Mitz64,
+    )
+    .unwrap();
+    assert_eq!(encode(&tiny)[6], DENSE);
+    // m = 128, empty: 9 sparse bytes beat 16 dense ones.
+    let empty = BloomFilter::with_shape(
+        Shape {
+            num_bits: 128,
+            num_hashes: 3,
+        },
+        Strategy::Murmur128Mitz64,
+    )
+    .unwrap();
+    let bytes = encode(&empty);
+    assert_eq!(
+        (bytes[6], bytes.len()),
+        (SPARSE, HEADER_LEN + 9 + TRAILER_LEN)
+    );
+    // Random 2-word filters around the boundary: equal length goes dense, one byte less sparse.
+    let (mut ties, mut one_less) = (0, 0);
+    let mut state = 99u64;
+    for _ in 0..20_000 {
+        let density = splitmix64(&mut state) % 5;
+        let mut word =
+            || (0..density).fold(splitmix64(&mut state), |w, _| w & splitmix64(&mut state));
+        let f =
+            BloomFilter::from_words(vec![word(), word()], 4, Strategy::Murmur128Mitz64).unwrap();
+        let bytes = encode(&f);
+        match reference_sparse_len(&f) {
+            16 => {
+                ties += 1;
+                assert_eq!(bytes[6], DENSE)
+            }
+            15 => {
+                one_less += 1;
+                assert_eq!(
+                    (bytes[6], bytes.len()),
+                    (SPARSE, HEADER_LEN + 15 + TRAILER_LEN)
+                )
+            }
+            _ => {}
+        }
+        assert_eq!(decode(&bytes).unwrap(), f);
+    }
+    assert!(
+        ties > 10 && one_less > 10,
+        "{ties} ties, {one_less} one byte less"
+    );
+    // Growing the per-user filter key by key crosses from sparse to dense exactly once.
+    let f = BloomFilter::new(10_000, 0.001).unwrap();
+    let mut switched_at = None;
+    for (i, key) in seeded_keys(7, 10_000).into_iter().enumerate() {
+        f.put(key);
+        if i % 25 == 0 {
+            let dense = encode(&f)[6] == DENSE;
+            match switched_at {
+                None if dense => switched_at = Some(i),
+                Some(_) => assert!(dense, "back to sparse at {i} keys"),
+                None => {}
+            }
+        }
+    }
+    let switched_at = switched_at.unwrap();
+    assert!((4_000..7_000).contains(&switched_at), "{switched_at}");
+}
+
+#[test]
+fn header_length_of_a_stream() {
+    let f = BloomFilter::new(1_000, 0.01).unwrap();
+    f.put_all(&seeded_keys(5, 300));
+    let bytes = encode(&f);
+    assert_eq!(total_len_from_header(&bytes).unwrap(), bytes.len() as u64);
+    assert_eq!(
+        total_len_from_header(&bytes[..HEADER_LEN]).unwrap(),
+        bytes.len() as u64
+    );
+    match total_len_from_header(&bytes[..HEADER_LEN - 1]) {
+        Err(Error::Corrupt { field, .. }) => assert_eq!(field, "length"),
+        other => panic!("{other:?}"),
+    }
+    match total_len_from_header(b"PK\x03\x04 not a filter at all") {
+        Err(Error::Corrupt { field, .. }) => assert_eq!(field, "magic"),
+        other => panic!("{other:?}"),
+    }
+    let guava = write_guava(&f).unwrap();
+    assert_eq!(
+        guava_total_len_from_header(&guava[..6]).unwrap(),
+        guava.len() as u64
+    );
+    match guava_total_len_from_header(&guava[..5]) {
+        Err(Error::Corrupt { field, .. }) => assert_eq!(field, "length"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn guava_header_fields_are_validated() {
+    for (bytes, field) in [
+        (&[2u8, 5, 0, 0, 0, 1][..], "strategy"),
+        (&[0xff, 5, 0, 0, 0, 1][..], "strategy"),
+        (&[1, 0, 0, 0, 0, 1][..], "numHashFunctions"),
+        (&[1, 5, 0, 0, 0, 0][..], "numBits"),
+        (&[1, 5, 0x80, 0, 0, 0][..], "numBits"),
+        (&[1, 5, 0x7f, 0xff, 0xff, 0xff][..], "length"),
+        (&[][..], "length"),
+    ] {
+        match read_guava(bytes) {
+            Err(Error::Corrupt { field: got, .. }) => assert_eq!(got, field, "{bytes:?}"),
+            other => panic!("{bytes:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn guava_stream_caps_the_word_count() {
+    // 2^31 words (16 GiB) is one past Guava's long[]; the pages are never touched.
+    let shape = Shape {
+        num_bits: (1u64 << 31) * 64,
+        num_hashes: 3,
+    };
+    let f = match BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64) {
+        Ok(f) => f,
+        Err(Error::Allocation { .. }) => return, // no address space for it here: nothing to test
+        Err(e) => panic!("{e}"),
+    };
+    match write_guava(&f) {
+        Err(Error::InvalidArgument { name, .. }) => assert_eq!(name, "numBits"),
+        other => panic!("{:?}", other.map(|v| v.len())),
+    }
+}
