@@ -1,0 +1,116 @@
+//! Filters beyond Guava 14's and Spark V1's 2^31-bit ceiling, and concurrent use.
+
+use sparkbloom::testutil::splitmix64;
+use sparkbloom::{BloomFilter, Shape, Strategy};
+use std::sync::Arc;
+
+/// Guava's MITZ_64 index loop, one division per index, to know where a key's bits land.
+fn indexes(key: u64, m: u64, k: u32) -> Vec<u64> {
+    let hash = sparkbloom::hashing::hash_u64(key);
+    let mut combined = hash.h1;
+    (0..k)
+        .map(|_| {
+            let index = (combined & i64::MAX as u64) % m;
+            combined = combined.wrapping_add(hash.h2);
+            index
+        })
+        .collect()
+}
+
+#[test]
+fn no_false_negatives_above_2_pow_32() {
+    let m = 1u64 << 33; // 8 Gbit = 1 GiB, allocated lazily
+    let k = 7;
+    let filter = BloomFilter::with_shape(
+        Shape {
+            num_bits: m,
+            num_hashes: k,
+        },
+        Strategy::Murmur128Mitz64,
+    )
+    .unwrap();
+    let mut state = 33;
+    let keys: Vec<u64> = (0..20_000).map(|_| splitmix64(&mut state)).collect();
+    filter.put_all(&keys[..10_000]);
+    keys[10_000..].iter().for_each(|&key| {
+        filter.put(key);
+    });
+    let high: Vec<u64> = keys
+        .iter()
+        .copied()
+        .filter(|&key| indexes(key, m, k).iter().all(|&i| i >= 1 << 32))
+        .collect();
+    assert!(
+        high.len() > 100,
+        "only {} keys with every bit above 2^32",
+        high.len()
+    );
+    assert!(high.iter().all(|&key| filter.might_contain(key)));
+    assert!(
+        filter
+            .might_contain_all(&keys)
+            .iter()
+            .all(|&present| present)
+    );
+    assert!(filter.retain_absent(&keys).is_empty());
+    // Each bit above 2^32 really is set where Guava's loop puts it.
+    let probe = BloomFilter::with_shape(filter.shape(), Strategy::Murmur128Mitz64).unwrap();
+    probe.put(high[0]);
+    let set: Vec<u64> = probe
+        .words()
+        .enumerate()
+        .filter(|(_, w)| *w != 0)
+        .map(|(i, _)| i as u64)
+        .collect();
+    let mut expected: Vec<u64> = indexes(high[0], m, k).iter().map(|i| i >> 6).collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(set, expected);
+    assert!(set.iter().all(|&word| word >= (1 << 32) / 64));
+}
+
+#[test]
+fn concurrent_puts_lose_no_bits() {
+    const THREADS: u64 = 8;
+    const PER_THREAD: u64 = 50_000;
+    for (n, p) in [(10_000, 0.001), (4_000_000, 0.01)] {
+        let shared = Arc::new(BloomFilter::new(n, p).unwrap());
+        let keys_of = |t: u64| {
+            let mut state = t * 1_000_003;
+            (0..PER_THREAD)
+                .map(move |_| splitmix64(&mut state))
+                .collect::<Vec<u64>>()
+        };
+        std::thread::scope(|scope| {
+            for t in 0..THREADS {
+                let filter = Arc::clone(&shared);
+                let keys = keys_of(t);
+                scope.spawn(move || {
+                    // Alternate single and batched puts, and read while others write.
+                    for chunk in keys.chunks(1000) {
+                        if chunk[0] % 2 == 0 {
+                            filter.put_all(chunk);
+                        } else {
+                            chunk.iter().for_each(|&k| {
+                                filter.put(k);
+                            });
+                        }
+                        assert!(
+                            filter
+                                .might_contain_all(chunk)
+                                .iter()
+                                .all(|&present| present)
+                        );
+                    }
+                });
+            }
+        });
+        // Atomic OR is commutative: the shared filter equals one built on a single thread.
+        let sequential = BloomFilter::new(n, p).unwrap();
+        (0..THREADS).for_each(|t| {
+            sequential.put_all(&keys_of(t));
+        });
+        assert_eq!(*shared, sequential, "n={n}: concurrent puts lost bits");
+        assert!((0..THREADS).all(|t| shared.retain_absent(&keys_of(t)).is_empty()));
+    }
+}
