@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The project's one test command: every suite, from a fresh clone.
+#   Rust: fmt, clippy, unit/property/statistical/golden tests, doc tests, benches compile.
+#   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2]),
+#         JMH benchmarks compile.
+#   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
+#   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
+#            SPARKBLOOM_SKIP_PYSPARK=1).
+# Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+passed=0
+failed=0
+failures=()
+suite() {
+  local name=$1
+  shift
+  echo
+  echo "=== suite: $name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "=== suite: $name passed in $((SECONDS - start)) s"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "=== suite: $name FAILED after $((SECONDS - start)) s"
+  fi
+}
+
+ensure_rust_components() {
+  rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+  rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+}
+
+rust_lint() {
+  cargo fmt --all -- --check && cargo clippy --all-targets --locked -- -D warnings
+}
+
+rust_tests() {
+  cargo test --locked --all-targets && cargo test --locked --doc
+}
+
+rust_benches_compile() {
+  cargo bench --locked --no-run
+}
+
+golden_regenerates() {
+  local out
+  out=$(mktemp -d)
+  scripts/gen-golden.sh "$out" && diff -r "$root/tests/golden" "$out"
+  local rc=$?
+  rm -rf "$out"
+  return $rc
+}
+
+jvm_tests() {
+  mvn -B -ntp -f jvm/pom.xml install
+}
+
+jvm_benches_compile() {
+  mvn -B -ntp -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests -DskipCargo
+}
+
+pyspark_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "PySpark suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
+    return 0
+  fi
+  scripts/test-pyspark.sh
+}
+
+ensure_rust_components
+suite "rust-lint" rust_lint
+suite "rust-tests" rust_tests
+suite "rust-benches-compile" rust_benches_compile
+suite "golden-files-regenerate" golden_regenerates
+suite "jvm-tests" jvm_tests
+suite "jvm-benches-compile" jvm_benches_compile
+suite "pyspark" pyspark_tests
+
+echo
+if [ "$failed" -gt 0 ]; then
+  echo "failed suites: ${failures[*]}"
+fi
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
