@@ -329,3 +329,110 @@ fn guava_stream_caps_the_word_count() {
         other => panic!("{:?}", other.map(|v| v.len())),
     }
 }
+
+/// Replaces the CRC-32 trailer, so damage gets past the checksum to the payload decoders.
+fn recrc(bytes: &mut [u8]) {
+    let body = bytes.len() - TRAILER_LEN;
+    let crc = crc32fast::hash(&bytes[..body]);
+    bytes[body..].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Expects a decoded filter or a `payload` error (the header and checksum are valid).
+fn decodes_or_names_payload(bytes: &[u8], round: usize) -> bool {
+    match decode(bytes) {
+        Ok(f) => {
+            let m = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
+            assert_eq!(f.num_bits(), m, "round {round}");
+            assert_eq!(decode(&encode(&f)).unwrap(), f, "round {round}");
+            true
+        }
+        Err(Error::Corrupt { field, .. }) => {
+            assert_eq!(field, "payload", "round {round}");
+            false
+        }
+        Err(other) => panic!("round {round}: {other}"),
+    }
+}
+
+#[test]
+fn fuzz_payloads_behind_valid_headers_and_checksums() {
+    // A seeded stand-in for a cargo-fuzz target: random payloads that pass every header and
+    // checksum check, so the sparse decoder's own validation is what stands.
+    let mut state = 0xf022_u64;
+    let mut rand = |bound: u64| splitmix64(&mut state) % bound;
+    let (mut decoded, mut rejected) = (0, 0);
+    for round in 0..30_000 {
+        let words = 2 + rand(40);
+        let dense_len = words * 8;
+        let sparse = rand(4) != 0;
+        let payload_len = if sparse {
+            9 + rand(dense_len - 9)
+        } else {
+            dense_len
+        };
+        let mut bytes = b"SBLM".to_vec();
+        bytes.extend_from_slice(&[1, rand(2) as u8, sparse as u8, 1 + rand(255) as u8]);
+        bytes.extend_from_slice(&(words * 64).to_le_bytes());
+        bytes.extend_from_slice(&payload_len.to_le_bytes());
+        // Thin random bits (AND of two or three words) so unary runs end and codes decode.
+        let mut payload: Vec<u8> = (0..payload_len)
+            .map(|_| {
+                let b = rand(256) & rand(256);
+                (if rand(2) == 0 { b & rand(256) } else { b }) as u8
+            })
+            .collect();
+        if sparse {
+            let data_bits = (payload_len - 9) * 8;
+            let r = match rand(8) {
+                0 => rand(256),
+                _ => rand(8),
+            };
+            let count = match rand(4) {
+                0 => rand(u64::MAX),
+                _ => rand(data_bits / (r.min(63) + 1) + 2),
+            };
+            payload[..8].copy_from_slice(&count.to_le_bytes());
+            payload[8] = r as u8;
+        }
+        bytes.extend_from_slice(&payload);
+        bytes.extend_from_slice(&[0; TRAILER_LEN]);
+        recrc(&mut bytes);
+        if decodes_or_names_payload(&bytes, round) {
+            decoded += 1;
+        } else {
+            rejected += 1;
+        }
+    }
+    // Both outcomes are exercised, not just an early rejection.
+    assert!(
+        decoded > 5_000 && rejected > 5_000,
+        "{decoded} decoded, {rejected} rejected"
+    );
+}
+
+#[test]
+fn fuzz_damaged_sparse_payloads_with_fixed_checksums() {
+    // Valid sparse encodings with one payload byte changed and the CRC fixed: every outcome
+    // is a filter or a `payload` error, never a panic.
+    let mut state = 0xbad5_u64;
+    let mut rand = |bound: u64| splitmix64(&mut state) % bound;
+    let mut decoded = 0;
+    for round in 0..20_000 {
+        let words = 4 + rand(200);
+        let shape = Shape {
+            num_bits: words * 64,
+            num_hashes: 1 + rand(12) as u32,
+        };
+        let keys = seeded_keys(round as u64, rand(words * 2) as usize);
+        let mut bytes = encode(&filled(shape, Strategy::Murmur128Mitz64, keys));
+        if bytes[6] != SPARSE {
+            continue;
+        }
+        let payload_len = bytes.len() - HEADER_LEN - TRAILER_LEN;
+        let at = HEADER_LEN + rand(payload_len as u64) as usize;
+        bytes[at] ^= 1 + rand(255) as u8;
+        recrc(&mut bytes);
+        decoded += decodes_or_names_payload(&bytes, round) as u32;
+    }
+    assert!(decoded > 100, "{decoded}");
+}
