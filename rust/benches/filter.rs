@@ -10,11 +10,13 @@
 //! these names. Batch groups declare `Throughput::Elements(batch)`; the table divides by it to
 //! report ns per key.
 //!
-//! * `put_u64`, `put_str`: one key per call, cycling through a fixed pool of distinct keys;
-//!   when the pool wraps the filter is cleared (inside the timing, amortised over the pool),
-//!   so puts always land in a filter that is filling up, as in a real dedup job.
-//! * `hit_*` / `miss_*`: one query per call on a filter filled with n keys; hits are keys that
-//!   were put, misses keys from another seeded stream (a fraction ≈ p are false positives).
+//! * `put_u64`, `put_str`: one key per call, cycling through a fixed pool of distinct keys (the
+//!   n u64 keys; the first min(n, 2^20) string keys); when the pool wraps the filter is cleared
+//!   (inside the timing, amortised over the pool), so puts land in a filter that is filling up,
+//!   as in a real dedup job.
+//! * `hit_*` / `miss_*`: one query per call on a filter filled with n keys (u64 and string keys
+//!   in separate filters); hits are a sample of the keys put, spread over all n; misses come
+//!   from another seeded stream (a fraction ≈ p of them are false positives).
 //! * `put_all`, `query_all` (`might_contain_all_into`, no allocation), `retain_absent` (allocates
 //!   its result, as the API does): batches of 1, 16, 256, 4096 keys taken in turn from a pool,
 //!   queries on a 50/50 hit/miss mix. fastbloom has no batch API: it is a plain loop.
@@ -178,8 +180,10 @@ struct Fixture {
     misses: Vec<u64>,
     /// `hits` and `misses` interleaved in a seeded random order: the 50/50 mix.
     mix: Vec<u64>,
-    /// 32-byte string keys: a pool to put (cycled), the present ones, and absent ones.
-    str_present: Vec<String>,
+    /// 32-byte string keys: the first `MAX_POOL` (at most n) of the n present ones, cycled by
+    /// the put benchmarks; a sample of the present ones spread over all n; absent ones.
+    str_put: Vec<String>,
+    str_hits: Vec<String>,
     str_misses: Vec<String>,
 }
 
@@ -206,8 +210,8 @@ impl Fixture {
             let j = (splitmix64(&mut state) % (i as u64 + 1)) as usize;
             mix.swap(i, j);
         }
-        let mut state = 0x0004_u64 ^ shape.n;
-        let str_present: Vec<String> = (0..pool).map(|_| key_string(&mut state)).collect();
+        let str_put: Vec<String> = Fixture::str_present(shape.n).take(pool).collect();
+        let str_hits: Vec<String> = Fixture::str_present(shape.n).step_by(stride).collect();
         let mut state = 0x0005_u64 ^ shape.n;
         let str_misses: Vec<String> = (0..pool).map(|_| key_string(&mut state)).collect();
         Fixture {
@@ -218,7 +222,8 @@ impl Fixture {
             hits,
             misses,
             mix,
-            str_present,
+            str_put,
+            str_hits,
             str_misses,
         }
     }
@@ -252,10 +257,21 @@ impl Fixture {
         )
     }
 
-    /// A filter holding every present key (u64 and string pools).
+    /// The n present string keys, regenerated on demand rather than all kept in memory.
+    fn str_present(n: u64) -> impl Iterator<Item = String> {
+        let mut state = 0x0004_u64 ^ n;
+        (0..n).map(move |_| key_string(&mut state))
+    }
+
+    /// A filter holding the n present u64 keys.
     fn filled<F: Filter>(&self, mut filter: F) -> F {
         self.present.iter().for_each(|&k| filter.put(k));
-        self.str_present.iter().for_each(|k| filter.put_str(k));
+        filter
+    }
+
+    /// A filter holding the n present string keys.
+    fn filled_str<F: Filter>(&self, mut filter: F) -> F {
+        Fixture::str_present(self.present.len() as u64).for_each(|k| filter.put_str(&k));
         filter
     }
 
@@ -304,11 +320,11 @@ fn bench_put<F: Filter>(c: &mut Criterion, fx: &Fixture, mut filter: F) {
     let mut i = 0;
     group.bench_function(F::NAME, |b| {
         b.iter(|| {
-            if i == fx.str_present.len() {
+            if i == fx.str_put.len() {
                 filter.clear();
                 i = 0;
             }
-            filter.put_str(black_box(&fx.str_present[i]));
+            filter.put_str(black_box(&fx.str_put[i]));
             i += 1;
         })
     });
@@ -348,7 +364,8 @@ fn bench_put_atomic(c: &mut Criterion, fx: &Fixture) {
     group.finish();
 }
 
-fn bench_queries<F: Filter>(c: &mut Criterion, fx: &Fixture, filter: &F) {
+/// Queries on `filter` (holding the u64 keys) and `str_filter` (holding the string keys).
+fn bench_queries<F: Filter>(c: &mut Criterion, fx: &Fixture, filter: &F, str_filter: &F) {
     let u64_pools: [(&str, &[u64]); 2] = [("hit_u64", &fx.hits), ("miss_u64", &fx.misses)];
     for (op, pool) in u64_pools {
         let mut group = c.benchmark_group(fx.group_name(op));
@@ -359,12 +376,12 @@ fn bench_queries<F: Filter>(c: &mut Criterion, fx: &Fixture, filter: &F) {
         group.finish();
     }
     let str_pools: [(&str, &[String]); 2] =
-        [("hit_str", &fx.str_present), ("miss_str", &fx.str_misses)];
+        [("hit_str", &fx.str_hits), ("miss_str", &fx.str_misses)];
     for (op, pool) in str_pools {
         let mut group = c.benchmark_group(fx.group_name(op));
         let mut i = 0;
         group.bench_function(F::NAME, |b| {
-            b.iter(|| filter.contains_str(black_box(&pool[next_index(pool.len(), &mut i)])))
+            b.iter(|| str_filter.contains_str(black_box(&pool[next_index(pool.len(), &mut i)])))
         });
         group.finish();
     }
@@ -454,8 +471,8 @@ fn benches(c: &mut Criterion) {
 
         let ours = fx.filled(fx.ours());
         let fast = fx.filled(fx.fast());
-        bench_queries(c, &fx, &ours);
-        bench_queries(c, &fx, &fast);
+        bench_queries(c, &fx, &ours, &fx.filled_str(fx.ours()));
+        bench_queries(c, &fx, &fast, &fx.filled_str(fx.fast()));
         bench_serde(c, &fx, &ours, &fast, "");
 
         if shape.n == 10_000 {
