@@ -1,0 +1,85 @@
+/**
+ * sparkbloom: a Bloom filter for the JVM and Apache Spark that sets exactly the bits Guava's
+ * {@code BloomFilter} sets, keeps them in native memory behind a Rust core, and serializes to a
+ * documented, versioned, checksummed layout.
+ *
+ * <h2>What a Bloom filter promises</h2>
+ *
+ * <ul>
+ *   <li><b>No false negatives</b>: after {@code put(k)}, {@code mightContain(k)} is always
+ *       {@code true}, also when many threads put and query at once.
+ *   <li><b>False positives at the rate you size for</b>: for a key never put, {@code
+ *       mightContain} is {@code true} with probability about {@code fpp} once {@code
+ *       expectedInsertions} distinct keys are in; more keys raise the rate ({@link
+ *       io.sparkbloom.BloomFilter#expectedFpp()} tells the current one).
+ *   <li><b>Fixed size</b>: {@code m} bits and {@code k} hash functions chosen at creation, the
+ *       same as Guava's {@code BloomFilter.create(funnel, n, fpp)}: {@code m = -n ln(fpp) /
+ *       ln(2)^2} rounded up to a multiple of 64, {@code k = round(m/n · ln 2)}. The seed's
+ *       per-user filter, {@code create(10_000, 0.001)}, has m = 143,808 bits (17,976 bytes,
+ *       14.4 bits per key) and k = 10.
+ * </ul>
+ *
+ * <h2>Usage</h2>
+ *
+ * <pre>{@code
+ * import io.sparkbloom.BloomFilter;
+ *
+ * try (BloomFilter seen = BloomFilter.create(10_000, 0.001)) {
+ *   seen.putAll(watchedItemIds);                       // long[]: one native call
+ *   long[] fresh = seen.retainAbsent(candidateIds);     // certainly unseen, order kept
+ *   boolean maybe = seen.mightContain(42L);             // cheap: one call, no allocation
+ *   seen.put("user@example.com");                       // strings hash as UTF-8
+ *   byte[] bytes = seen.toByteArray();                  // FORMAT.md layout
+ *   BloomFilter again = BloomFilter.fromByteArray(bytes);
+ * }
+ * }</pre>
+ *
+ * <h2>Combining</h2>
+ *
+ * {@link io.sparkbloom.BloomFilter#merge merge} ORs a filter into another (union: e.g. per-day
+ * filters into a per-week one); {@link io.sparkbloom.BloomFilter#intersect intersect} ANDs
+ * (probably in both). Both need {@linkplain io.sparkbloom.BloomFilter#isCompatible compatible}
+ * filters (same m, k and strategy) and otherwise throw {@code IllegalArgumentException} naming
+ * what differs.
+ *
+ * <h2>Guava</h2>
+ *
+ * <ul>
+ *   <li>{@link io.sparkbloom.BloomFilter#readGuava readGuava} reads the bytes of Guava's {@code
+ *       writeTo}; {@link io.sparkbloom.BloomFilter#writeGuava writeGuava} writes bytes Guava's
+ *       {@code readFrom} loads. Both directions answer exactly as Guava does.
+ *   <li>{@link io.sparkbloom.BloomFilter#fromGuava fromGuava} converts a live Guava filter (Guava
+ *       14 to 33, or the copy Spark 3 shades as {@code org.sparkproject.guava}), e.g. one loaded
+ *       with {@code sc.objectFile}, keeping its strategy.
+ *   <li>Keys: {@code long} = {@code Funnels.longFunnel()}, {@code String} = {@code
+ *       Funnels.stringFunnel(UTF_8)}, {@code byte[]} = {@code Funnels.byteArrayFunnel()}.
+ * </ul>
+ *
+ * <h2>Spark</h2>
+ *
+ * <ul>
+ *   <li>A filter is {@code java.io.Serializable} (a small envelope around its FORMAT.md bytes)
+ *       and Kryo-ready ({@link io.sparkbloom.BloomFilterKryoSerializer}, found by Kryo without
+ *       registration). No native pointer is ever serialized.
+ *   <li>The bits live in native memory: give executors {@code spark.executor.memoryOverhead} for
+ *       them (README, "Memory").
+ *   <li>Broadcast filters are shared by the tasks of an executor: query them freely, never
+ *       {@code close()} them; they are freed once unreachable.
+ * </ul>
+ *
+ * <h2>Errors</h2>
+ *
+ * {@code IllegalArgumentException} for bad sizes and incompatible filters, {@code
+ * NullPointerException} for null keys or arrays, {@code IllegalStateException} after {@code
+ * close()}, {@link io.sparkbloom.CorruptFilterException} (an {@code IOException}) for bytes that
+ * are not a filter, naming the bad field. A failure inside the Rust core never crashes the JVM:
+ * it arrives as a {@code RuntimeException}.
+ *
+ * <h2>Native library</h2>
+ *
+ * The jar carries {@code native/linux-x86_64/libsparkbloom.so}, extracted to a uniquely named
+ * temporary file and loaded once. {@code -Dsparkbloom.native.path=/path/to/libsparkbloom.so}
+ * loads another build instead (other platforms: {@code cargo build --release}); {@code
+ * -Dsparkbloom.native.tmpdir} picks the extraction directory.
+ */
+package io.sparkbloom;

@@ -1,0 +1,132 @@
+//! Errors at the JNI boundary and [`run`], the helper every `Java_*` export is built on.
+//!
+//! | Rust error                                       | Java exception                         |
+//! |--------------------------------------------------|----------------------------------------|
+//! | `Error::InvalidArgument`, `Error::Incompatible`  | `java.lang.IllegalArgumentException`   |
+//! | `Error::Corrupt`                                 | `io.sparkbloom.CorruptFilterException` |
+//! | `Error::Allocation`                              | `java.lang.OutOfMemoryError`           |
+//! | [`JniError::Null`]                               | `java.lang.NullPointerException`       |
+//! | [`JniError::Closed`]                             | `java.lang.IllegalStateException`      |
+//! | a panic (`&str` or `String` payload)             | `java.lang.RuntimeException`           |
+//! | a JNI call that failed with an exception pending | that exception, unchanged              |
+
+use jni::errors::Error as JniCallError;
+use jni::strings::{JNIStr, JNIString};
+use jni::{Env, EnvUnowned, Outcome, jni_str};
+
+/// Everything a native method can fail with.
+#[derive(Debug)]
+pub(crate) enum JniError {
+    /// An error of the core.
+    Core(crate::Error),
+    /// A required reference argument was null; names the argument.
+    Null(&'static str),
+    /// The handle is 0: the filter was closed (or never initialised).
+    Closed,
+    /// A JNI call failed; when a Java exception is pending it is left to propagate.
+    Jni(JniCallError),
+    /// A caught panic, with its message.
+    Panic(String),
+}
+
+impl From<crate::Error> for JniError {
+    fn from(e: crate::Error) -> Self {
+        JniError::Core(e)
+    }
+}
+
+impl From<JniCallError> for JniError {
+    fn from(e: JniCallError) -> Self {
+        JniError::Jni(e)
+    }
+}
+
+pub(crate) type JniResult<T> = std::result::Result<T, JniError>;
+
+/// Runs the body of a native method: catches panics, and turns an error or a panic into a
+/// pending Java exception while returning `T::default()` (which Java never sees).
+///
+/// jni's own `ThrowRuntimeExAndDefault` policy is not used: it maps every error to
+/// `RuntimeException` and loses `String` panic messages (jni 0.22.4).
+pub(crate) fn run<'local, T, F>(mut env: EnvUnowned<'local>, body: F) -> T
+where
+    T: Default,
+    F: FnOnce(&mut Env<'local>) -> JniResult<T>,
+{
+    let failure = match env.with_env(body).into_outcome() {
+        Outcome::Ok(value) => return value,
+        Outcome::Err(error) => error,
+        Outcome::Panic(payload) => JniError::Panic(panic_message(payload)),
+    };
+    // `with_env` guards the throwing against panics too, so nothing unwinds into the JVM. If
+    // throwing fails (out of memory), whatever the JVM made pending propagates instead.
+    let _ = env
+        .with_env(|env| -> JniResult<()> {
+            throw(env, failure);
+            Ok(())
+        })
+        .into_outcome();
+    T::default()
+}
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_owned()
+    }
+}
+
+/// The Java class (internal name) and message for an error.
+fn describe(error: JniError) -> (&'static JNIStr, String) {
+    match error {
+        JniError::Core(
+            e @ (crate::Error::InvalidArgument { .. } | crate::Error::Incompatible(_)),
+        ) => (
+            jni_str!("java/lang/IllegalArgumentException"),
+            e.to_string(),
+        ),
+        JniError::Core(e @ crate::Error::Corrupt { .. }) => (
+            jni_str!("io/sparkbloom/CorruptFilterException"),
+            e.to_string(),
+        ),
+        JniError::Core(e @ crate::Error::Allocation { .. }) => {
+            (jni_str!("java/lang/OutOfMemoryError"), e.to_string())
+        }
+        JniError::Null(name) => (
+            jni_str!("java/lang/NullPointerException"),
+            format!("{name} is null"),
+        ),
+        JniError::Closed => (
+            jni_str!("java/lang/IllegalStateException"),
+            "BloomFilter is closed".to_owned(),
+        ),
+        JniError::Jni(e) => (
+            jni_str!("java/lang/RuntimeException"),
+            format!("sparkbloom JNI call failed: {e}"),
+        ),
+        JniError::Panic(message) => (
+            jni_str!("java/lang/RuntimeException"),
+            format!("Rust panic in sparkbloom: {message}"),
+        ),
+    }
+}
+
+fn throw(env: &mut Env<'_>, error: JniError) {
+    if env.exception_check() {
+        // A JNI call failed because Java threw (OOM allocating an array, ...): keep that one.
+        return;
+    }
+    let (class, message) = describe(error);
+    // `find_class` resolves through the loader of the class whose native method is running,
+    // so Java gets the `CorruptFilterException` it can catch even when Spark loads sparkbloom
+    // in a child class loader (jni's `throw_new(name, ..)` would try the thread's context
+    // loader first).
+    let Ok(class) = env.find_class(class) else {
+        return; // NoClassDefFoundError is pending
+    };
+    // `throw_new` returns Err(JavaException) once the exception is pending: that is success.
+    let _ = env.throw_new(&class, JNIString::new(message));
+}
