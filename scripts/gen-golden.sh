@@ -1,9 +1,12 @@
 #!/usr/bin/env sh
-# Regenerates tests/golden/ from scratch with rust/examples/gen_golden.rs. The output is
-# deterministic (fixed shapes, seeded keys, canonical encoder): a rerun must leave
-# `git status tests/golden` clean unless the format or the hashing changed.
+# Regenerates the golden files with rust/examples/gen_golden.rs, into tests/golden/ or into
+# the directory given as the first argument (the test suite regenerates into a temp dir and
+# diffs it against tests/golden). The output is deterministic (fixed shapes, seeded keys,
+# canonical encoder): a rerun must leave `git status tests/golden` clean unless the format or
+# the hashing changed.
 set -eu
 cd "$(dirname "$0")/.."
-rm -rf tests/golden
-cargo run --quiet --example gen_golden -- tests/golden
-echo "wrote $(find tests/golden -type f | wc -l) files, $(du -sk tests/golden | cut -f1) KiB in tests/golden"
+out=${1:-tests/golden}
+rm -rf "$out"
+cargo run --quiet --locked --example gen_golden -- "$out"
+echo "wrote $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KiB in $out"
