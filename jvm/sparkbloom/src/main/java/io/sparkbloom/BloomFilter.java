@@ -1,7 +1,5 @@
 package io.sparkbloom;
 
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
@@ -147,9 +145,12 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   }
 
   /**
-   * Like {@link #create(long, double)} with a chosen strategy: {@link
-   * Strategy#MURMUR128_MITZ_32} gives the filters of Guava 14 to 16 (and Spark 3's shaded
-   * Guava), e.g. to merge with filters converted from them.
+   * Like {@link #create(long, double)} with a chosen strategy. {@link Strategy#MURMUR128_MITZ_32}
+   * gives exactly the filter Guava 14.0.1 (the copy Spark 2.x and 3.x shade) creates for
+   * {@code (expectedInsertions, fpp)}, including its number of hash functions, which Guava 14
+   * computes with an integer division ({@code round((bits / n) · ln 2)}, e.g. 6 instead of 7 for
+   * (500,000, 1%)): new filters then {@linkplain #merge merge} with filters {@linkplain
+   * #fromGuava converted} from Guava 14.
    *
    * @param expectedInsertions the number of distinct keys the filter is sized for; {@code >= 0}
    * @param fpp the false-positive probability wanted at that many keys; in (0, 1)
@@ -500,13 +501,33 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public void writeGuava(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
-    byte[] bytes;
+    out.write(toGuavaByteArray());
+  }
+
+  /**
+   * The bytes Guava's {@code BloomFilter.writeTo} writes for the same filter; see {@link
+   * #writeGuava}.
+   *
+   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
+   */
+  public byte[] toGuavaByteArray() {
     try {
-      bytes = nToGuava(handle());
+      return nToGuava(handle());
     } finally {
       Reference.reachabilityFence(this);
     }
-    out.write(bytes);
+  }
+
+  /**
+   * The filter whose Guava {@code writeTo} bytes are exactly {@code bytes}; see {@link
+   * #readGuava}.
+   *
+   * @throws CorruptFilterException if the bytes are not exactly one Guava filter, naming the
+   *     field (strategy, numHashFunctions, numBits, length)
+   * @throws NullPointerException if {@code bytes} is null
+   */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
+    return new BloomFilter(nFromGuava(bytes));
   }
 
   /**
@@ -525,7 +546,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     byte[] all = new byte[arrayLength(total)];
     System.arraycopy(header, 0, all, 0, GUAVA_HEADER_LENGTH);
     readFully(in, all, GUAVA_HEADER_LENGTH, all.length - GUAVA_HEADER_LENGTH, "words");
-    return new BloomFilter(nFromGuava(all));
+    return fromGuavaByteArray(all);
   }
 
   /**
@@ -734,13 +755,22 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     return (int) total;
   }
 
+  /** Reads exactly {@code len} bytes; a stream that ends first is a corrupt filter. */
   private static void readFully(InputStream in, byte[] buf, int off, int len, String what)
       throws IOException {
-    try {
-      new DataInputStream(in).readFully(buf, off, len);
-    } catch (EOFException e) {
-      throw new CorruptFilterException(
-          "corrupt filter: " + what + ": stream ended before its " + len + " bytes", e);
+    int done = 0;
+    while (done < len) {
+      int n = in.read(buf, off + done, len - done);
+      if (n < 0) {
+        throw new CorruptFilterException(
+            "corrupt filter: length: the stream ended after "
+                + done
+                + " of the "
+                + len
+                + " bytes of the "
+                + what);
+      }
+      done += n;
     }
   }
 
