@@ -1,0 +1,142 @@
+package io.sparkbloom.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Batched put and query, reported per key: every invocation processes {@link #KEYS_PER_CALL}
+ * keys as {@code KEYS_PER_CALL / batch} calls of the batch method on consecutive batches of a
+ * pool, so {@code @OperationsPerInvocation(KEYS_PER_CALL)} makes JMH's figure ns per key for
+ * every batch size.
+ *
+ * <p>{@code mightContainAll} and {@code retainAbsent} run on a 50/50 mix of hits and misses
+ * against a filter holding n keys; {@code putAll} cycles through the n keys, starting over in a
+ * new filter when the pool wraps. Guava and Spark have no batch methods: theirs are the loop a
+ * user would write (see {@link Impl}).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class BatchBench {
+  /** Keys per invocation: a multiple of every batch size. */
+  public static final int KEYS_PER_CALL = 4096;
+
+  @State(Scope.Thread)
+  public static class Params {
+    @Param({Impl.SPARKBLOOM, Impl.GUAVA, Impl.SPARK_V1, Impl.SPARK_V2})
+    public String impl;
+
+    @Param({"n1e4_p1e-3", "n1e7_p1e-2"})
+    public String shape;
+
+    @Param({"1", "16", "256", "4096"})
+    public int batch;
+  }
+
+  @State(Scope.Thread)
+  public static class Put {
+    Impl filter;
+    long[][] batches;
+    int next;
+    Params params;
+    Shape shape;
+
+    @Setup(Level.Trial)
+    public void setUp(Params params) {
+      this.params = params;
+      shape = Shape.of(params.shape);
+      batches = Keys.batches(Keys.longs(Keys.PRESENT, shape.n, (int) shape.n), params.batch);
+      filter = Impl.create(params.impl, shape, false);
+    }
+
+    long[] nextBatch() {
+      if (next == batches.length) {
+        filter.close();
+        filter = Impl.create(params.impl, shape, false);
+        next = 0;
+      }
+      return batches[next++];
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      filter.close();
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class Query {
+    Impl filter;
+    long[][] batches;
+    int next;
+
+    @Setup(Level.Trial)
+    public void setUp(Params params) {
+      Shape shape = Shape.of(params.shape);
+      long[] present = Keys.longs(Keys.PRESENT, shape.n, (int) shape.n);
+      filter = Impl.create(params.impl, shape, false);
+      for (long key : present) {
+        filter.put(key);
+      }
+      int pool = Keys.pool(shape.n);
+      long[] mix =
+          Keys.mix(Keys.sample(present, pool), Keys.longs(Keys.MISSES, shape.n, pool), shape.n);
+      batches = Keys.batches(mix, params.batch);
+    }
+
+    long[] nextBatch() {
+      if (next == batches.length) {
+        next = 0;
+      }
+      return batches[next++];
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      filter.close();
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(KEYS_PER_CALL)
+  public void putAll(Put s, Params p, Blackhole bh) {
+    for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
+      long[] keys = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.putAll(keys));
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(KEYS_PER_CALL)
+  public void mightContainAll(Query s, Params p, Blackhole bh) {
+    for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
+      long[] keys = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.mightContainAll(keys));
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(KEYS_PER_CALL)
+  public void retainAbsent(Query s, Params p, Blackhole bh) {
+    for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
+      long[] keys = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.retainAbsent(keys));
+    }
+  }
+}
