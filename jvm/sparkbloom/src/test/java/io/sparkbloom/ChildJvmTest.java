@@ -1,0 +1,129 @@
+package io.sparkbloom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tests that need a fresh JVM: -Xcheck:jni output (HotSpot prints its warnings on the process's
+ * stdout, where a test in the same JVM cannot see them), and native library loading.
+ */
+class ChildJvmTest {
+
+  static final class Result {
+    final int exitCode;
+    final List<String> lines;
+
+    Result(int exitCode, List<String> lines) {
+      this.exitCode = exitCode;
+      this.lines = lines;
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exitCode + ":\n" + String.join("\n", lines);
+    }
+  }
+
+  static Result runChild(String mode, String... jvmArgs) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(Arrays.asList(jvmArgs));
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(JniCheckMain.class.getName());
+    command.add(mode);
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output;
+    try (InputStream in = process.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    // A safety net against a hung child, not a timing assertion.
+    assertTrue(process.waitFor(10, TimeUnit.MINUTES), "child JVM did not exit");
+    return new Result(process.exitValue(), Arrays.asList(output.split("\\R")));
+  }
+
+  @Test
+  void everyNativeMethodRunsCleanUnderXcheckJni() throws Exception {
+    Result r = runChild("all", "-Xcheck:jni", "-Xmx256m");
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.lines.contains("JNI-CHECK-DONE"), r.toString());
+    List<String> warnings =
+        r.lines.stream()
+            .filter(l -> l.toLowerCase(java.util.Locale.ROOT).contains("warning"))
+            .collect(Collectors.toList());
+    System.out.println("[xcheck-jni] child JVM output lines: " + r.lines.size() + ", warnings: " + warnings);
+    assertEquals(List.of(), warnings, "-Xcheck:jni warnings");
+  }
+
+  @Test
+  void extractsToAUniqueTempFileInTheConfiguredDirectory(@TempDir Path dir) throws Exception {
+    Result r = runChild("maps", "-D" + NativeLibrary.TEMP_DIR_PROPERTY + "=" + dir);
+    assertEquals(0, r.exitCode, r.toString());
+    String mapped = mappedPath(r);
+    assertTrue(mapped.startsWith(dir.toString() + File.separator + "libsparkbloom-"), mapped);
+    assertTrue(mapped.endsWith("(deleted)"), "the extracted file is removed once loaded: " + mapped);
+    try (var files = Files.list(dir)) {
+      assertEquals(0, files.count(), "nothing left behind");
+    }
+  }
+
+  @Test
+  void pathPropertyOverridesTheBundledLibrary(@TempDir Path dir) throws Exception {
+    Path lib = dir.resolve("custom-libsparkbloom.so");
+    try (InputStream in = BloomFilter.class.getResourceAsStream("/native/linux-x86_64/libsparkbloom.so")) {
+      Files.copy(in, lib);
+    }
+    Result r = runChild("maps", "-D" + NativeLibrary.PATH_PROPERTY + "=" + lib);
+    assertEquals(0, r.exitCode, r.toString());
+    assertEquals(lib.toString(), mappedPath(r));
+  }
+
+  @Test
+  void aMissingOverrideFailsWithItsPath() throws Exception {
+    Result r = runChild("maps", "-D" + NativeLibrary.PATH_PROPERTY + "=/nonexistent/libsparkbloom.so");
+    assertEquals(3, r.exitCode, r.toString());
+    String all = String.join("\n", r.lines);
+    assertTrue(all.contains("UnsatisfiedLinkError") && all.contains("/nonexistent/libsparkbloom.so"), all);
+  }
+
+  @Test
+  void eightThreadsRaceToLoadTheLibraryOnce() throws Exception {
+    Result r = runChild("threads", "-Xcheck:jni");
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(r.lines.contains("JNI-CHECK-DONE"), r.toString());
+  }
+
+  @Test
+  void unsupportedPlatformNamesItAndTheOverride() {
+    UnsatisfiedLinkError e =
+        assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.platform("Mac OS X", "aarch64"));
+    assertTrue(e.getMessage().contains("os.name=Mac OS X, os.arch=aarch64"), e.getMessage());
+    assertTrue(e.getMessage().contains("-Dsparkbloom.native.path="), e.getMessage());
+    assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.platform("Linux", "aarch64"));
+    assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "amd64"));
+    assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "x86_64"));
+  }
+
+  private static String mappedPath(Result r) {
+    return r.lines.stream()
+        .filter(l -> l.startsWith("MAPPED "))
+        .map(l -> l.substring("MAPPED ".length()).trim())
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("library not mapped: " + r));
+  }
+}

@@ -1,0 +1,193 @@
+package io.sparkbloom;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+
+/**
+ * Run in a child JVM by {@link ChildJvmTest}: {@code all} calls every native method, on success
+ * and on every error path, so that {@code -Xcheck:jni} sees each of them; {@code maps} prints the
+ * file the library was loaded from; {@code threads} makes 8 threads race to load it.
+ */
+public final class JniCheckMain {
+  private JniCheckMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String mode = args.length == 0 ? "all" : args[0];
+    try {
+      switch (mode) {
+        case "all":
+          exerciseEverything();
+          break;
+        case "maps":
+          try (BloomFilter f = BloomFilter.create(10, 0.1)) {
+            f.put(1L);
+          }
+          for (String line : Files.readAllLines(Paths.get("/proc/self/maps"), StandardCharsets.US_ASCII)) {
+            if (line.contains("libsparkbloom")) {
+              System.out.println("MAPPED " + line.substring(line.indexOf('/')));
+              break;
+            }
+          }
+          break;
+        case "threads":
+          raceToLoad();
+          break;
+        default:
+          throw new IllegalArgumentException(mode);
+      }
+      System.out.println("JNI-CHECK-DONE");
+    } catch (Throwable t) {
+      System.out.println("FAILED " + t);
+      for (Throwable c = t.getCause(); c != null; c = c.getCause()) {
+        System.out.println("CAUSE " + c);
+      }
+      System.exit(3);
+    }
+  }
+
+  private static void raceToLoad() throws Exception {
+    CyclicBarrier barrier = new CyclicBarrier(8);
+    List<Thread> threads = new ArrayList<>();
+    Throwable[] failures = new Throwable[8];
+    for (int t = 0; t < 8; t++) {
+      final int id = t;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  barrier.await();
+                  try (BloomFilter f = BloomFilter.create(100, 0.01)) {
+                    f.put(id);
+                    if (!f.mightContain(id)) {
+                      throw new AssertionError("false negative");
+                    }
+                  }
+                } catch (Throwable e) {
+                  failures[id] = e;
+                }
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    for (Throwable f : failures) {
+      if (f != null) {
+        throw new AssertionError(f);
+      }
+    }
+  }
+
+  private interface Call {
+    void run() throws Exception;
+  }
+
+  private static void expect(Class<? extends Throwable> type, Call call) {
+    try {
+      call.run();
+    } catch (Throwable t) {
+      if (type.isInstance(t)) {
+        return;
+      }
+      throw new AssertionError("expected " + type.getName() + ", got " + t, t);
+    }
+    throw new AssertionError("expected " + type.getName());
+  }
+
+  private static void exerciseEverything() throws Exception {
+    BloomFilter f = BloomFilter.create(10_000, 0.001);
+    BloomFilter legacy = BloomFilter.create(10_000, 0.001, Strategy.MURMUR128_MITZ_32);
+    BloomFilter big = BloomFilter.create(2_000_000, 0.01); // the prefetching batch path
+    long[] keys = TestSupport.keys(7, 5_000);
+    f.put(1L);
+    f.put("s");
+    f.put(new byte[] {1});
+    f.mightContain(1L);
+    f.mightContain("s");
+    f.mightContain(new byte[] {1});
+    f.putAll(keys);
+    f.mightContainAll(keys);
+    f.retainAbsent(keys);
+    big.putAll(keys);
+    big.mightContainAll(keys);
+    big.retainAbsent(keys);
+    f.mightContainAll(new long[0]);
+    f.retainAbsent(new long[0]);
+    BloomFilter copy = f.copy();
+    copy.merge(f);
+    copy.intersect(f);
+    f.isCompatible(copy);
+    f.equals(copy);
+    f.hashCode();
+    f.toString();
+    f.bitSize();
+    f.numHashFunctions();
+    f.strategy();
+    f.bitCount();
+    f.approximateElementCount();
+    f.expectedFpp();
+    byte[] bytes = f.toByteArray();
+    BloomFilter.fromByteArray(bytes).close();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    f.writeTo(out);
+    BloomFilter.readFrom(new ByteArrayInputStream(out.toByteArray())).close();
+    out.reset();
+    f.writeGuava(out);
+    BloomFilter.readGuava(new ByteArrayInputStream(out.toByteArray())).close();
+    BloomFilter.fromGuavaByteArray(f.toGuavaByteArray()).close();
+    BloomFilter.fromWords(new long[] {1, 2}, 3, Strategy.MURMUR128_MITZ_32).close();
+
+    // Every error path.
+    expect(IllegalArgumentException.class, () -> BloomFilter.create(-1, 0.1));
+    expect(IllegalArgumentException.class, () -> BloomFilter.create(10, Double.NaN));
+    expect(IllegalArgumentException.class, () -> BloomFilter.create(Long.MAX_VALUE, 1e-9));
+    expect(IllegalArgumentException.class, () -> f.merge(legacy));
+    expect(IllegalArgumentException.class, () -> f.intersect(big));
+    expect(IllegalArgumentException.class, () -> BloomFilter.fromWords(new long[0], 3, Strategy.MURMUR128_MITZ_64));
+    expect(IllegalArgumentException.class, () -> BloomFilter.fromWords(new long[1], -3, Strategy.MURMUR128_MITZ_64));
+    expect(NullPointerException.class, () -> f.put((byte[]) null));
+    expect(NullPointerException.class, () -> f.mightContain((byte[]) null));
+    expect(NullPointerException.class, () -> f.putAll(null));
+    expect(NullPointerException.class, () -> f.retainAbsent(null));
+    expect(NullPointerException.class, () -> BloomFilter.fromByteArray(null));
+    expect(NullPointerException.class, () -> BloomFilter.fromGuavaByteArray(null));
+    expect(NullPointerException.class, () -> BloomFilter.fromWords(null, 3, Strategy.MURMUR128_MITZ_64));
+    byte[] corrupt = bytes.clone();
+    corrupt[0] = 'X';
+    expect(CorruptFilterException.class, () -> BloomFilter.fromByteArray(corrupt));
+    expect(CorruptFilterException.class, () -> BloomFilter.readFrom(new ByteArrayInputStream(corrupt)));
+    expect(CorruptFilterException.class, () -> BloomFilter.fromGuavaByteArray(new byte[] {7, 1, 0, 0, 0, 1}));
+    expect(CorruptFilterException.class, () -> BloomFilter.readGuava(new ByteArrayInputStream(new byte[] {0, 1, -1, -1, -1, -1})));
+    expect(RuntimeException.class, () -> BloomFilter.nPanicForTest(42));
+    BloomFilter closed = BloomFilter.create(10, 0.1);
+    closed.close();
+    closed.close();
+    expect(IllegalStateException.class, () -> closed.mightContain(1L));
+    expect(IllegalStateException.class, () -> f.merge(closed));
+
+    // Java serialization and the Cleaner on the same natives.
+    ByteArrayOutputStream serial = new ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream oos = new java.io.ObjectOutputStream(serial)) {
+      oos.writeObject(f);
+    }
+    try (java.io.ObjectInputStream ois =
+        new java.io.ObjectInputStream(new ByteArrayInputStream(serial.toByteArray()))) {
+      ((BloomFilter) ois.readObject()).close();
+    }
+    for (int i = 0; i < 10_000; i++) {
+      BloomFilter.create(1_000, 0.01).put(i); // never closed: freed by the Cleaner thread
+    }
+    System.gc();
+    f.close();
+    legacy.close();
+    big.close();
+    copy.close();
+  }
+}
