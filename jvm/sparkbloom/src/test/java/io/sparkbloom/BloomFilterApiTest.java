@@ -54,6 +54,19 @@ class BloomFilterApiTest {
   }
 
   @Test
+  void unallocatableFilterIsAnOutOfMemoryError() {
+    // ~900 GB of bits: refused by the kernel unless memory overcommit is unlimited, in which
+    // case the untouched pages cost nothing and the filter is simply closed again.
+    try {
+      BloomFilter huge = BloomFilter.create(5_000_000_000_000L, 0.5);
+      huge.close();
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, "this kernel overcommits 900 GB");
+    } catch (OutOfMemoryError e) {
+      assertTrue(e.getMessage().contains("bytes"), e.getMessage());
+    }
+  }
+
+  @Test
   void putAndQueryEveryKeyType() {
     try (BloomFilter f = BloomFilter.create(1000, 0.01)) {
       assertTrue(f.put(42L));

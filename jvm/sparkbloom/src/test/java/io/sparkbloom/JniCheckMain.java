@@ -12,13 +12,15 @@ import java.util.concurrent.CyclicBarrier;
 /**
  * Run in a child JVM by {@link ChildJvmTest}: {@code all} calls every native method, on success
  * and on every error path, so that {@code -Xcheck:jni} sees each of them; {@code maps} prints the
- * file the library was loaded from; {@code threads} makes 8 threads race to load it.
+ * file the library was loaded from; {@code threads} makes 8 threads race to load it;
+ * {@code churn:N} drops N filters without closing them and prints RSS figures.
  */
 public final class JniCheckMain {
   private JniCheckMain() {}
 
   public static void main(String[] args) throws Exception {
-    String mode = args.length == 0 ? "all" : args[0];
+    String[] modeAndArgument = (args.length == 0 ? "all" : args[0]).split(":", 2);
+    String mode = modeAndArgument[0];
     try {
       switch (mode) {
         case "all":
@@ -38,6 +40,9 @@ public final class JniCheckMain {
         case "threads":
           raceToLoad();
           break;
+        case "churn":
+          churn(Integer.parseInt(modeAndArgument[1]));
+          break;
         default:
           throw new IllegalArgumentException(mode);
       }
@@ -49,6 +54,23 @@ public final class JniCheckMain {
       }
       System.exit(3);
     }
+  }
+
+  /** Creates and drops {@code count} seed-size filters without close(); prints RSS figures. */
+  private static void churn(int count) throws Exception {
+    long baseline = 0;
+    long peak = 0;
+    for (int i = 0; i < count; i++) {
+      BloomFilter f = BloomFilter.create(10_000, 0.001);
+      f.put(i);
+      if (i == count / 10) {
+        baseline = TestSupport.rssKiB();
+      }
+      if (i > count / 10 && i % 10_000 == 0) {
+        peak = Math.max(peak, TestSupport.rssKiB());
+      }
+    }
+    System.out.println("CHURN baseline " + baseline + " peak " + peak);
   }
 
   private static void raceToLoad() throws Exception {
