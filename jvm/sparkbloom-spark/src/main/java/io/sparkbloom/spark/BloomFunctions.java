@@ -1,6 +1,7 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.CorruptFilterException;
 import java.util.Arrays;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
@@ -205,7 +206,8 @@ public final class BloomFunctions {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public long[] call(byte[] filterBytes, scala.collection.Seq<Long> candidates) {
+    public long[] call(byte[] filterBytes, scala.collection.Seq<Long> candidates)
+        throws CorruptFilterException {
       if (candidates == null) {
         return null;
       }
@@ -235,7 +237,7 @@ public final class BloomFunctions {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public Boolean call(byte[] filterBytes, Long item) {
+    public Boolean call(byte[] filterBytes, Long item) throws CorruptFilterException {
       if (item == null) {
         return null;
       }

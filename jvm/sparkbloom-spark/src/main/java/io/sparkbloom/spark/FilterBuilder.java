@@ -1,6 +1,7 @@
 package io.sparkbloom.spark;
 
 import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.KryoSerializable;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
@@ -254,14 +255,18 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
     try {
       checkVersion(in.readInt());
     } catch (IOException e) {
-      throw new IllegalStateException(e.getMessage(), e);
+      throw new KryoException(e.getMessage(), e);
     }
     expectedInsertions = in.readLong();
     fpp = in.readDouble();
     size = in.readInt(true);
     pending = size == 0 ? EMPTY : in.readLongs(size);
     int lenPlusOne = in.readInt(true);
-    filter = lenPlusOne == 0 ? null : BloomFilter.fromByteArray(in.readBytes(lenPlusOne - 1));
+    try {
+      filter = lenPlusOne == 0 ? null : BloomFilter.fromByteArray(in.readBytes(lenPlusOne - 1));
+    } catch (IOException e) {
+      throw new KryoException("FilterBuilder: " + e.getMessage(), e);
+    }
   }
 
   private static void checkVersion(int version) throws IOException {

@@ -2,6 +2,7 @@ package io.sparkbloom.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.BloomFilterKryoSerializer;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -11,13 +12,13 @@ import org.apache.spark.serializer.KryoRegistrator;
  * <p>Registration is optional for correctness ({@link BloomFilter} carries its Kryo serializer as
  * {@code @DefaultSerializer}, {@link FilterBuilder} is {@code KryoSerializable}); it saves writing
  * the class names into every record and lets {@code spark.kryo.registrationRequired=true} jobs use
- * the filters. {@code kryo.register(Class)} picks each class's default serializer, i.e. the core
- * jar's Kryo serializer for {@code BloomFilter}: the FORMAT bytes, never the native handle.
+ * the filters. {@code BloomFilter} goes through the core jar's {@link BloomFilterKryoSerializer}:
+ * the FORMAT bytes, never the native handle.
  */
 public class SparkBloomKryoRegistrator implements KryoRegistrator {
   @Override
   public void registerClasses(Kryo kryo) {
-    kryo.register(BloomFilter.class);
+    kryo.register(BloomFilter.class, new BloomFilterKryoSerializer());
     kryo.register(FilterBuilder.class);
     kryo.register(LongArrayBuilder.class);
     kryo.register(long[].class);

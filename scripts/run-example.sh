@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs the per-user dedup example job (io.sparkbloom.spark.example.PerUserDedupJob) on Spark local
+# mode: sparkbloom and Guava side by side on the same data, then a report.
+#
+#   scripts/run-example.sh                                   # 100 users x 200 records
+#   scripts/run-example.sh --users 10000 --records 200 --candidates 1000
+#   scripts/run-example.sh --input my-history.csv            # your own (user,item) CSV or Parquet
+#   scripts/run-example.sh --help                            # all flags
+#
+# Needs JDK 17+, Maven and cargo. Builds the Rust core, the core jar and sparkbloom-spark first
+# (the first run downloads Spark from Maven Central); SPARKBLOOM_SKIP_BUILD=1 skips the build.
+# JVM options: SPARKBLOOM_JAVA_OPTS (default -Xmx4g).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+MOD=jvm/sparkbloom-spark
+
+if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
+  echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark); the first run downloads Spark ..." >&2
+  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -DskipTests >&2
+fi
+
+JAR="$(ls "$MOD"/target/sparkbloom-spark_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"
+if [ -z "$JAR" ] || [ ! -f "$MOD/target/runtime-classpath.txt" ]; then
+  echo "run-example.sh: $MOD is not built; run without SPARKBLOOM_SKIP_BUILD=1" >&2
+  exit 1
+fi
+
+# Spark's own JVM flags for Java 17+ (org.apache.spark.launcher.JavaModuleOptions; the same list
+# as ${spark.java17.flags} in jvm/pom.xml): spark-submit adds them, a plain `java` does not.
+JAVA17_FLAGS=(
+  -XX:+IgnoreUnrecognizedVMOptions
+  --add-modules=jdk.incubator.vector
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.cs=ALL-UNNAMED
+  --add-opens=java.base/sun.security.action=ALL-UNNAMED
+  --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
+  --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  -Djdk.reflect.useDirectMethodHandle=false
+  -Dio.netty.tryReflectionSetAccessible=true
+)
+
+# shellcheck disable=SC2086
+exec java "${JAVA17_FLAGS[@]}" ${SPARKBLOOM_JAVA_OPTS:--Xmx4g} \
+  -Dlog4j2.configurationFile="$ROOT/$MOD/conf/log4j2.properties" \
+  -cp "$JAR:$(cat "$MOD/target/runtime-classpath.txt")" \
+  io.sparkbloom.spark.example.PerUserDedupJob "$@"
