@@ -67,26 +67,32 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class BloomFilter implements Serializable, AutoCloseable {
   private static final long serialVersionUID = 1L;
 
-  /** Guava's default false-positive probability, used by {@link #create(long)}. */
+  /**
+   * Guava's default false-positive probability, used by {@link #create(long)}. */
   public static final double DEFAULT_FPP = 0.03;
 
-  /** Bytes of the FORMAT.md header, which holds the length of the rest. */
+  /**
+   * Bytes of the FORMAT.md header, which holds the length of the rest. */
   static final int HEADER_LENGTH = 24;
 
-  /** Bytes of the header of Guava's {@code writeTo} stream. */
+  /**
+   * Bytes of the header of Guava's {@code writeTo} stream. */
   static final int GUAVA_HEADER_LENGTH = 6;
 
-  /** Frees the native memory of filters that become unreachable without {@code close()}. */
+  /**
+   * Frees the native memory of filters that become unreachable without {@code close()}. */
   private static final Cleaner CLEANER = Cleaner.create();
 
   static {
     NativeLibrary.ensureLoaded();
   }
 
-  /** The Rust filter ({@code Box<BloomFilter>} as a pointer); 0 once closed. Never serialized. */
+  /**
+   * The Rust filter ({@code Box<BloomFilter>} as a pointer); 0 once closed. Never serialized. */
   private transient volatile long handle;
 
-  /** Frees the native memory, once, on close() or when this object becomes unreachable. */
+  /**
+   * Frees the native memory, once, on close() or when this object becomes unreachable. */
   private final transient Cleaner.Cleanable cleanable;
 
   private BloomFilter(long handle) {
@@ -130,6 +136,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @throws IllegalArgumentException naming the argument that is out of range, or if the filter
    *     would exceed 2<sup>43</sup> bits
    * @throws OutOfMemoryError if the bit array cannot be allocated
+   * @return an empty filter
    */
   public static BloomFilter create(long expectedInsertions, double fpp) {
     return create(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);
@@ -139,6 +146,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * Like {@link #create(long, double)} with Guava's default fpp of 3%.
    *
    * @param expectedInsertions the number of distinct keys the filter is sized for; {@code >= 0}
+   * @return an empty filter
    */
   public static BloomFilter create(long expectedInsertions) {
     return create(expectedInsertions, DEFAULT_FPP);
@@ -155,6 +163,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @param expectedInsertions the number of distinct keys the filter is sized for; {@code >= 0}
    * @param fpp the false-positive probability wanted at that many keys; in (0, 1)
    * @param strategy how hashes become bit positions; not null
+   * @return an empty filter
    */
   public static BloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
     if (expectedInsertions < 0) {
@@ -166,7 +175,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     return new BloomFilter(nCreate(n, fpp, strategy.ordinal()));
   }
 
-  /** A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
+  /**
+   * A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
   static BloomFilter fromWords(long[] words, int numHashFunctions, Strategy strategy) {
     return new BloomFilter(nFromWords(words, numHashFunctions, strategy.ordinal()));
   }
@@ -175,6 +185,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * An independent copy of this filter (Guava's {@code copy()}).
    *
    * @throws IllegalStateException if this filter is closed
+   * @return a new filter with the same shape, strategy and bits
    */
   public BloomFilter copy() {
     try {
@@ -192,6 +203,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *
    * @return {@code true} if a bit changed, i.e. the key was certainly not in the filter before;
    *     as in Guava, two threads putting the same key at once may both get {@code true}
+   * @param key the key
    */
   public boolean put(long key) {
     try {
@@ -206,6 +218,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *
    * @return {@code true} if a bit changed
    * @throws NullPointerException if {@code key} is null
+   * @param key the key
    */
   public boolean put(byte[] key) {
     try {
@@ -221,6 +234,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *
    * @return {@code true} if a bit changed
    * @throws NullPointerException if {@code key} is null
+   * @param key the key
    */
   public boolean put(String key) {
     return put(utf8(key));
@@ -231,6 +245,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *
    * @return {@code true} if a bit changed
    * @throws NullPointerException if {@code keys} is null
+   * @param keys the keys
    */
   public boolean putAll(long[] keys) {
     try {
@@ -244,6 +259,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * Whether {@code key} might have been put: {@code false} means certainly not; {@code true}
    * means probably (a false positive has probability about {@link #expectedFpp()}). One native
    * call with primitive arguments, no allocation.
+   * @param key the key
+   * @return whether the key might have been put
    */
   public boolean mightContain(long key) {
     try {
@@ -257,6 +274,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * Whether the byte-string {@code key} might have been put.
    *
    * @throws NullPointerException if {@code key} is null
+   * @param key the key
+   * @return whether the key might have been put
    */
   public boolean mightContain(byte[] key) {
     try {
@@ -270,6 +289,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * Whether the string {@code key} (as UTF-8) might have been put.
    *
    * @throws NullPointerException if {@code key} is null
+   * @param key the key
+   * @return whether the key might have been put
    */
   public boolean mightContain(String key) {
     return mightContain(utf8(key));
@@ -279,6 +300,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * {@code result[i] = mightContain(keys[i])}, in one native call.
    *
    * @throws NullPointerException if {@code keys} is null
+   * @param keys the keys
+   * @return one answer per key, in order
    */
   public boolean[] mightContainAll(long[] keys) {
     Objects.requireNonNull(keys, "keys is null");
@@ -296,6 +319,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * the dedup step "keep the recommendations this user has not seen yet". One native call.
    *
    * @throws NullPointerException if {@code keys} is null
+   * @param keys the candidate keys
+   * @return the keys of {@code keys} that were certainly never put
    */
   public long[] retainAbsent(long[] keys) {
     try {
@@ -316,6 +341,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *     compatible}; the message names every mismatch (numBits, numHashFunctions, strategy)
    * @throws NullPointerException if {@code other} is null
    * @throws IllegalStateException if either filter is closed
+   * @param other the filter to OR in
    */
   public void merge(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
@@ -335,6 +361,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *     compatible}; the message names every mismatch
    * @throws NullPointerException if {@code other} is null
    * @throws IllegalStateException if either filter is closed
+   * @param other the filter to AND in
    */
   public void intersect(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
@@ -351,6 +378,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * hash functions and strategy.
    *
    * @throws NullPointerException if {@code other} is null
+   * @param other the other filter
+   * @return whether the two filters can be merged or intersected
    */
   public boolean isCompatible(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
@@ -365,7 +394,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   // ---------------------------------------------------------------------------------------
   // Properties
 
-  /** The number of bits m, a multiple of 64 (Guava's package-private {@code bitSize()}). */
+  /** The number of bits m, a multiple of 64 (Guava's package-private {@code bitSize()}).
+   *
+   * @return m
+   */
   public long bitSize() {
     try {
       return nBitSize(handle());
@@ -374,7 +406,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** The number of hash functions k, in 1..255. */
+  /** The number of hash functions k, in 1..255.
+   *
+   * @return k
+   */
   public int numHashFunctions() {
     try {
       return nNumHashes(handle());
@@ -383,7 +418,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** How hashes become bit positions. */
+  /** How hashes become bit positions.
+   *
+   * @return the strategy
+   */
   public Strategy strategy() {
     try {
       return Strategy.ofOrdinal(nStrategy(handle()));
@@ -392,7 +430,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** The number of bits set. */
+  /** The number of bits set.
+   *
+   * @return the number of 1 bits
+   */
   public long bitCount() {
     try {
       return nBitCount(handle());
@@ -405,6 +446,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * An estimate of the number of distinct keys put: {@code -m/k · ln(1 - bitCount/m)}, rounded
    * half up, as Guava's {@code approximateElementCount()}; {@link Long#MAX_VALUE} when every
    * bit is set.
+   * @return the estimated number of distinct keys put
    */
   public long approximateElementCount() {
     try {
@@ -417,6 +459,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   /**
    * The probability that {@link #mightContain} returns {@code true} for a key never put, from
    * the bits set now: {@code (bitCount/m)^k}, as Guava's {@code expectedFpp()}.
+   * @return the current false-positive probability
    */
   public double expectedFpp() {
     try {
@@ -435,6 +478,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * equal bytes.
    *
    * @throws IllegalStateException if this filter is closed
+   * @return the FORMAT.md bytes
    */
   public byte[] toByteArray() {
     try {
@@ -452,6 +496,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *     field (magic, version, strategy, encoding, numHashFunctions, numBits, payload length,
    *     crc32, ...)
    * @throws NullPointerException if {@code bytes} is null
+   * @param bytes the FORMAT.md bytes of one filter
+   * @return the filter
    */
   public static BloomFilter fromByteArray(byte[] bytes) throws CorruptFilterException {
     return new BloomFilter(nFromBytes(bytes));
@@ -461,6 +507,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * Writes {@link #toByteArray()} to {@code out}. Does not flush or close {@code out}.
    *
    * @throws IOException if {@code out} throws
+   * @param out the stream to write to
    */
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
@@ -475,6 +522,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @throws CorruptFilterException if the bytes are not a valid filter or the stream ends
    *     early
    * @throws IOException if {@code in} throws
+   * @param in the stream to read from
+   * @return the filter
    */
   public static BloomFilter readFrom(InputStream in) throws IOException {
     Objects.requireNonNull(in, "in is null");
@@ -498,6 +547,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits,
    *     which Guava cannot represent
    * @throws IOException if {@code out} throws
+   * @param out the stream to write to
    */
   public void writeGuava(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
@@ -509,6 +559,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * #writeGuava}.
    *
    * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
+   * @return the bytes of Guava's {@code writeTo}
    */
   public byte[] toGuavaByteArray() {
     try {
@@ -525,6 +576,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @throws CorruptFilterException if the bytes are not exactly one Guava filter, naming the
    *     field (strategy, numHashFunctions, numBits, length)
    * @throws NullPointerException if {@code bytes} is null
+   * @param bytes the bytes of Guava's {@code writeTo} for one filter
+   * @return the filter
    */
   public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
     return new BloomFilter(nFromGuava(bytes));
@@ -537,6 +590,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    *
    * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
    * @throws IOException if {@code in} throws
+   * @param in the stream to read from
+   * @return the filter
    */
   public static BloomFilter readGuava(InputStream in) throws IOException {
     Objects.requireNonNull(in, "in is null");
@@ -566,6 +621,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @param guavaBloomFilter a {@code com.google.common.hash.BloomFilter} or a shaded copy
    * @throws IllegalArgumentException if the object is not a Guava Bloom filter
    * @throws NullPointerException if {@code guavaBloomFilter} is null
+   * @return a new filter with the same bits, k and strategy
    */
   public static BloomFilter fromGuava(Object guavaBloomFilter) {
     Objects.requireNonNull(guavaBloomFilter, "guavaBloomFilter is null");
@@ -645,6 +701,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * IllegalStateException}; a second {@code close()} does nothing. Must not race other calls on
    * the same filter (see the class doc); a filter that is never closed is freed once it is
    * unreachable.
+   * @return {@code true} once closed
    */
   @Override
   public void close() {
@@ -654,7 +711,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** Whether {@link #close()} was called. */
+  /** Whether {@link #close()} was called.
+   *
+   * @return {@code true} once closed
+   */
   public boolean isClosed() {
     return handle == 0;
   }
@@ -662,6 +722,9 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   /**
    * Equal bit size, number of hash functions, strategy and bits. A closed filter equals only
    * itself.
+   *
+   * @param o the object to compare with
+   * @return whether {@code o} is a filter with the same content
    */
   @Override
   public boolean equals(Object o) {
@@ -685,7 +748,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** A hash of the shape and bits, consistent with {@link #equals}; identity once closed. */
+  /** A hash of the shape and bits, consistent with {@link #equals}; identity once closed.
+   *
+   * @return the hash
+   */
   @Override
   public int hashCode() {
     long h = handle;
@@ -699,7 +765,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
   }
 
-  /** E.g. {@code BloomFilter{m=143808, k=10, strategy=MURMUR128_MITZ_64, fill=6.71%}}. */
+  /** E.g. {@code BloomFilter{m=143808, k=10, strategy=MURMUR128_MITZ_64, fill=6.71%}}.
+   *
+   * @return a one-line summary
+   */
   @Override
   public String toString() {
     long h = handle;
@@ -723,10 +792,22 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   // ---------------------------------------------------------------------------------------
   // Java serialization: a serial proxy carrying toByteArray(), never the handle.
 
+  /**
+   * Java serialization writes the serial proxy {@link Ser} with {@link #toByteArray()} instead
+   * of this object, so no native handle is ever written.
+   *
+   * @return the serial proxy
+   */
   private Object writeReplace() {
     return new Ser(toByteArray());
   }
 
+  /**
+   * Refuses streams that hold a {@code BloomFilter} itself rather than its proxy (forged).
+   *
+   * @param in the stream
+   * @throws InvalidObjectException always
+   */
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("io.sparkbloom.BloomFilter is read through its serial proxy");
   }
