@@ -63,16 +63,19 @@ impl BitArray {
         self.words.len()
     }
 
-    /// Sets bit `index`; returns whether it was clear before.
+    /// Sets bit `index`; returns whether it was clear before. Two threads setting the same
+    /// clear bit may both return `true` (as with Guava's `put`); the bit is never lost.
     #[inline(always)]
     pub(crate) fn set(&self, index: u64) -> bool {
         let word = &self.words[(index >> 6) as usize];
         let mask = 1u64 << (index & 63);
-        // A plain load first: bits already set cost no locked instruction.
+        // A plain load first: bits already set cost no locked instruction. The OR's result
+        // is not needed, so it compiles to a plain `lock or` rather than a CAS loop.
         if word.load(Relaxed) & mask != 0 {
             return false;
         }
-        word.fetch_or(mask, Relaxed) & mask == 0
+        word.fetch_or(mask, Relaxed);
+        true
     }
 
     #[inline(always)]
@@ -106,10 +109,15 @@ impl BitArray {
         self.words.iter().map(|w| w.load(Relaxed))
     }
 
-    pub(crate) fn or_word(&self, i: usize, bits: u64) {
-        if bits != 0 {
-            self.words[i].fetch_or(bits, Relaxed);
+    /// ORs `bits` into word `i`; returns whether any of them was clear.
+    #[inline]
+    pub(crate) fn or_word(&self, i: usize, bits: u64) -> bool {
+        let word = &self.words[i];
+        if word.load(Relaxed) & bits == bits {
+            return false;
         }
+        word.fetch_or(bits, Relaxed);
+        true
     }
 
     pub(crate) fn and_word(&self, i: usize, bits: u64) {

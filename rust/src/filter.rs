@@ -24,6 +24,9 @@ pub struct BloomFilter {
 const PREFETCH_MIN_BYTES: usize = 256 * 1024;
 /// Keys per prefetch group: enough misses in flight to hide memory latency.
 const PREFETCH_GROUP: usize = 16;
+/// Batched puts into a cache-resident filter accumulate privately once they average this
+/// many bits per word: a locked OR costs several plain ones.
+const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
 impl BloomFilter {
     /// The filter Guava's `BloomFilter.create(longFunnel(), n, p)` builds: same m, same k,
@@ -117,6 +120,9 @@ impl BloomFilter {
 
     /// Adds every key; returns whether any bit changed.
     pub fn put_all(&self, keys: &[u64]) -> bool {
+        if self.accumulates(keys.len()) {
+            return self.put_all_accumulated(keys);
+        }
         if !self.prefetches() {
             return keys
                 .iter()
@@ -164,7 +170,9 @@ impl BloomFilter {
     /// ORs `other` into `self` (set union). Both must have the same m, k and strategy.
     pub fn union(&self, other: &BloomFilter) -> Result<()> {
         self.check_compatible(other)?;
-        (0..self.bits.len_words()).for_each(|i| self.bits.or_word(i, other.bits.word(i)));
+        (0..self.bits.len_words()).for_each(|i| {
+            self.bits.or_word(i, other.bits.word(i));
+        });
         Ok(())
     }
 
@@ -259,16 +267,42 @@ impl BloomFilter {
         self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
     }
 
+    /// Whether a batch of `batch_len` keys sets enough bits per word of a cache-resident
+    /// filter that ORing them into a private array first, then each word once atomically,
+    /// beats one locked OR per bit.
+    fn accumulates(&self, batch_len: usize) -> bool {
+        let words = self.bits.len_words();
+        words * 8 <= PREFETCH_MIN_BYTES
+            && batch_len.saturating_mul(self.num_hashes() as usize)
+                >= ACCUMULATE_MIN_BITS_PER_WORD * words
+    }
+
+    fn put_all_accumulated(&self, keys: &[u64]) -> bool {
+        let mut private = vec![0u64; self.bits.len_words()];
+        for &key in keys {
+            self.indexer.for_each(hash_u64(key), |index| {
+                private[(index >> 6) as usize] |= 1 << (index & 63);
+                true
+            });
+        }
+        private
+            .iter()
+            .enumerate()
+            .fold(false, |changed, (i, &bits)| {
+                self.bits.or_word(i, bits) | changed
+            })
+    }
+
     fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        if !self.prefetches() {
-            keys.iter()
-                .enumerate()
-                .for_each(|(i, &key)| emit(i, self.might_contain(key)));
+        if self.prefetches() {
+            self.for_each_prefetched(keys, |i, indexes| {
+                emit(i, indexes.iter().all(|&index| self.bits.get(index)))
+            });
             return;
         }
-        self.for_each_prefetched(keys, |i, indexes| {
-            emit(i, indexes.iter().all(|&index| self.bits.get(index)))
-        });
+        keys.iter()
+            .enumerate()
+            .for_each(|(i, &key)| emit(i, self.might_contain(key)));
     }
 
     /// For groups of keys: computes and prefetches every bit index of the group, then calls

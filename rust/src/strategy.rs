@@ -51,9 +51,18 @@ pub(crate) struct Indexer {
     strategy: Strategy,
     /// 2^63 mod m: what an overflow of the 63-bit combined hash subtracts from an index.
     wrap: u64,
+    /// Exact `x mod m` by multiplication (see [`FastMod`]): two per key, where a division
+    /// costs as much as the whole rest of the walk.
+    modulo: FastMod,
 }
 
 const LOW_63: u64 = i64::MAX as u64;
+
+/// `x mod m` for `x < 2m`, without a branch: when `x < m`, `x − m` wraps above `x`.
+#[inline(always)]
+fn reduce_once(x: u64, m: u64) -> u64 {
+    x.min(x.wrapping_sub(m))
+}
 
 impl Indexer {
     pub(crate) fn new(num_bits: u64, num_hashes: u32, strategy: Strategy) -> Indexer {
@@ -62,6 +71,7 @@ impl Indexer {
             num_hashes,
             strategy,
             wrap: (1u64 << 63) % num_bits,
+            modulo: FastMod::new(num_bits),
         }
     }
 
@@ -84,8 +94,13 @@ impl Indexer {
         let m = self.num_bits;
         let mut a = hash.h1 & LOW_63;
         let d = hash.h2 & LOW_63;
-        let mut idx = a % m;
-        let step = d % m;
+        let mut idx = self.modulo.reduce(a);
+        // The step added to idx: d mod m, or (d − 2^63) mod m when `a` passes 2^63 (the
+        // `& MAX` drops that bit). Choosing between two precomputed steps keeps the serial
+        // chain through idx at an add and a conditional subtract per index; the overflow test
+        // runs on `a` alongside it, and no condition is a branch (they are coin flips).
+        let step = self.modulo.reduce(d);
+        let step_wrapped = reduce_once(step + m - self.wrap, m);
         for i in 0..self.num_hashes {
             if !visit(idx) {
                 return false;
@@ -94,18 +109,9 @@ impl Indexer {
                 break;
             }
             a += d; // both < 2^63: no u64 overflow
-            idx += step;
-            if idx >= m {
-                idx -= m;
-            }
-            if a > LOW_63 {
-                a -= 1 << 63;
-                idx = if idx >= self.wrap {
-                    idx - self.wrap
-                } else {
-                    idx + m - self.wrap
-                };
-            }
+            let wrapped = a > LOW_63;
+            a &= LOW_63;
+            idx = reduce_once(idx + if wrapped { step_wrapped } else { step }, m);
         }
         true
     }
@@ -125,6 +131,35 @@ impl Indexer {
             }
         }
         true
+    }
+}
+
+/// Exact remainder by a fixed 64-bit divisor with multiplications only: Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation" (2019), with a 128-bit `M = ⌈2^128 / m⌉`,
+/// exact for every 64-bit numerator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FastMod {
+    m: u64,
+    multiplier: u128,
+}
+
+impl FastMod {
+    /// `m` ≥ 2 (filters have at least 64 bits).
+    pub(crate) fn new(m: u64) -> FastMod {
+        debug_assert!(m >= 2);
+        FastMod {
+            m,
+            multiplier: u128::MAX / m as u128 + 1,
+        }
+    }
+
+    /// `x mod m`: the high 64 bits of the 192-bit product `(M·x mod 2^128) · m`.
+    #[inline(always)]
+    pub(crate) fn reduce(&self, x: u64) -> u64 {
+        let fraction = self.multiplier.wrapping_mul(x as u128);
+        let low = (fraction as u64 as u128) * self.m as u128;
+        let high = (fraction >> 64) * self.m as u128;
+        ((high + (low >> 64)) >> 64) as u64
     }
 }
 
@@ -182,6 +217,42 @@ mod tests {
                 guava_mitz64(hash, m, k),
                 "m={m} k={k}"
             );
+        }
+    }
+
+    #[test]
+    fn fast_mod_is_exact() {
+        let mut state = 11u64;
+        let mut divisors: Vec<u64> = vec![
+            2,
+            3,
+            64,
+            768,
+            143_808,
+            (1 << 43) - 64,
+            1 << 43,
+            u64::MAX,
+            u64::MAX - 1,
+        ];
+        divisors.extend((0..200).map(|_| 2 + splitmix64(&mut state) % (1 << 44)));
+        divisors.extend((0..200).map(|_| 2.max(splitmix64(&mut state))));
+        for m in divisors {
+            let fm = FastMod::new(m);
+            let mut numerators = vec![
+                0,
+                1,
+                m - 1,
+                m,
+                m.wrapping_add(1),
+                u64::MAX,
+                u64::MAX - 1,
+                i64::MAX as u64,
+            ];
+            numerators.extend((0..2_000).map(|_| splitmix64(&mut state)));
+            numerators.extend((0..200).map(|_| splitmix64(&mut state) % (m.saturating_mul(3))));
+            for x in numerators {
+                assert_eq!(fm.reduce(x), x % m, "{x} mod {m}");
+            }
         }
     }
 
