@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
@@ -113,6 +114,18 @@ public final class PerKeyFilters {
     return buildPerRecord(toJavaPairs(records), expectedInsertions, fpp).rdd();
   }
 
+  // ---- storage -----------------------------------------------------------------------------
+
+  /**
+   * Reads per-key filters written with {@code saveAsObjectFile}, as a pair RDD whose element
+   * type is known to Spark ({@code JavaPairRDD.fromJavaRDD(jsc.objectFile(path))} alone carries
+   * an {@code Object} class tag, on which e.g. {@code collectAsMap()} fails with a
+   * {@code ClassCastException}).
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
+    return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+  }
+
   // ---- dedup -------------------------------------------------------------------------------
 
   /**
@@ -157,6 +170,25 @@ public final class PerKeyFilters {
       return candidates;
     }
     return filter.get().retainAbsent(candidates);
+  }
+
+  // ---- migration from stored Guava filters ------------------------------------------------
+
+  /**
+   * Converts per-key Guava filters (e.g. read back with {@code objectFile} from the classic
+   * {@code saveAsObjectFile} pipeline) with {@link BloomFilter#fromGuava}: unshaded
+   * {@code com.google.common.hash.BloomFilter} or Spark's shaded
+   * {@code org.sparkproject.guava.hash.BloomFilter}, any Guava version, keeping its strategy, so
+   * the converted filters answer exactly as the Guava ones for keys put through
+   * {@code Funnels.longFunnel()} (and the other funnels listed in {@link BloomFilter}).
+   */
+  public static <K, G> JavaPairRDD<K, BloomFilter> fromGuava(JavaPairRDD<K, G> guavaFilters) {
+    return guavaFilters.mapValues(BloomFilter::fromGuava);
+  }
+
+  /** Scala-friendly {@link #fromGuava(JavaPairRDD)}: {@code RDD[(K, GuavaBloomFilter[_])]}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> fromGuava(RDD<? extends Tuple2<K, ?>> guavaFilters) {
+    return fromGuava(PerKeyFilters.<K, Object>toJavaPairs(guavaFilters)).rdd();
   }
 
   // ---- one filter for all keys (e.g. a broadcast) ------------------------------------------

@@ -369,8 +369,7 @@ public final class PerUserDedupJob {
     r.buildSaveSeconds = seconds(t0);
     progress.stage(label + ": objectFile + leftOuterJoin + keep unseen");
     t0 = System.nanoTime();
-    JavaPairRDD<String, BloomFilter> loaded =
-        JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, BloomFilter>>objectFile(dir.toUri().toString()));
+    JavaPairRDD<String, BloomFilter> loaded = PerKeyFilters.objectFile(jsc, dir.toUri().toString());
     r.kept = PerKeyFilters.dedup(loaded, candidates).persist(StorageLevel.MEMORY_ONLY());
     r.kept.count();
     r.loadDedupSeconds = seconds(t0);

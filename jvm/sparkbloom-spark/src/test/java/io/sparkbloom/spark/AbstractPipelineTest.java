@@ -1,0 +1,209 @@
+package io.sparkbloom.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkbloom.BloomFilter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import scala.Tuple2;
+
+/**
+ * The per-user pipeline (build &rarr; saveAsObjectFile &rarr; objectFile &rarr; leftOuterJoin &rarr;
+ * keep unseen) on local[2], compared with the exact set-based dedup. Subclasses choose
+ * {@code spark.serializer} (each test class runs in its own JVM).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractPipelineTest {
+  protected SparkSession spark;
+  protected JavaSparkContext jsc;
+
+  /** Extra Spark settings of the subclass, as key/value pairs. */
+  abstract String[] conf();
+
+  @BeforeAll
+  void start() {
+    spark = SparkTests.session(getClass().getSimpleName(), conf());
+    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+  }
+
+  @AfterAll
+  void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> pairs) {
+    Map<String, long[]> m = new HashMap<>();
+    for (Tuple2<String, long[]> t : pairs) {
+      m.put(t._1(), t._2());
+    }
+    return m;
+  }
+
+  /** The seed's shape: one (user, history[]) record per user, one putAll per user. */
+  @Test
+  void perRecordBuildObjectFileRoundTripAndDedup(@TempDir Path tmp) {
+    List<Tuple2<String, long[]>> history = SparkTests.history(120, 200);
+    List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 400, 10);
+    JavaPairRDD<String, long[]> historyRdd = jsc.parallelizePairs(history, 4);
+    JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 3);
+
+    String dir = tmp.resolve("filters").toUri().toString();
+    PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001).saveAsObjectFile(dir);
+    JavaPairRDD<String, BloomFilter> loaded =
+        JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, BloomFilter>>objectFile(dir));
+    assertEquals(120, loaded.count());
+
+    Map<String, long[]> kept = PerKeyFilters.dedup(loaded, candidateRdd).collectAsMap();
+    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), kept);
+    assertEquals(120 * 200, c.seenCandidates);
+    SparkTests.assertFppWithin(c, 0.001);
+  }
+
+  /**
+   * (user, item) pairs through aggregateByKey: some users have more than FilterBuilder.BATCH
+   * items, so builders holding a native filter cross the shuffle; the filters are full (n items
+   * for n expected), so the observed false-positive rate is close to p and must stay in the bound.
+   */
+  @Test
+  void perKeyBuildFromPairsAtCapacityStaysWithinFpp(@TempDir Path tmp) {
+    int users = 24;
+    int records = 5000; // > FilterBuilder.BATCH
+    double p = 0.01;
+    List<Tuple2<String, long[]>> history = SparkTests.history(users, records);
+    List<Tuple2<String, Long>> pairs = new ArrayList<>();
+    for (Tuple2<String, long[]> h : history) {
+      for (long v : h._2()) {
+        pairs.add(new Tuple2<>(h._1(), v));
+      }
+    }
+    List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 2000, 3);
+    JavaPairRDD<String, BloomFilter> filters =
+        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs, 6), records, p, 3);
+    String dir = tmp.resolve("filters").toUri().toString();
+    filters.saveAsObjectFile(dir);
+    JavaPairRDD<String, BloomFilter> loaded =
+        JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, BloomFilter>>objectFile(dir));
+
+    Map<String, long[]> kept =
+        PerKeyFilters.dedup(loaded, jsc.parallelizePairs(candidates, 4)).collectAsMap();
+    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), kept);
+    SparkTests.assertFppWithin(c, p);
+    double expected = p * c.unseenCandidates;
+    assertTrue(c.unseenDropped > expected - 6 * Math.sqrt(expected) && c.unseenDropped > 0,
+        "a filter at capacity should drop about p of the unseen items; dropped " + c.unseenDropped
+            + " of " + c.unseenCandidates);
+  }
+
+  /** buildPerKeyFromArrays merges several records of one key; dedupPairs works on pairs. */
+  @Test
+  void repeatedKeysAndPairCandidates() {
+    List<Tuple2<String, long[]>> history = SparkTests.history(40, 300);
+    List<Tuple2<String, long[]>> split = new ArrayList<>();
+    for (Tuple2<String, long[]> h : history) { // each user's history in three records
+      long[] a = h._2();
+      split.add(new Tuple2<>(h._1(), java.util.Arrays.copyOfRange(a, 0, 100)));
+      split.add(new Tuple2<>(h._1(), java.util.Arrays.copyOfRange(a, 100, 250)));
+      split.add(new Tuple2<>(h._1(), java.util.Arrays.copyOfRange(a, 250, 300)));
+    }
+    JavaPairRDD<String, BloomFilter> filters =
+        PerKeyFilters.buildPerKeyFromArrays(jsc.parallelizePairs(split, 5), 1000, 0.001);
+    assertEquals(40, filters.count());
+
+    List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 100, 2);
+    List<Tuple2<String, Long>> candidatePairs = new ArrayList<>();
+    for (Tuple2<String, long[]> t : candidates) {
+      for (long v : t._2()) {
+        candidatePairs.add(new Tuple2<>(t._1(), v));
+      }
+    }
+    List<Tuple2<String, Long>> keptPairs =
+        PerKeyFilters.dedupPairs(filters, jsc.parallelizePairs(candidatePairs, 3)).collect();
+    Map<String, List<Long>> grouped = new HashMap<>();
+    for (Tuple2<String, Long> t : keptPairs) {
+      grouped.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2());
+    }
+    Map<String, long[]> kept = new HashMap<>();
+    for (Tuple2<String, long[]> t : candidates) {
+      List<Long> l = grouped.getOrDefault(t._1(), List.of());
+      kept.put(t._1(), l.stream().mapToLong(Long::longValue).toArray());
+    }
+    // dedupPairs groups per key without an order guarantee: compare as sets
+    Map<String, long[]> history2 = toMap(history);
+    for (Map.Entry<String, long[]> e : kept.entrySet()) {
+      java.util.Set<Long> seen = new java.util.HashSet<>();
+      for (long v : history2.getOrDefault(e.getKey(), new long[0])) {
+        seen.add(v);
+      }
+      for (long v : e.getValue()) {
+        assertTrue(!seen.contains(v), "false negative for " + e.getKey());
+      }
+    }
+    long unseen = candidates.stream().flatMapToLong(t -> java.util.Arrays.stream(t._2())
+        .filter(v -> java.util.Arrays.stream(history2.getOrDefault(t._1(), new long[0])).noneMatch(h -> h == v)))
+        .count();
+    long keptTotal = keptPairs.size();
+    assertTrue(keptTotal <= unseen && keptTotal >= unseen - 5, "kept " + keptTotal + " of " + unseen + " unseen");
+  }
+
+  /** A filter as the zero value of aggregate() travels in the task closure (Java serialization). */
+  @Test
+  void filterAsAggregateZeroValueAndReduceByKeyMerge() {
+    List<Long> items = new ArrayList<>();
+    for (long i = 0; i < 20_000; i++) {
+      items.add(i * 7919);
+    }
+    BloomFilter zero = BloomFilter.create(20_000, 0.01);
+    BloomFilter all = jsc.parallelize(items, 8).aggregate(zero,
+        (f, v) -> {
+          f.put(v);
+          return f;
+        },
+        (a, b) -> {
+          a.merge(b);
+          return a;
+        });
+    for (long v : items) {
+      assertTrue(all.mightContain(v));
+    }
+    // reduceByKey merging per-key filters through the shuffle
+    List<Tuple2<Integer, Long>> keyed = new ArrayList<>();
+    for (long v : items) {
+      keyed.add(new Tuple2<>((int) (v % 5), v));
+    }
+    Map<Integer, BloomFilter> perKey = jsc.parallelizePairs(keyed, 8)
+        .mapValues(v -> {
+          BloomFilter f = BloomFilter.create(10_000, 0.01);
+          f.put(v.longValue());
+          return f;
+        })
+        .reduceByKey((a, b) -> {
+          a.merge(b);
+          return a;
+        })
+        .collectAsMap();
+    for (Tuple2<Integer, Long> t : keyed) {
+      assertTrue(perKey.get(t._1()).mightContain(t._2().longValue()));
+    }
+    // what Spark sent back answers exactly like a filter built on the driver
+    BloomFilter local = BloomFilter.create(20_000, 0.01);
+    for (long v : items) {
+      local.put(v);
+    }
+    assertArrayEquals(local.toByteArray(), all.toByteArray());
+  }
+}

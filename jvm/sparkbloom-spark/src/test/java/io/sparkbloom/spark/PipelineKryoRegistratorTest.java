@@ -1,0 +1,60 @@
+package io.sparkbloom.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sparkbloom.BloomFilter;
+import java.nio.ByteBuffer;
+import org.apache.spark.SparkConf;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.serializer.SerializerInstance;
+import org.junit.jupiter.api.Test;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+
+/** The per-user pipeline with Kryo and {@link SparkBloomKryoRegistrator}. */
+class PipelineKryoRegistratorTest extends AbstractPipelineTest {
+  @Override
+  String[] conf() {
+    return new String[] {
+      "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
+      "spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName()
+    };
+  }
+
+  private static <T> T roundTrip(SerializerInstance ser, T value, Class<T> cls) {
+    ClassTag<T> tag = ClassTag$.MODULE$.apply(cls);
+    ByteBuffer bytes = ser.serialize(value, tag);
+    return ser.deserialize(bytes, tag);
+  }
+
+  /** With spark.kryo.registrationRequired=true the registrator's classes are enough. */
+  @Test
+  void registratorCoversFiltersAndBuildersWhenRegistrationIsRequired() {
+    SparkConf required = new SparkConf(false)
+        .set("spark.kryo.registrationRequired", "true")
+        .set("spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName());
+    SerializerInstance ser = new KryoSerializer(required).newInstance();
+
+    BloomFilter f = BloomFilter.create(1000, 0.01);
+    f.putAll(new long[] {1, 2, 3});
+    assertArrayEquals(f.toByteArray(), roundTrip(ser, f, BloomFilter.class).toByteArray());
+
+    FilterBuilder small = new FilterBuilder(10_000, 0.001).addAll(new long[] {5, 6, 7});
+    FilterBuilder big = new FilterBuilder(10_000, 0.001);
+    for (long i = 0; i < FilterBuilder.BATCH + 123; i++) {
+      big.add(i * 31);
+    }
+    for (FilterBuilder b : new FilterBuilder[] {small, big}) {
+      FilterBuilder copy = roundTrip(ser, b, FilterBuilder.class);
+      assertEquals(b.toString(), copy.toString());
+      assertArrayEquals(b.buildBytes(), copy.buildBytes());
+    }
+
+    // and without the registrator the same setting rejects the class: the registrator is what helps
+    SerializerInstance bare =
+        new KryoSerializer(new SparkConf(false).set("spark.kryo.registrationRequired", "true")).newInstance();
+    assertThrows(Exception.class, () -> roundTrip(bare, f, BloomFilter.class));
+  }
+}

@@ -1,0 +1,125 @@
+package io.sparkbloom.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkbloom.spark.example.SeedData;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/** Shared test plumbing: a local[2] session, seeded data and the exact set-based dedup oracle. */
+final class SparkTests {
+  private SparkTests() {}
+
+  /** A local[2] session on 127.0.0.1 without UI; {@code conf} are extra key/value pairs. */
+  static SparkSession session(String app, String... conf) {
+    SparkSession.Builder b = SparkSession.builder()
+        .master("local[2]")
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "4");
+    for (int i = 0; i + 1 < conf.length; i += 2) {
+      b.config(conf[i], conf[i + 1]);
+    }
+    SparkSession spark = b.getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return spark;
+  }
+
+  /** (user, history) for users 0..users-1, the seed's genRandomData values. */
+  static List<Tuple2<String, long[]>> history(int users, int records) {
+    List<Tuple2<String, long[]>> out = new ArrayList<>(users);
+    for (int u = 0; u < users; u++) {
+      out.add(new Tuple2<>(Integer.toString(u), SeedData.history(666, u, records)));
+    }
+    return out;
+  }
+
+  /** (user, candidates): half from the history, half unseen; plus users with no history. */
+  static List<Tuple2<String, long[]>> candidates(List<Tuple2<String, long[]>> history, int perUser,
+      int extraUsersWithoutHistory) {
+    List<Tuple2<String, long[]>> out = new ArrayList<>();
+    for (Tuple2<String, long[]> h : history) {
+      out.add(new Tuple2<>(h._1(), SeedData.candidates(7, h._1(), h._2(), perUser, 0.5)));
+    }
+    for (int i = 0; i < extraUsersWithoutHistory; i++) {
+      String user = "new-" + i;
+      out.add(new Tuple2<>(user, SeedData.candidates(7, user, new long[0], perUser, 0.5)));
+    }
+    return out;
+  }
+
+  /** Counts of the comparison against the exact dedup. */
+  static final class Check {
+    long seenCandidates;
+    long unseenCandidates;
+    long unseenDropped;
+
+    double observedFpp() {
+      return unseenCandidates == 0 ? 0 : (double) unseenDropped / unseenCandidates;
+    }
+  }
+
+  /**
+   * Compares {@code kept} (per user) with the exact set-based dedup: a seen candidate never passes
+   * (no false negatives), every unseen candidate passes or is a false positive, order is kept,
+   * users without history keep everything, and every candidate user has an answer.
+   */
+  static Check checkAgainstExact(Map<String, long[]> history, Map<String, long[]> candidates,
+      Map<String, long[]> kept) {
+    Check c = new Check();
+    assertEquals(candidates.keySet(), kept.keySet(), "every user with candidates gets an answer");
+    for (Map.Entry<String, long[]> e : candidates.entrySet()) {
+      String user = e.getKey();
+      Set<Long> seen = new HashSet<>();
+      for (long v : history.getOrDefault(user, new long[0])) {
+        seen.add(v);
+      }
+      long[] keptItems = kept.get(user);
+      // exact dedup: the unseen candidates, in order
+      long[] exact = Arrays.stream(e.getValue()).filter(v -> !seen.contains(v)).toArray();
+      for (long v : e.getValue()) {
+        if (seen.contains(v)) {
+          c.seenCandidates++;
+        } else {
+          c.unseenCandidates++;
+        }
+      }
+      for (long v : keptItems) {
+        assertTrue(!seen.contains(v), "false negative: user " + user + " was shown seen item " + v);
+      }
+      // kept is a subsequence of exact (order kept, only false positives missing)
+      int j = 0;
+      for (long v : keptItems) {
+        while (j < exact.length && exact[j] != v) {
+          j++;
+        }
+        assertTrue(j < exact.length, "user " + user + ": kept item " + v + " out of order or not a candidate");
+        j++;
+      }
+      c.unseenDropped += exact.length - keptItems.length;
+      if (!history.containsKey(user)) {
+        assertEquals(e.getValue().length, keptItems.length, "a user with no filter keeps all candidates");
+      }
+    }
+    return c;
+  }
+
+  /** The false-positive bound: p plus 4 binomial standard deviations (plus one item). */
+  static void assertFppWithin(Check c, double p) {
+    double n = c.unseenCandidates;
+    double bound = p * n + 4 * Math.sqrt(n * p * (1 - p)) + 1;
+    assertTrue(c.unseenDropped <= bound, "dropped " + c.unseenDropped + " of " + c.unseenCandidates
+        + " unseen candidates; bound for p=" + p + " is " + bound);
+  }
+}

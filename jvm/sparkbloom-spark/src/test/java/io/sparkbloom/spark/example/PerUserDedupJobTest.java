@@ -1,0 +1,98 @@
+package io.sparkbloom.spark.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The example job end to end on small data: generated, then rebuilt from CSV and Parquet. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PerUserDedupJobTest {
+  private SparkSession spark;
+
+  @BeforeAll
+  void start() {
+    spark = SparkSession.builder().master("local[2]").appName("PerUserDedupJobTest")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate();
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  private String run(String... args) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int rc;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      rc = PerUserDedupJob.run(spark, PerUserDedupJob.Options.parse(args), out);
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, rc, report);
+    return report;
+  }
+
+  private static String row(String report, String label) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(label) + "\\s+(.*)$").matcher(report);
+    assertTrue(m.find(), "no row '" + label + "' in\n" + report);
+    return m.group(1).trim();
+  }
+
+  @Test
+  void generatedDataReport(@TempDir Path tmp) throws Exception {
+    String csv = tmp.resolve("history-csv").toString();
+    String report = run("--users", "40", "--records", "200", "--candidates", "300",
+        "--output", tmp.resolve("out").toString(), "--write-input", csv, "--no-warmup", "--runs", "2");
+    assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
+    assertTrue(report.contains("answers identical to Guava's: yes"), report);
+    assertTrue(row(report, "users (filters)").startsWith("40"), report);
+    assertTrue(report.contains("candidates: 300 per user target, 12,000 total: 6,000 seen"), report);
+    // a filter of 200 items in a (10000, 0.001) filter takes far less than Guava's 18 KB
+    String[] perUser = row(report, "bytes on disk per user").replace(",", "").split("\\s+");
+    assertTrue(Long.parseLong(perUser[0]) * 4 < Long.parseLong(perUser[1]), report);
+
+    // offline rebuild from the CSV the run wrote: same users, same answers
+    String fromCsv = run("--input", csv, "--candidates", "300", "--output", tmp.resolve("out2").toString(),
+        "--no-warmup");
+    assertTrue(fromCsv.contains("data:       read from " + csv), fromCsv);
+    assertTrue(row(fromCsv, "users (filters)").startsWith("40"), fromCsv);
+    assertTrue(fromCsv.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), fromCsv);
+    assertTrue(fromCsv.contains("answers identical to Guava's: yes"), fromCsv);
+
+    // and from Parquet, sparkbloom only
+    String parquet = tmp.resolve("history.parquet").toString();
+    spark.read().option("header", "true").csv(csv).selectExpr("user", "CAST(item AS BIGINT) AS item")
+        .write().parquet(parquet);
+    String fromParquet = run("--input", parquet, "--candidates", "100", "--skip-guava",
+        "--output", tmp.resolve("out3").toString(), "--no-warmup");
+    assertTrue(row(fromParquet, "users (filters)").startsWith("40"), fromParquet);
+    assertTrue(fromParquet.contains("sparkbloom: no false negatives"), fromParquet);
+  }
+
+  @Test
+  void badFlagsAreRejectedWithUsage() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PerUserDedupJob.Options.parse(new String[] {"--users", "0"}));
+    assertTrue(e.getMessage().contains("--users must be positive"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> PerUserDedupJob.Options.parse(new String[] {"--bogus", "1"}));
+    assertTrue(e.getMessage().contains("unknown flag --bogus") && e.getMessage().contains("usage:"));
+    assertEquals(10_000, PerUserDedupJob.Options.parse(new String[] {"--n=10_000"}).n);
+  }
+}
