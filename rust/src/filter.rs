@@ -38,6 +38,19 @@ impl BloomFilter {
         )
     }
 
+    /// A new filter of `strategy` sized for (n, p): Guava 33.8's shape for MITZ_64, Guava
+    /// 14.0.1's for MITZ_32 (see [`sizing::shape_for_strategy`]).
+    pub fn with_strategy(
+        expected_insertions: u64,
+        fpp: f64,
+        strategy: Strategy,
+    ) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::shape_for_strategy(expected_insertions, fpp, strategy)?,
+            strategy,
+        )
+    }
+
     /// An empty filter of the given shape; `shape.num_bits` must be a positive multiple of 64
     /// of at most [`sizing::MAX_NUM_BITS`] and `shape.num_hashes` in 1..=255.
     pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<BloomFilter> {

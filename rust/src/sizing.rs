@@ -1,8 +1,16 @@
 //! Sizing: from (expected insertions `n`, target false-positive probability `p`) to
 //! (bits `m`, hash functions `k`), computed exactly as Guava's `BloomFilter.create` computes
 //! them so that a filter built here and one built by Guava have the same shape.
+//!
+//! Every Guava takes m = ⌊−n·ln p / ln²2⌋ rounded up to whole words, but k has changed:
+//! Guava 33.8 (the Guava we test against) takes k = round(−ln p / ln 2); Guava 17–33.4
+//! took round(bits/n · ln 2); Guava 14.0.1 (Spark's shaded copy) took round((bits / n) · ln 2)
+//! with an integer division. They differ only near rounding boundaries (k from p vs from
+//! bits: only for n ≤ 3 over a 182-cell grid). New MITZ_64 filters follow Guava 33.8; new
+//! MITZ_32 filters follow Guava 14.0.1, the only Guava whose MITZ_32 filters users still make.
 
 use crate::error::{Error, Result};
+use crate::strategy::Strategy;
 use std::f64::consts::LN_2;
 
 /// Largest bit array a filter may have: 2^43 bits (1 TiB). Far above Guava's and Spark's
@@ -42,15 +50,40 @@ pub fn optimal_num_of_hashes(expected_insertions: u64, num_bits: u64) -> Result<
     Ok(k.min(MAX_NUM_HASHES as i64) as u32)
 }
 
-/// The shape `BloomFilter.create(funnel, n, p)` gives in Guava 14 to 33: bits from (n, p),
-/// rounded up to whole 64-bit words for `m`; k from (n, bits before rounding).
+/// Guava 33.8's `optimalNumOfHashFunctions(p)`: max(1, round(−ln p / ln 2)), capped at 255.
+pub fn optimal_num_of_hashes_for_fpp(fpp: f64) -> Result<u32> {
+    check_fpp(fpp)?;
+    Ok(java_round(-fpp.ln() / LN_2).clamp(1, MAX_NUM_HASHES as i64) as u32)
+}
+
+/// The shape Guava 33.8's `BloomFilter.create(funnel, n, p)` gives: bits from (n, p) rounded up
+/// to whole 64-bit words, k from p.
 pub fn shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     let bits = optimal_num_of_bits(expected_insertions, fpp)?;
-    let num_hashes = optimal_num_of_hashes(expected_insertions, bits)?;
     Ok(Shape {
         num_bits: round_up_to_words(bits.max(1))?,
-        num_hashes,
+        num_hashes: optimal_num_of_hashes_for_fpp(fpp)?,
     })
+}
+
+/// The shape Guava 14.0.1's `create(funnel, n, p)` gives: the same bits, but k =
+/// round((bits / n) · ln 2) with an integer division, e.g. 6 instead of 7 for (500000, 0.01).
+pub fn guava14_shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    let bits = optimal_num_of_bits(expected_insertions, fpp)?;
+    let k = java_round((bits / expected_insertions) as f64 * LN_2).clamp(1, MAX_NUM_HASHES as i64);
+    Ok(Shape {
+        num_bits: round_up_to_words(bits.max(1))?,
+        num_hashes: k as u32,
+    })
+}
+
+/// The shape a new filter of `strategy` gets: Guava 33.8's for MITZ_64, Guava 14.0.1's for
+/// MITZ_32 (so it merges with filters converted from Spark's shaded Guava).
+pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy) -> Result<Shape> {
+    match strategy {
+        Strategy::Murmur128Mitz64 => shape_for(expected_insertions, fpp),
+        Strategy::Murmur128Mitz32 => guava14_shape_for(expected_insertions, fpp),
+    }
 }
 
 /// The shape for a given bit budget: `m` = `num_bits` rounded up to whole words, k from (n, m).
@@ -178,6 +211,27 @@ mod tests {
             }
         );
         assert_eq!(optimal_num_of_bits(10_000, 0.001).unwrap(), 143_775);
+        // Guava 33.8 takes k from p; Guava 31 took it from the bits: they differ at tiny n.
+        assert_eq!(shape_for(1, 0.01).unwrap().num_hashes, 7);
+        assert_eq!(
+            optimal_num_of_hashes(1, optimal_num_of_bits(1, 0.01).unwrap()).unwrap(),
+            6
+        );
+        // Guava 14.0.1's integer division: (500000, 0.01) has k = 6 there, 7 since.
+        let legacy = shape_for_strategy(500_000, 0.01, Strategy::Murmur128Mitz32).unwrap();
+        assert_eq!(
+            legacy,
+            Shape {
+                num_bits: 4_792_576,
+                num_hashes: 6
+            }
+        );
+        assert_eq!(
+            shape_for_strategy(500_000, 0.01, Strategy::Murmur128Mitz64)
+                .unwrap()
+                .num_hashes,
+            7
+        );
     }
 
     #[test]

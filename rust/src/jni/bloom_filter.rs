@@ -54,26 +54,8 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCreate<'l>(
     run(env, |_| {
         let n = non_negative("expectedInsertions", expected_insertions)?;
         let strategy = strategy(strategy_ordinal)?;
-        let shape = match strategy {
-            Strategy::Murmur128Mitz64 => sizing::shape_for(n, fpp)?,
-            Strategy::Murmur128Mitz32 => guava14_shape(n, fpp)?,
-        };
+        let shape = sizing::shape_for_strategy(n, fpp, strategy)?;
         Ok(into_handle(BloomFilter::with_shape(shape, strategy)?))
-    })
-}
-
-/// The shape Guava 14.0.1 (the copy Spark 2.x/3.x shade) gives `create(funnel, n, p)`: the same
-/// bits as later Guava, but k = round((bits / n) · ln 2) with a *long* division `bits / n`
-/// (`optimalNumOfHashFunctions(long n, long m)` in 14.0.1), so e.g. (500000, 0.01) gets k = 6
-/// where later Guava gets 7. A MITZ_32 filter is made to merge with converted Guava 14 filters.
-fn guava14_shape(n: u64, fpp: f64) -> JniResult<sizing::Shape> {
-    let bits = sizing::optimal_num_of_bits(n, fpp)?;
-    let k = ((bits / n) as f64 * std::f64::consts::LN_2 + 0.5)
-        .floor()
-        .max(1.0) as u32;
-    Ok(sizing::Shape {
-        num_bits: sizing::round_up_to_words(bits.max(1))?,
-        num_hashes: k.min(sizing::MAX_NUM_HASHES),
     })
 }
 

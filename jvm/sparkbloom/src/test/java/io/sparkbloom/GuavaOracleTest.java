@@ -289,34 +289,12 @@ class GuavaOracleTest {
         }
       }
     }
-    // Guava 33.8 derives k from p alone, k = max(1, round(-ln p / ln 2)) (google/guava#7494);
-    // Guava 14 to 33.4 and sparkbloom derive it from the bits, k = max(1, round(bits/n · ln 2)).
-    // The two differ only where flooring bits moves bits/n · ln 2 across a .5 boundary, i.e. at
-    // tiny n. Every k mismatch must be exactly that; they are printed for the record.
-    List<String> unexplained = new ArrayList<>();
-    for (String cell : kBad) {
-      String[] np = cell.substring(1, cell.indexOf(')')).split(", ");
-      long n = Math.max(1, Long.parseLong(np[0]));
-      double p = Double.parseDouble(np[1]);
-      long bits = (long) (-n * Math.log(p) / (Math.log(2) * Math.log(2)));
-      long fromP = Math.max(1, Math.round(-Math.log(p) / Math.log(2)));
-      long fromBits = Math.max(1, Math.round((double) bits / n * Math.log(2)));
-      if (!cell.contains("Guava k=" + fromP + ",") || !cell.endsWith("ours " + fromBits)) {
-        unexplained.add(cell);
-      }
-    }
-    System.out.println(
-        "[guava-sizing] Guava "
-            + System.getProperty("guava.version", "33.x")
-            + " vs create(n, p): "
-            + cells
-            + " (n, p) cells; m mismatches "
-            + mBad
-            + "; k mismatches (Guava 33.8 takes k from p) "
-            + kBad);
+    // Guava 33.8 derives k from p alone, k = max(1, round(-ln p / ln 2)) (google/guava#7494),
+    // and so does create(n, p): both m and k must match in every cell.
+    System.out.println("[guava-sizing] Guava " + System.getProperty("guava.version", "33.x")
+        + " vs create(n, p): " + cells + " (n, p) cells, all equal");
     assertEquals(List.of(), mBad, "bit sizes differ from Guava");
-    assertEquals(List.of(), unexplained, "numHashFunctions differ from Guava beyond the k-from-p change");
-    assertTrue(kBad.size() < cells / 5, "k-from-p differences are confined to tiny n: " + kBad.size());
+    assertEquals(List.of(), kBad, "numHashFunctions differ from Guava");
   }
 
   @Test
