@@ -18,7 +18,7 @@ MOD=jvm/sparkbloom-spark
 
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
   echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark); the first run downloads Spark ..." >&2
-  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -DskipTests >&2
+  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -Dmaven.test.skip=true >&2
 fi
 
 JAR="$(ls "$MOD"/target/sparkbloom-spark_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"

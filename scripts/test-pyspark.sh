@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# PySpark check of sparkbloom's SQL functions (examples/pyspark/per_user_dedup.py): build and
+# register the functions from Python, dedup per user, Parquet round trip, exact-set comparison.
+#
+# Installs pyspark==<spark.version of jvm/pom.xml> into a virtualenv under target/ (a download of
+# about 450 MB, once; set SPARKBLOOM_PYSPARK_VENV to reuse another one), builds the jars unless
+# SPARKBLOOM_SKIP_BUILD=1, and runs the example with --jars. Needs python3 (3.10+) with venv.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+SPARK_VERSION="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' jvm/pom.xml | head -n 1)"
+VENV="${SPARKBLOOM_PYSPARK_VENV:-$ROOT/target/pyspark-venv}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "[pyspark] creating $VENV" >&2
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import sys, pyspark; sys.exit(pyspark.__version__ != '$SPARK_VERSION')" 2>/dev/null; then
+  echo "[pyspark] pip install pyspark==$SPARK_VERSION (large download) ..." >&2
+  "$VENV/bin/pip" install -q --disable-pip-version-check "pyspark==$SPARK_VERSION"
+fi
+
+if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
+  echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark) ..." >&2
+  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -Dmaven.test.skip=true >&2
+fi
+CORE_JAR="$(ls jvm/sparkbloom/target/sparkbloom-*.jar | grep -v -e sources -e tests -e javadoc | head -n 1)"
+SPARK_JAR="$(ls jvm/sparkbloom-spark/target/sparkbloom-spark_2.13-*.jar | grep -v -e sources -e tests -e javadoc | head -n 1)"
+
+# PySpark starts its JVM through spark-submit, which adds Spark's Java 17 flags itself.
+export PYSPARK_PYTHON="$VENV/bin/python"
+export SPARK_CONF_DIR="$ROOT/jvm/sparkbloom-spark/conf"   # log4j2.properties: warnings only
+exec "$VENV/bin/python" examples/pyspark/per_user_dedup.py --jars "$ROOT/$CORE_JAR,$ROOT/$SPARK_JAR" "$@"
