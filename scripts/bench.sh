@@ -5,8 +5,8 @@
 #
 #   scripts/bench.sh [--quick|--full] [--no-build]
 #
-#   --quick (default)  ~3-4 minutes on 2 cores: short criterion settings; JMH: long keys, batch
-#                      4096 only, (10^4, 10^-3) serialization; 1 fork, short iterations.
+#   --quick (default)  ~3-4 minutes on 2 cores: long keys, batch 4096 only, (10^4, 10^-3)
+#                      serialization; short criterion settings, JMH 1 fork, short iterations.
 #   --full             every benchmark (both key kinds, batch 1/16/256/4096, all serialization
 #                      cases): ~30-35 minutes on 2 cores.
 #   --no-build         reuse the last build (target/release/deps/filter-*, benchmarks.jar).
@@ -36,8 +36,11 @@ export CRITERION_HOME="$PWD/$out/criterion"
 jar=jvm/sparkbloom-bench/target/benchmarks.jar
 
 if [[ $mode == quick ]]; then
-  criterion_args=(--warm-up-time 0.3 --measurement-time 0.6 --sample-size 10)
-  jmh_common=(-f 1 -wi 2 -w 300ms -i 3 -r 400ms)
+  # criterion: long keys, batch 4096, serialization; no string keys, no anatomy.
+  criterion_args=(--warm-up-time 0.3 --measurement-time 0.5 --sample-size 10
+    '^(put_u64|hit_u64|miss_u64|serialize|deserialize)|/4096$')
+  jmh_common=(-f 1 -wi 2 -w 250ms -i 3 -r 300ms)
+  size_shapes=(n1e4_p1e-3 n1e4_p1e-3_sparse)
   # Two JMH runs: the long-key single and batch benchmarks at batch 4096, then serialization
   # of the (10^4, 10^-3) filters only (the 12 MB ones take long to round-trip).
   jmh_runs=(
@@ -46,6 +49,7 @@ if [[ $mode == quick ]]; then
   )
 else
   criterion_args=(--warm-up-time 1 --measurement-time 2)
+  size_shapes=()
   jmh_common=(-f 1 -wi 3 -w 1s -i 5 -r 1s)
   jmh_runs=("SingleKeyBench|BatchBench|SerializationBench")
 fi
@@ -89,7 +93,7 @@ for run in "${jmh_runs[@]}"; do
   }
   jmh_files+=(--jmh "$out/jmh$i.json")
 done
-java -cp "$jar" io.sparkbloom.bench.SerializedSizes > "$out/sizes.json"
+java -cp "$jar" io.sparkbloom.bench.SerializedSizes "${size_shapes[@]}" > "$out/sizes.json"
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 {

@@ -162,6 +162,21 @@ class Tables:
                          f"{fmt_ratio(ratio(self.c('put_u64', shape, 'sparkbloom'), atomic))}.")
         return "\n".join(lines)
 
+    def anatomy(self):
+        names = [("hash", "Murmur3 x64_128 of the 8-byte key"),
+                 ("hash_2div", "+ the two 64-bit remainders that start Guava's index walk"),
+                 ("hash_fastmod", "+ the same remainders by multiply-only fastmod"),
+                 ("put_check_then_fetch_or", "put model: load, `fetch_or` only if clear (the core's `BitArray::set`)"),
+                 ("put_fetch_or", "put model: always `fetch_or` (fastbloom's atomic filter)"),
+                 ("put_plain_or", "put model: branchless load, OR, store (not thread-safe)")]
+        lines = ["| step | " + " | ".join(s for s, _ in SHAPES) + " |", "|---|---|---|"]
+        found = False
+        for name, label in names:
+            vals = [self.crit.get((f"anatomy@{shape}", name, None)) for shape, _ in SHAPES]
+            found |= any(v is not None for v in vals)
+            lines.append(f"| {label} | " + " | ".join(fmt_ns(v) for v in vals) + " |")
+        return "\n".join(lines) if found else ""
+
     def sizes_table(self):
         if not self.sizes:
             return ""
@@ -256,6 +271,10 @@ def main():
     if sizes_md:
         print("\n### Serialized bytes\n")
         print(sizes_md)
+    anatomy = t.anatomy()
+    if anatomy:
+        print("\n### Anatomy of a put (Rust, ns per key; models of the core's steps)\n")
+        print(anatomy)
     print("\n### Issue 5 targets\n")
     print(t.targets())
 
