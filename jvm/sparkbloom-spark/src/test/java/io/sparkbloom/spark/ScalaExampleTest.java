@@ -30,17 +30,22 @@ class ScalaExampleTest {
 
     System.setProperty("spark.driver.host", "127.0.0.1");
     System.setProperty("spark.driver.bindAddress", "127.0.0.1");
-    PrintStream stdout = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toURI().toURL()}, getClass().getClassLoader())) {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      loader.loadClass("PerUserDedup").getMethod("main", String[].class)
-          .invoke(null, (Object) new String[] {tmp.resolve("filters").toString()});
-    } finally {
-      System.setOut(stdout);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toURI().toURL()}, getClass().getClassLoader());
+        PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+      java.lang.reflect.Method main = loader.loadClass("PerUserDedup").getMethod("main", String[].class);
+      String[] args = {tmp.resolve("filters").toString()};
+      // Scala's println writes to scala.Console.out, not System.out
+      scala.Console$.MODULE$.withOut(capture, () -> {
+        try {
+          return main.invoke(null, (Object) args);
+        } catch (ReflectiveOperationException e) {
+          throw new RuntimeException(e.getCause() != null ? e.getCause() : e);
+        }
+      });
     }
     String printed = captured.toString(StandardCharsets.UTF_8);
-    stdout.print(printed);
+    System.out.print(printed);
     assertTrue(printed.contains("RDD: kept"), printed);
     assertTrue(printed.contains("DataFrame: kept"), printed);
   }
