@@ -69,7 +69,8 @@ pyspark_tests() {
     echo "PySpark suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
     return 0
   fi
-  scripts/test-pyspark.sh
+  # The jvm-tests suite has just built and tested the jars.
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark.sh
 }
 
 ensure_rust_components
