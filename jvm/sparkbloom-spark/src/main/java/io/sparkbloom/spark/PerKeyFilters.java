@@ -1,9 +1,23 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -108,6 +122,16 @@ public final class PerKeyFilters {
     });
   }
 
+  /**
+   * {@link #buildPerRecord(JavaPairRDD, long, double)} into {@code numPartitions} hash
+   * partitions: the records (the items, not the filters) are shuffled first, so the filters come
+   * out partitioned for {@link #saveAsObjectFile} and a shuffle-free side in {@link #dedup}.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
+      JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp, int numPartitions) {
+    return buildPerRecord(records.partitionBy(new HashPartitioner(numPartitions)), expectedInsertions, fpp);
+  }
+
   /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double)}. */
   public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
       RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
@@ -116,14 +140,94 @@ public final class PerKeyFilters {
 
   // ---- storage -----------------------------------------------------------------------------
 
+  /** Marker file of a hash-partitioned filter objectFile: "hash N". Hidden from Hadoop readers. */
+  static final String PARTITIONING_FILE = "_sparkbloom_partitioning";
+
+  /**
+   * {@code filters.saveAsObjectFile(path)}; when the filters are hash-partitioned (as
+   * {@code buildPerKey(..., numPartitions)} and {@code buildPerRecord(..., numPartitions)} make
+   * them), also records the partitioning beside the part files, so that {@link #objectFile} reads
+   * them back partitioned and {@link #dedup} joins without shuffling the filters.
+   */
+  public static <K> void saveAsObjectFile(JavaPairRDD<K, BloomFilter> filters, String path) {
+    filters.saveAsObjectFile(path);
+    Optional<Partitioner> p = filters.partitioner();
+    if (p.isPresent() && p.get() instanceof HashPartitioner) {
+      writePartitioning(filters.context().hadoopConfiguration(), path, p.get().numPartitions());
+    }
+  }
+
+  /** {@link #saveAsObjectFile(JavaPairRDD, String)} into {@code numPartitions} hash partitions. */
+  public static <K> void saveAsObjectFile(JavaPairRDD<K, BloomFilter> filters, String path, int numPartitions) {
+    saveAsObjectFile(filters.partitionBy(new HashPartitioner(numPartitions)), path);
+  }
+
   /**
    * Reads per-key filters written with {@code saveAsObjectFile}, as a pair RDD whose element
    * type is known to Spark ({@code JavaPairRDD.fromJavaRDD(jsc.objectFile(path))} alone carries
    * an {@code Object} class tag, on which e.g. {@code collectAsMap()} fails with a
-   * {@code ClassCastException}).
+   * {@code ClassCastException}). Filters saved partitioned by {@link #saveAsObjectFile} come back
+   * with their partitioner: part file {@code i} is partition {@code i} (every key is checked).
    */
   public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
-    return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+    int n = readPartitioning(jsc.hadoopConfiguration(), path);
+    List<String> parts = n > 0 ? partFiles(jsc.hadoopConfiguration(), path) : List.of();
+    if (n <= 0 || parts.size() != n) {
+      return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+    }
+    // one partition per part file, in part-file order: partition i = part-0000i
+    List<JavaRDD<Tuple2<K, BloomFilter>>> perFile = new ArrayList<>(n);
+    for (String part : parts) {
+      perFile.add(jsc.<Tuple2<K, BloomFilter>>objectFile(part).coalesce(1));
+    }
+    @SuppressWarnings("unchecked")
+    JavaRDD<Tuple2<K, BloomFilter>> all = jsc.union(perFile.toArray(new JavaRDD[0]));
+    RDD<Tuple2<K, BloomFilter>> known = new KnownPartitionerRDD<>(all.rdd(), new HashPartitioner(n), path);
+    return toJavaPairs(known);
+  }
+
+  private static void writePartitioning(Configuration conf, String path, int numPartitions) {
+    try {
+      Path file = new Path(path, PARTITIONING_FILE);
+      FileSystem fs = file.getFileSystem(conf);
+      try (FSDataOutputStream out = fs.create(file, true)) {
+        out.write(("hash " + numPartitions + "\n").getBytes(StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + PARTITIONING_FILE + " in " + path, e);
+    }
+  }
+
+  private static int readPartitioning(Configuration conf, String path) {
+    try {
+      Path file = new Path(path, PARTITIONING_FILE);
+      FileSystem fs = file.getFileSystem(conf);
+      if (!fs.exists(file)) {
+        return -1;
+      }
+      try (FSDataInputStream in = fs.open(file)) {
+        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        String[] parts = text.split("\\s+");
+        return parts.length == 2 && parts[0].equals("hash") ? Integer.parseInt(parts[1]) : -1;
+      }
+    } catch (IOException | NumberFormatException e) {
+      return -1; // unreadable marker: read the files without a partitioner
+    }
+  }
+
+  private static List<String> partFiles(Configuration conf, String path) {
+    try {
+      Path dir = new Path(path);
+      FileSystem fs = dir.getFileSystem(conf);
+      List<String> out = new ArrayList<>();
+      for (FileStatus st : fs.listStatus(dir, f -> f.getName().startsWith("part-"))) {
+        out.add(st.getPath().toString());
+      }
+      Collections.sort(out);
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + path, e);
+    }
   }
 
   // ---- dedup -------------------------------------------------------------------------------
@@ -135,7 +239,12 @@ public final class PerKeyFilters {
    */
   public static <K> JavaPairRDD<K, long[]> dedup(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
-    return candidates.leftOuterJoin(filters).mapValues(PerKeyFilters::retainAbsent);
+    Optional<Partitioner> p = filters.partitioner();
+    // partitioned filters (see saveAsObjectFile/objectFile) stay put: only the candidates move
+    JavaPairRDD<K, Tuple2<long[], Optional<BloomFilter>>> joined = p.isPresent()
+        ? candidates.leftOuterJoin(filters, p.get())
+        : candidates.leftOuterJoin(filters);
+    return joined.mapValues(PerKeyFilters::retainAbsent);
   }
 
   /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */

@@ -75,6 +75,65 @@ abstract class AbstractPipelineTest {
   }
 
   /**
+   * The partitioned layout: filters built hash-partitioned, saved with their partitioning, read
+   * back with the partitioner (part file i = partition i), so dedup moves only the candidates;
+   * same answers as the plain layout. Renamed part files are detected, not silently wrong.
+   */
+  @Test
+  void partitionedObjectFileKeepsItsPartitionerAndAnswersTheSame(@TempDir Path tmp) throws Exception {
+    List<Tuple2<String, long[]>> history = SparkTests.history(90, 150);
+    List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 200, 4);
+    JavaPairRDD<String, long[]> historyRdd = jsc.parallelizePairs(history, 3);
+    JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 2);
+
+    JavaPairRDD<String, BloomFilter> built = PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001, 5);
+    assertEquals(5, built.partitioner().get().numPartitions());
+    String dir = tmp.resolve("partitioned").toUri().toString();
+    PerKeyFilters.saveAsObjectFile(built, dir);
+    JavaPairRDD<String, BloomFilter> loaded = PerKeyFilters.objectFile(jsc, dir);
+    assertTrue(loaded.partitioner().isPresent(), "partitioner restored");
+    assertEquals(5, loaded.getNumPartitions());
+    JavaPairRDD<String, long[]> kept = PerKeyFilters.dedup(loaded, candidateRdd);
+    assertEquals(loaded.partitioner().get(), kept.partitioner().get(), "the join kept the filters' partitioning");
+
+    String plainDir = tmp.resolve("plain").toUri().toString();
+    PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001).saveAsObjectFile(plainDir);
+    JavaPairRDD<String, BloomFilter> plain = PerKeyFilters.objectFile(jsc, plainDir);
+    assertTrue(!plain.partitioner().isPresent());
+    Map<String, long[]> a = kept.collectAsMap();
+    Map<String, long[]> b = PerKeyFilters.dedup(plain, candidateRdd).collectAsMap();
+    assertEquals(b.keySet(), a.keySet());
+    for (String user : a.keySet()) {
+      assertArrayEquals(b.get(user), a.get(user), "user " + user);
+    }
+    SparkTests.checkAgainstExact(toMap(history), toMap(candidates), a);
+
+    // buildPerKey output is partitioned too; saveAsObjectFile(filters, path, n) repartitions
+    String again = tmp.resolve("again").toUri().toString();
+    PerKeyFilters.saveAsObjectFile(plain, again, 3);
+    assertEquals(3, PerKeyFilters.objectFile(jsc, again).partitioner().get().numPartitions());
+
+    // swap two part files: the keys no longer match their partition, and reading says so
+    java.nio.file.Path d = tmp.resolve("partitioned");
+    java.nio.file.Path p0 = d.resolve("part-00000");
+    java.nio.file.Path p1 = d.resolve("part-00001");
+    java.nio.file.Path t = d.resolve("swap");
+    java.nio.file.Files.move(p0, t);
+    java.nio.file.Files.move(p1, p0);
+    java.nio.file.Files.move(t, p1);
+    for (String crc : new String[] {".part-00000.crc", ".part-00001.crc"}) {
+      java.nio.file.Files.deleteIfExists(d.resolve(crc));
+    }
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> PerKeyFilters.objectFile(jsc, dir).count());
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertTrue(String.valueOf(root.getMessage()).contains("hash partitions) puts it in"), root.toString());
+  }
+
+  /**
    * (user, item) pairs through aggregateByKey: some users have more than FilterBuilder.BATCH
    * items, so builders holding a native filter cross the shuffle; the filters are full (n items
    * for n expected), so the observed false-positive rate is close to p and must stay in the bound.

@@ -62,6 +62,7 @@ public final class PerUserDedupJob {
       "  --serializer java|kryo  spark.serializer (default java; kryo adds the registrator)",
       "  --runs N            run both pipelines N times, alternating; report the best run of each (default 1)",
       "  --skip-guava        run only the sparkbloom pipeline",
+      "  --plain-join        sparkbloom without the partitioned objectFile: the seed's join shape exactly",
       "  --no-warmup         skip the untimed warm-up run of both pipelines on ~5% of the users",
       "  --master URL        Spark master (default local[2])",
       "  --help");
@@ -83,6 +84,7 @@ public final class PerUserDedupJob {
     String serializer = "java";
     boolean skipGuava;
     boolean warmup = true;
+    boolean plainJoin;
     int runs = 1;
     String master = "local[2]";
 
@@ -103,6 +105,10 @@ public final class PerUserDedupJob {
         }
         if (flag.equals("--skip-guava")) {
           o.skipGuava = true;
+          continue;
+        }
+        if (flag.equals("--plain-join")) {
+          o.plainJoin = true;
           continue;
         }
         if (flag.equals("--no-warmup")) {
@@ -362,10 +368,22 @@ public final class PerUserDedupJob {
     double p = o.p;
     progress.stage(label + ": build + saveAsObjectFile");
     long t0 = System.nanoTime();
-    JavaPairRDD<String, BloomFilter> filters = pairs == null
-        ? PerKeyFilters.buildPerRecord(history, n, p)
-        : PerKeyFilters.buildPerKey(pairs, n, p, history.getNumPartitions());
-    filters.saveAsObjectFile(dir.toUri().toString());
+    int partitions = history.getNumPartitions();
+    JavaPairRDD<String, BloomFilter> filters;
+    if (o.plainJoin) {
+      // the seed's shape exactly: unpartitioned filters, so the join shuffles them again
+      filters = pairs == null
+          ? PerKeyFilters.buildPerRecord(history, n, p)
+          : PerKeyFilters.buildPerKey(pairs, n, p, partitions).mapToPair(t -> t);
+      filters.saveAsObjectFile(dir.toUri().toString());
+    } else {
+      // hash-partitioned filters (the history records are shuffled, not the filters), saved with
+      // their partitioning: the join below then moves only the candidates
+      filters = pairs == null
+          ? PerKeyFilters.buildPerRecord(history, n, p, partitions)
+          : PerKeyFilters.buildPerKey(pairs, n, p, partitions);
+      PerKeyFilters.saveAsObjectFile(filters, dir.toUri().toString());
+    }
     r.buildSaveSeconds = seconds(t0);
     progress.stage(label + ": objectFile + leftOuterJoin + keep unseen");
     t0 = System.nanoTime();
@@ -477,6 +495,11 @@ public final class PerUserDedupJob {
         o.candidates, candidates, seen, unseen);
     out.printf(Locale.ROOT, "filters:    n=%,d, p=%s per user; data prepared in %.2f s (not timed below)%n",
         o.n, fmtP(o.p), prepareSeconds);
+    out.println("sparkbloom: " + (o.plainJoin
+        ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
+        : (o.input == null ? "buildPerRecord(history, n, p, partitions)" : "buildPerKey(pairs, n, p, partitions)")
+            + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (leftOuterJoin + retainAbsent; only the candidates move)"));
+    out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
     out.printf(Locale.ROOT, "timing:     %s%s%n", o.runs == 1 ? "one run of each pipeline" : "best of " + o.runs + " alternating runs of each pipeline",
         o.warmup ? ", after an untimed warm-up of both" : ", no warm-up");
     out.println();
