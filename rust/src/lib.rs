@@ -36,3 +36,8 @@ pub use error::{Error, Result};
 pub use filter::BloomFilter;
 pub use sizing::Shape;
 pub use strategy::Strategy;
+
+/// The README's Rust example, run as a doc test so the README cannot drift from the code.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
