@@ -24,12 +24,18 @@ object PerUserDedup {
       sc.parallelize(seen.toSeq.map { case (user, items) => (user, items.take(50) ++ Array.fill(50)(rnd.nextLong())) })
 
     // 1. one filter per user (items reach the native side in batches), stored as an objectFile
-    val filters: RDD[(String, BloomFilter)] = PerKeyFilters.buildPerKey(history, 10000L, 0.001)
-    filters.saveAsObjectFile(output)
+    //    in 4 hash partitions, the partitioning recorded beside the part files
+    val filters: RDD[(String, BloomFilter)] = PerKeyFilters.buildPerKey(history, 10000L, 0.001, 4)
+    PerKeyFilters.saveAsObjectFile(filters, output)
 
-    // 2. later: load them and keep, per user, the candidates the user's filter has not seen
-    val stored = sc.objectFile[(String, BloomFilter)](output)
+    // 2. later: load them (with their partitioner) and keep, per user, the candidates the user's
+    //    filter has not seen; the join moves only the candidates
+    val stored: RDD[(String, BloomFilter)] = PerKeyFilters.objectFile(sc, output)
     val fresh: RDD[(String, Array[Long])] = PerKeyFilters.dedup(stored, candidates)
+
+    // plain Spark works too: filters.saveAsObjectFile(path); sc.objectFile[(String, BloomFilter)](path)
+    val plain: RDD[(String, BloomFilter)] = sc.objectFile[(String, BloomFilter)](output)
+    require(PerKeyFilters.dedup(plain, candidates).count() == fresh.count())
     val kept = fresh.collect()
     require(kept.forall { case (user, items) => items.forall(i => !seen(user).contains(i)) }, "a seen item passed")
     println(s"RDD: kept ${kept.map(_._2.length).sum} of ${100 * 100} candidates (5000 are new)")

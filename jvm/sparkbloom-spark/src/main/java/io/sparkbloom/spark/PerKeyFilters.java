@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -87,6 +88,13 @@ public final class PerKeyFilters {
       RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp) {
     JavaPairRDD<K, Long> javaPairs = toJavaPairs(pairs).mapValues(PerKeyFilters::toLong);
     return buildPerKey(javaPairs, expectedInsertions, fpp).rdd();
+  }
+
+  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, long, double, int)}: hash-partitioned output. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
+      RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp, int numPartitions) {
+    JavaPairRDD<K, Long> javaPairs = toJavaPairs(pairs).mapValues(PerKeyFilters::toLong);
+    return buildPerKey(javaPairs, expectedInsertions, fpp, numPartitions).rdd();
   }
 
   /**
@@ -160,6 +168,16 @@ public final class PerKeyFilters {
   /** {@link #saveAsObjectFile(JavaPairRDD, String)} into {@code numPartitions} hash partitions. */
   public static <K> void saveAsObjectFile(JavaPairRDD<K, BloomFilter> filters, String path, int numPartitions) {
     saveAsObjectFile(filters.partitionBy(new HashPartitioner(numPartitions)), path);
+  }
+
+  /** Scala-friendly {@link #saveAsObjectFile(JavaPairRDD, String)}. */
+  public static <K> void saveAsObjectFile(RDD<Tuple2<K, BloomFilter>> filters, String path) {
+    saveAsObjectFile(PerKeyFilters.<K, BloomFilter>toJavaPairs(filters), path);
+  }
+
+  /** Scala-friendly {@link #objectFile(JavaSparkContext, String)}: {@code RDD[(K, BloomFilter)]}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> objectFile(SparkContext sc, String path) {
+    return PerKeyFilters.<K>objectFile(JavaSparkContext.fromSparkContext(sc), path).rdd();
   }
 
   /**
