@@ -535,8 +535,11 @@ public final class PerUserDedupJob {
     if (gv != null) {
       out.printf(Locale.ROOT, "answers identical to Guava's: %s%n",
           differing == 0 ? "yes, for every user" : "no, " + differing + " users differ");
-      out.printf(Locale.ROOT, "sparkbloom vs Guava: job %s faster, %s fewer bytes on disk%n",
-          ratio(gv.jobSeconds(), sb.jobSeconds()), ratio(gv.bytesOnDisk, sb.bytesOnDisk));
+      double speed = gv.jobSeconds() / sb.jobSeconds();
+      out.printf(Locale.ROOT, "sparkbloom vs Guava: job %s, %s fewer bytes on disk%n",
+          speed >= 1 ? String.format(Locale.ROOT, "%.1fx faster", speed)
+              : String.format(Locale.ROOT, "%.1fx slower", 1 / speed),
+          ratio(gv.bytesOnDisk, sb.bytesOnDisk));
     }
     out.println("objectFiles in " + outDir);
   }
