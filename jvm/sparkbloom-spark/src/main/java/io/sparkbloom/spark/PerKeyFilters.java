@@ -1,21 +1,22 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.NullWritable;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.SparkContext;
@@ -189,19 +190,42 @@ public final class PerKeyFilters {
    */
   public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
     int n = readPartitioning(jsc.hadoopConfiguration(), path);
-    List<String> parts = n > 0 ? partFiles(jsc.hadoopConfiguration(), path) : List.of();
-    if (n <= 0 || parts.size() != n) {
-      return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+    if (n > 0) {
+      // one partition per part file, in part-file order: partition i = part-0000i
+      JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(
+          path, PartFilesInputFormat.class, NullWritable.class, BytesWritable.class, n);
+      if (files.getNumPartitions() == n) {
+        JavaRDD<Tuple2<K, BloomFilter>> records = files.values().flatMap(PerKeyFilters::deserializeRecords);
+        return toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
+      }
     }
-    // one partition per part file, in part-file order: partition i = part-0000i
-    List<JavaRDD<Tuple2<K, BloomFilter>>> perFile = new ArrayList<>(n);
-    for (String part : parts) {
-      perFile.add(jsc.<Tuple2<K, BloomFilter>>objectFile(part).coalesce(1));
+    return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+  }
+
+  /**
+   * One record of {@code saveAsObjectFile}: a Java-serialized array of up to 10 elements, as
+   * {@code SparkContext.objectFile} reads it (classes from the task's context class loader).
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> Iterator<T> deserializeRecords(BytesWritable value) throws IOException, ClassNotFoundException {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    try (ObjectInputStream in = new ObjectInputStream(
+        new ByteArrayInputStream(value.getBytes(), 0, value.getLength())) {
+      @Override
+      protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+        if (loader != null) {
+          try {
+            return Class.forName(desc.getName(), false, loader);
+          } catch (ClassNotFoundException e) {
+            // fall through to the default lookup (primitive types, bootstrap classes)
+          }
+        }
+        return super.resolveClass(desc);
+      }
+    }) {
+      Object[] array = (Object[]) in.readObject();
+      return (Iterator<T>) Arrays.asList(array).iterator();
     }
-    @SuppressWarnings("unchecked")
-    JavaRDD<Tuple2<K, BloomFilter>> all = jsc.union(perFile.toArray(new JavaRDD[0]));
-    RDD<Tuple2<K, BloomFilter>> known = new KnownPartitionerRDD<>(all.rdd(), new HashPartitioner(n), path);
-    return toJavaPairs(known);
   }
 
   private static void writePartitioning(Configuration conf, String path, int numPartitions) {
@@ -230,21 +254,6 @@ public final class PerKeyFilters {
       }
     } catch (IOException | NumberFormatException e) {
       return -1; // unreadable marker: read the files without a partitioner
-    }
-  }
-
-  private static List<String> partFiles(Configuration conf, String path) {
-    try {
-      Path dir = new Path(path);
-      FileSystem fs = dir.getFileSystem(conf);
-      List<String> out = new ArrayList<>();
-      for (FileStatus st : fs.listStatus(dir, f -> f.getName().startsWith("part-"))) {
-        out.add(st.getPath().toString());
-      }
-      Collections.sort(out);
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + path, e);
     }
   }
 
