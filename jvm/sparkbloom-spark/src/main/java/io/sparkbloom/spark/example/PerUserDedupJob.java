@@ -60,10 +60,10 @@ public final class PerUserDedupJob {
       "  --output DIR        where the objectFiles go (default out/per-user-dedup)",
       "  --partitions N      partitions of the input (default 4 x cores)",
       "  --serializer java|kryo  spark.serializer (default java; kryo adds the registrator)",
-      "  --runs N            run both pipelines N times, alternating; report the best run of each (default 1)",
+      "  --runs N            run both pipelines N times, alternating; report the best run of each (default 3)",
       "  --skip-guava        run only the sparkbloom pipeline",
       "  --plain-join        sparkbloom without the partitioned objectFile: the seed's join shape exactly",
-      "  --no-warmup         skip the untimed warm-up run of both pipelines on ~5% of the users",
+      "  --no-warmup         skip the untimed warm-up run of both pipelines on ~500 of the users",
       "  --master URL        Spark master (default local[2])",
       "  --help");
 
@@ -85,7 +85,7 @@ public final class PerUserDedupJob {
     boolean skipGuava;
     boolean warmup = true;
     boolean plainJoin;
-    int runs = 1;
+    int runs = 3;
     String master = "local[2]";
 
     static Options parse(String[] args) {
@@ -293,14 +293,16 @@ public final class PerUserDedupJob {
       out.printf(Locale.ROOT, "[data] %,d users, %,d history records, %,d candidates (%,d seen, %,d unseen) in %.1f s%n",
           numUsers, totalRecords, totalCandidates, seenCandidates, unseenCandidates, prepareSeconds);
 
-      // ---- warm-up: both pipelines once on ~5% of the users, untimed -----------------------------
+      // ---- warm-up: both pipelines once on ~500 users, untimed ------------------------------------
       // The first Spark jobs of a JVM run cold (class loading, JIT); without this, whichever
       // pipeline runs first pays for it.
       if (o.warmup) {
-        progress.stage("warm-up (both pipelines on ~5% of the users, not timed)");
+        // about 500 users (all of them below 1,000)
+        int every = (int) Math.max(1, numUsers / 500);
+        progress.stage("warm-up (both pipelines on 1/" + every + " of the users, not timed)");
         t0 = System.nanoTime();
-        JavaPairRDD<String, long[]> wHistory = history.filter(kv -> Math.floorMod(kv._1().hashCode(), 20) == 0);
-        JavaPairRDD<String, long[]> wCandidates = candidates.filter(kv -> Math.floorMod(kv._1().hashCode(), 20) == 0);
+        JavaPairRDD<String, long[]> wHistory = history.filter(kv -> Math.floorMod(kv._1().hashCode(), every) == 0);
+        JavaPairRDD<String, long[]> wCandidates = candidates.filter(kv -> Math.floorMod(kv._1().hashCode(), every) == 0);
         Path wDir = outDir.resolve("warmup");
         deleteRecursively(wDir);
         Result w = runSparkbloom(jsc, o, wHistory, null, wCandidates, wDir.resolve("sparkbloom"), progress, "warm-up");
