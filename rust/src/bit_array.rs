@@ -99,6 +99,14 @@ impl BitArray {
         let _ = index;
     }
 
+    /// The words as plain integers, for a caller that owns the array exclusively (a decoder
+    /// filling a filter nobody else can see yet): no atomic instructions needed.
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        // SAFETY: `&mut self` excludes every other access; AtomicU64 and u64 have the same
+        // size, alignment (asserted above) and bit validity.
+        unsafe { &mut *(std::ptr::from_mut::<[AtomicU64]>(&mut self.words) as *mut [u64]) }
+    }
+
     #[inline]
     pub(crate) fn word(&self, i: usize) -> u64 {
         self.words[i].load(Relaxed)

@@ -250,10 +250,9 @@ impl BloomFilter {
         self.bits.clear()
     }
 
-    /// Sets bit `index` (< m), for decoders that rebuild a filter from validated positions
-    /// on a lazily zeroed array (a sparse encoding of a huge, nearly empty filter).
-    pub(crate) fn set_bit(&self, index: u64) {
-        self.bits.set(index);
+    /// The words of a filter the caller owns exclusively (decoders filling a new filter).
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        self.bits.words_mut()
     }
 
     /// The bit array as 64-bit words (a snapshot if other threads are writing).

@@ -4,12 +4,13 @@
 /// Appends bits to a byte vector.
 pub(crate) struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
-    /// Pending bits, the oldest in bit 0; fewer than 8 between calls.
-    acc: u64,
+    /// Pending bits, the oldest in bit 0; fewer than 64 between calls, so a `put` of up to
+    /// [`MAX_PUT`] bits never overflows it and whole words leave eight bytes at a time.
+    acc: u128,
     filled: u32,
 }
 
-/// Widest single `put`: with at most 7 pending bits the accumulator never overflows.
+/// Widest single `put` on the fast path.
 const MAX_PUT: u32 = 56;
 
 impl<'a> BitWriter<'a> {
@@ -22,22 +23,37 @@ impl<'a> BitWriter<'a> {
     }
 
     /// Writes the `count` low bits of `bits`, least significant first; `count` ≤ 64.
+    #[inline]
     pub(crate) fn put(&mut self, bits: u64, count: u32) {
         if count > MAX_PUT {
             self.put(bits & low_mask(32), 32);
             self.put(bits >> 32, count - 32);
             return;
         }
-        self.acc |= (bits & low_mask(count)) << self.filled;
+        self.acc |= ((bits & low_mask(count)) as u128) << self.filled;
         self.filled += count;
-        while self.filled >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.filled -= 8;
+        if self.filled >= 64 {
+            self.out.extend_from_slice(&(self.acc as u64).to_le_bytes());
+            self.acc >>= 64;
+            self.filled -= 64;
         }
     }
 
     /// Writes `count` one-bits.
+    /// One Rice code: `gap >> r` one-bits, a zero-bit, the `r` low bits of `gap`. Short codes
+    /// (nearly all of them) go in with one `put`.
+    pub(crate) fn put_rice(&mut self, gap: u64, r: u32) {
+        let quotient = gap >> r;
+        if quotient + 1 + r as u64 <= MAX_PUT as u64 {
+            let q = quotient as u32;
+            self.put(low_mask(q) | (gap & low_mask(r)) << (q + 1), q + 1 + r);
+        } else {
+            self.put_ones(quotient);
+            self.put(0, 1);
+            self.put(gap, r);
+        }
+    }
+
     pub(crate) fn put_ones(&mut self, mut count: u64) {
         while count > 0 {
             let chunk = count.min(MAX_PUT as u64) as u32;
@@ -48,9 +64,9 @@ impl<'a> BitWriter<'a> {
 
     /// Pads the last byte with zero bits.
     pub(crate) fn finish(self) {
-        if self.filled > 0 {
-            self.out.push(self.acc as u8);
-        }
+        let bytes = self.filled.div_ceil(8) as usize;
+        self.out
+            .extend_from_slice(&(self.acc as u64).to_le_bytes()[..bytes]);
     }
 }
 
@@ -80,50 +96,66 @@ impl<'a> BitReader<'a> {
     }
 
     /// The next 64 bits from the current position, zeros beyond the end of the data.
-    fn peek64(&self) -> u64 {
+    /// The bits from `pos` on, LSB first: at least 57 valid bits (zeros past the end).
+    #[inline]
+    fn peek(&self) -> u64 {
         let first = (self.pos >> 3) as usize;
-        let mut window = [0u8; 16];
-        if let Some(rest) = self.data.get(first..) {
-            let n = rest.len().min(9);
-            window[..n].copy_from_slice(&rest[..n]);
-        }
-        (u128::from_le_bytes(window) >> (self.pos & 7)) as u64
+        let word = match self.data.get(first..first + 8) {
+            Some(bytes) => u64::from_le_bytes(bytes.try_into().expect("8 bytes")),
+            None => {
+                let rest = self.data.get(first..).unwrap_or(&[]);
+                let mut window = [0u8; 8];
+                window[..rest.len()].copy_from_slice(rest);
+                u64::from_le_bytes(window)
+            }
+        };
+        word >> (self.pos & 7)
     }
 
-    /// A unary number: the count of one-bits before the next zero-bit, which it consumes.
-    /// Each round consumes 64 bits or stops, so the loop is bounded by the data length.
+    /// Number of bits of [`peek`](Self::peek) that are data (or zeros past the end).
+    #[inline]
+    fn peek_width(&self) -> u32 {
+        64 - (self.pos & 7) as u32
+    }
+
     pub(crate) fn read_unary(&mut self) -> Result<u64, PastEnd> {
         let mut ones = 0u64;
         loop {
             if self.pos >= self.len_bits {
                 return Err(PastEnd);
             }
-            let run = self.peek64().trailing_ones() as u64;
-            if run < 64 {
-                // The zero that ends the run must be real data, not the zeros past the end.
-                if self.pos + run >= self.len_bits {
+            let width = self.peek_width();
+            let run = self.peek().trailing_ones();
+            if run < width {
+                if self.pos + run as u64 >= self.len_bits {
                     return Err(PastEnd);
                 }
-                self.pos += run + 1;
-                return Ok(ones + run);
+                self.pos += run as u64 + 1;
+                return Ok(ones + run as u64);
             }
-            ones += 64;
-            self.pos += 64;
+            ones += width as u64;
+            self.pos += width as u64;
         }
     }
 
-    /// The next `count` bits (≤ 63) as a number, least significant first.
     pub(crate) fn read_bits(&mut self, count: u32) -> Result<u64, PastEnd> {
         if self.pos + count as u64 > self.len_bits {
             return Err(PastEnd);
         }
-        let bits = self.peek64() & low_mask(count);
+        let bits = if count <= 56 {
+            self.peek() & low_mask(count)
+        } else {
+            let low = self.peek() & low_mask(32);
+            self.pos += 32;
+            let high = self.peek() & low_mask(count - 32);
+            self.pos -= 32;
+            low | high << 32
+        };
         self.pos += count as u64;
         Ok(bits)
     }
 }
 
-/// The `count` low bits set; `count` ≤ 64.
 pub(crate) fn low_mask(count: u32) -> u64 {
     if count >= 64 {
         u64::MAX

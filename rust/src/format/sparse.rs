@@ -35,10 +35,9 @@ pub(crate) fn encode(dense: &[u8]) -> Option<Vec<u8>> {
     let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
     // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: if even that bound is not smaller
     // than dense for every candidate (a half-full filter), skip the exact pass.
-    let sum_gaps = sum_gaps as u128;
     let lower_bound = |r: u32| {
         let x = count as u128;
-        x * (r as u128 + 1) + (sum_gaps.saturating_sub(x * ((1u128 << r) - 1)) >> r)
+        x * (r as u128 + 1) + ((sum_gaps as u128).saturating_sub(x * ((1u128 << r) - 1)) >> r)
     };
     if candidates
         .iter()
@@ -46,18 +45,18 @@ pub(crate) fn encode(dense: &[u8]) -> Option<Vec<u8>> {
     {
         return None;
     }
-    // Exact cost of each candidate: X·(r + 1) + Σ (g >> r) bits.
-    let mut quotients = vec![0u128; candidates.len()];
-    for_each_gap(dense, |gap| {
-        for (sum, &r) in quotients.iter_mut().zip(&candidates) {
-            *sum += (gap >> r) as u128;
-        }
-    });
+    // From here the sparse form is at most ~dense/2 bits of codes, so X < m/2: collecting the
+    // gaps once costs less than walking the words for every candidate and again to write.
+    let mut gaps = Vec::with_capacity(count as usize);
+    for_each_gap(dense, |gap| gaps.push(gap));
+    // Exact cost of each candidate: X·(r + 1) + Σ (g >> r) bits (Σ g < m < 2^44: no overflow).
     // min_by_key keeps the first of equal costs: ties go to the smaller r.
     let (r, bits) = candidates
         .iter()
-        .zip(&quotients)
-        .map(|(&r, &q)| (r, count as u128 * (r as u128 + 1) + q))
+        .map(|&r| {
+            let quotients: u64 = gaps.iter().map(|&gap| gap >> r).sum();
+            (r, count as u128 * (r as u128 + 1) + quotients as u128)
+        })
         .min_by_key(|&(_, bits)| bits)?;
     let len = payload_len(bits);
     if len >= dense_len as u128 {
@@ -67,11 +66,7 @@ pub(crate) fn encode(dense: &[u8]) -> Option<Vec<u8>> {
     out.extend_from_slice(&count.to_le_bytes());
     out.push(r as u8);
     let mut writer = BitWriter::new(&mut out);
-    for_each_gap(dense, |gap| {
-        writer.put_ones(gap >> r);
-        writer.put(0, 1);
-        writer.put(gap, r);
-    });
+    gaps.iter().for_each(|&gap| writer.put_rice(gap, r));
     writer.finish();
     debug_assert_eq!(out.len() as u128, len);
     Some(out)
@@ -135,7 +130,8 @@ pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result
             count as u128 * (r as u128 + 1)
         )));
     }
-    let filter = BloomFilter::with_shape(shape, strategy)?;
+    let mut filter = BloomFilter::with_shape(shape, strategy)?;
+    let words = filter.words_mut();
     let mut reader = BitReader::new(data);
     let mut next = 0u128; // p_{i−1} + 1
     for i in 0..count {
@@ -154,7 +150,7 @@ pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result
                 shape.num_bits
             )));
         }
-        filter.set_bit(position as u64);
+        words[(position >> 6) as usize] |= 1 << (position & 63);
         next = position + 1;
     }
     let used = reader.position();
