@@ -44,14 +44,14 @@ if [[ $mode == quick ]]; then
   # Two JMH runs: the long-key single and batch benchmarks at batch 4096, then serialization
   # of the (10^4, 10^-3) filters only (the 12 MB ones take long to round-trip).
   jmh_runs=(
-    "SingleKeyBench\\.(put|hit|miss)_u64|BatchBench -p batch=4096"
+    "SingleKeyBench\\.(put|hit|miss)_u64|BatchBench|JniOverheadBench -p batch=4096"
     "SerializationBench -p shape=n1e4_p1e-3,n1e4_p1e-3_sparse"
   )
 else
   criterion_args=(--warm-up-time 1 --measurement-time 2)
   size_shapes=()
   jmh_common=(-f 1 -wi 3 -w 1s -i 5 -r 1s)
-  jmh_runs=("SingleKeyBench|BatchBench|SerializationBench")
+  jmh_runs=("SingleKeyBench|BatchBench|SerializationBench|JniOverheadBench")
 fi
 
 {

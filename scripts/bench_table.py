@@ -271,6 +271,10 @@ def main():
     if sizes_md:
         print("\n### Serialized bytes\n")
         print(sizes_md)
+    jni = [t.j(f"JniOverheadBench.{m}", None, None) for m in ("bitSize", "numHashFunctions")]
+    if any(v is not None for v in jni):
+        print("\nJNI call without filter work (`bitSize()`, `numHashFunctions()`: one native call "
+              f"that reads a field): {fmt_ns(jni[0])} / {fmt_ns(jni[1])} ns.")
     anatomy = t.anatomy()
     if anatomy:
         print("\n### Anatomy of a put (Rust, ns per key; models of the core's steps)\n")
