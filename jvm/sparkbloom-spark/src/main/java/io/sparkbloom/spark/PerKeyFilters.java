@@ -8,7 +8,9 @@ import java.io.ObjectStreamClass;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -40,8 +42,9 @@ import scala.reflect.ClassTag$;
  * already grouped by key (the shape of the classic Guava pipeline), without a shuffle.
  *
  * <p>Dedup: {@link #dedup} keeps, per key, the candidates its filter has not seen; it joins the
- * candidates with the filters ({@code leftOuterJoin}, so a key with no filter keeps all its
- * candidates) and queries each key's candidates in one {@link BloomFilter#retainAbsent} call.
+ * candidates with the filters (a left outer join, so a key with no filter keeps all its
+ * candidates; computed as a hash join per partition) and queries each record's candidates in one
+ * {@link BloomFilter#retainAbsent} call.
  * There are no false negatives: an item that was put into the key's filter is always dropped; an
  * unseen item is dropped with probability about the filter's fpp.
  *
@@ -268,16 +271,62 @@ public final class PerKeyFilters {
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
     Optional<Partitioner> p = filters.partitioner();
     // partitioned filters (see saveAsObjectFile/objectFile) stay put: only the candidates move
-    JavaPairRDD<K, Tuple2<long[], Optional<BloomFilter>>> joined = p.isPresent()
-        ? candidates.leftOuterJoin(filters, p.get())
-        : candidates.leftOuterJoin(filters);
-    return joined.mapValues(PerKeyFilters::retainAbsent);
+    Partitioner partitioner = p.isPresent() ? p.get()
+        : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
+    return dedup(filters, candidates, partitioner);
   }
 
   /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
   public static <K> JavaPairRDD<K, long[]> dedup(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, int numPartitions) {
-    return candidates.leftOuterJoin(filters, numPartitions).mapValues(PerKeyFilters::retainAbsent);
+    return dedup(filters, candidates, new HashPartitioner(numPartitions));
+  }
+
+  /**
+   * The join behind {@link #dedup(JavaPairRDD, JavaPairRDD)}: a left outer hash join per
+   * partition. Both sides are brought to {@code partitioner} (a side already partitioned that way
+   * does not move); each task loads its partition's filters into a hash map (several filters of
+   * one key are merged) and streams its candidate records through it. Unlike
+   * {@code leftOuterJoin}, no filter goes into Spark's size-estimated cogroup map.
+   */
+  static <K> JavaPairRDD<K, long[]> dedup(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, Partitioner partitioner) {
+    JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
+    JavaPairRDD<K, long[]> c = partitionedBy(candidates, partitioner);
+    JavaRDD<Tuple2<K, long[]>> kept = c.zipPartitions(f, PerKeyFilters::hashJoinRetainAbsent);
+    return toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedup"));
+  }
+
+  private static <K, V> JavaPairRDD<K, V> partitionedBy(JavaPairRDD<K, V> rdd, Partitioner partitioner) {
+    Optional<Partitioner> p = rdd.partitioner();
+    return p.isPresent() && p.get().equals(partitioner) ? rdd : rdd.partitionBy(partitioner);
+  }
+
+  private static <K> Iterator<Tuple2<K, long[]>> hashJoinRetainAbsent(
+      Iterator<Tuple2<K, long[]>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
+    Map<K, BloomFilter> byKey = new HashMap<>();
+    while (filters.hasNext()) {
+      Tuple2<K, BloomFilter> t = filters.next();
+      byKey.merge(t._1(), t._2(), (a, b) -> {
+        BloomFilter union = a.copy();
+        union.merge(b);
+        return union;
+      });
+    }
+    return new Iterator<Tuple2<K, long[]>>() {
+      @Override
+      public boolean hasNext() {
+        return candidates.hasNext();
+      }
+
+      @Override
+      public Tuple2<K, long[]> next() {
+        Tuple2<K, long[]> t = candidates.next();
+        BloomFilter filter = byKey.get(t._1());
+        long[] items = t._2();
+        return filter == null || items.length == 0 ? t : new Tuple2<>(t._1(), filter.retainAbsent(items));
+      }
+    };
   }
 
   /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
@@ -297,15 +346,6 @@ public final class PerKeyFilters {
         .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
         .mapValues(LongArrayBuilder::toArray);
     return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
-  }
-
-  private static long[] retainAbsent(Tuple2<long[], Optional<BloomFilter>> candidatesAndFilter) {
-    long[] candidates = candidatesAndFilter._1();
-    Optional<BloomFilter> filter = candidatesAndFilter._2();
-    if (!filter.isPresent() || candidates.length == 0) {
-      return candidates;
-    }
-    return filter.get().retainAbsent(candidates);
   }
 
   // ---- migration from stored Guava filters ------------------------------------------------
