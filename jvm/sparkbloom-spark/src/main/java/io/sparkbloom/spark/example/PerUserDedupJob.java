@@ -500,7 +500,7 @@ public final class PerUserDedupJob {
     out.println("sparkbloom: " + (o.plainJoin
         ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
         : (o.input == null ? "buildPerRecord(history, n, p, partitions)" : "buildPerKey(pairs, n, p, partitions)")
-            + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (leftOuterJoin + retainAbsent; only the candidates move)"));
+            + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
     out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
     out.printf(Locale.ROOT, "timing:     %s%s%n", o.runs == 1 ? "one run of each pipeline" : "best of " + o.runs + " alternating runs of each pipeline",
         o.warmup ? ", after an untimed warm-up of both" : ", no warm-up");
