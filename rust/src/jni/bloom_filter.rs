@@ -12,7 +12,7 @@ use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::critical::{Critical, Mode, as_u8, as_u64, length};
-use super::errors::{JniError, JniResult, run};
+use super::errors::{JniError, JniResult, run, run_primitive};
 use crate::error::Error;
 use crate::{BloomFilter, Strategy, format, guava_format, sizing};
 
@@ -109,7 +109,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPut<'l>(
     handle: jlong,
     key: jlong,
 ) -> jboolean {
-    run(env, |_| Ok(filter(handle)?.put(key as u64)))
+    run_primitive(env, || Ok(filter(handle)?.put(key as u64)))
 }
 
 #[unsafe(no_mangle)]
@@ -119,7 +119,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContain<'l>(
     handle: jlong,
     key: jlong,
 ) -> jboolean {
-    run(env, |_| Ok(filter(handle)?.might_contain(key as u64)))
+    run_primitive(env, || Ok(filter(handle)?.might_contain(key as u64)))
 }
 
 #[unsafe(no_mangle)]
@@ -271,7 +271,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nBitSize<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| Ok(filter(handle)?.num_bits() as jlong))
+    run_primitive(env, || Ok(filter(handle)?.num_bits() as jlong))
 }
 
 #[unsafe(no_mangle)]
@@ -280,7 +280,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nNumHashes<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jint {
-    run(env, |_| Ok(filter(handle)?.num_hashes() as jint))
+    run_primitive(env, || Ok(filter(handle)?.num_hashes() as jint))
 }
 
 #[unsafe(no_mangle)]

@@ -69,6 +69,23 @@ where
     T::default()
 }
 
+/// [`run`] for the hot single-key natives (`put(long)`, `mightContain(long)`, ...), whose
+/// arguments are all primitives: the body runs under `catch_unwind` alone and a JNI `Env` is
+/// built only when there is something to throw. `with_env`'s per-call bookkeeping (attach
+/// guard, thread-local nesting counter) cost more than the filter work of a query.
+pub(crate) fn run_primitive<T, F>(env: EnvUnowned<'_>, body: F) -> T
+where
+    T: Default,
+    F: FnOnce() -> JniResult<T>,
+{
+    let failure = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => return value,
+        Ok(Err(error)) => error,
+        Err(payload) => JniError::Panic(panic_message(payload)),
+    };
+    run(env, |_| Err(failure))
+}
+
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&'static str>() {
         (*s).to_owned()
