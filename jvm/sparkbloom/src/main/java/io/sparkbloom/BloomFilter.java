@@ -14,6 +14,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -92,21 +93,28 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   private transient volatile long handle;
 
   /**
-   * Frees the native memory, once, on close() or when this object becomes unreachable. */
-  private final transient Cleaner.Cleanable cleanable;
+   * Frees the native memory, once, on close() or when this object becomes unreachable. The
+   * filter holds this small action, not the {@code Cleaner.Cleanable}: a Cleanable is linked to
+   * every other registered one, and Spark's {@code SizeEstimator} (caching, shuffle maps) walks
+   * every field it can reach, so one filter would have "weighed" all live filters.
+   */
+  private final transient Free free;
 
   private BloomFilter(long handle) {
     this.handle = handle;
     long bytes = nBitSize(handle) / 8;
-    this.cleanable = CLEANER.register(this, new Free(handle, bytes));
+    this.free = new Free(handle, bytes);
+    CLEANER.register(this, free);
     NativeMemory.allocated(bytes);
   }
 
   /**
-   * The cleaning action. A static class holding only the handle: it must not reference the
+   * The cleaning action, run by {@code close()} or by the Cleaner, whichever comes first; the
+   * second run does nothing. A static class holding only the handle: it must not reference the
    * filter, or the filter would never become phantom reachable.
    */
-  private static final class Free implements Runnable {
+  private static final class Free extends AtomicBoolean implements Runnable {
+    private static final long serialVersionUID = 1L;
     private final long handle;
     private final long bytes;
 
@@ -117,8 +125,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
 
     @Override
     public void run() {
-      nFree(handle);
-      NativeMemory.freed(bytes);
+      if (compareAndSet(false, true)) {
+        nFree(handle);
+        NativeMemory.freed(bytes);
+      }
     }
   }
 
@@ -701,13 +711,12 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * IllegalStateException}; a second {@code close()} does nothing. Must not race other calls on
    * the same filter (see the class doc); a filter that is never closed is freed once it is
    * unreachable.
-   * @return {@code true} once closed
    */
   @Override
   public void close() {
     if (handle != 0) {
       handle = 0;
-      cleanable.clean(); // runs Free at most once, even if two threads close at once
+      free.run(); // frees at most once, even if two threads close at once or the Cleaner runs
     }
   }
 
