@@ -49,17 +49,7 @@ pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
 /// Reads exactly one Guava `writeTo` stream occupying all of `bytes`.
 pub fn read_guava(bytes: &[u8]) -> Result<BloomFilter> {
     let (strategy, num_hashes, total) = parse_header(bytes)?;
-    if bytes.len() as u64 != total {
-        let what = if (bytes.len() as u64) < total {
-            "truncated"
-        } else {
-            "trailing bytes"
-        };
-        return Err(Error::corrupt(
-            "length",
-            format!("{what}: expected {total} bytes, got {}", bytes.len()),
-        ));
-    }
+    crate::format::check_exact_len(bytes, total)?;
     let body = &bytes[GUAVA_HEADER_LEN..];
     let mut words = Vec::new();
     words

@@ -52,23 +52,31 @@ pub fn encode(filter: &BloomFilter) -> Vec<u8> {
 pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
     let header = Header::parse(bytes)?;
     let total = header.total_len();
-    if bytes.len() as u64 != total {
-        let what = if (bytes.len() as u64) < total {
-            "truncated"
-        } else {
-            "trailing bytes"
-        };
-        return Err(Error::corrupt(
-            "length",
-            format!("{what}: expected {total} bytes, got {}", bytes.len()),
-        ));
-    }
+    check_exact_len(bytes, total)?;
     checksum::verify(bytes)?;
     let payload = &bytes[HEADER_LEN..bytes.len() - TRAILER_LEN];
     match header.encoding {
         Encoding::Dense => dense::read(payload, header.shape, header.strategy),
         Encoding::Sparse => sparse::decode(payload, header.shape, header.strategy),
     }
+}
+
+/// A `length` error unless `bytes` is exactly the `total` bytes its header declares (used by the
+/// Guava stream reader too).
+pub(crate) fn check_exact_len(bytes: &[u8], total: u64) -> Result<()> {
+    let got = bytes.len() as u64;
+    if got == total {
+        return Ok(());
+    }
+    let what = if got < total {
+        "truncated"
+    } else {
+        "trailing bytes"
+    };
+    Err(Error::corrupt(
+        "length",
+        format!("{what}: expected {total} bytes, got {got}"),
+    ))
 }
 
 /// Validates a header (the first [`HEADER_LEN`] bytes) and returns the whole encoded length
