@@ -536,6 +536,19 @@ mod anatomy {
         let keys = &fx.present;
         let mut group = c.benchmark_group(fx.group_name("anatomy"));
         let mut i = 0;
+        // Latency, not throughput: each query's key depends on the previous answer, so
+        // consecutive queries cannot overlap, as when every query is a separate JNI call
+        // (the transition orders them). Compare with `miss_u64` (back-to-back, overlapping).
+        let probe = fx.filled(fx.ours());
+        let misses = &fx.misses;
+        let mut prev = false;
+        group.bench_function("miss_latency", |b| {
+            b.iter(|| {
+                let key = misses[next_index(misses.len(), &mut i)] ^ prev as u64;
+                prev = probe.contains(black_box(key));
+                prev
+            })
+        });
         group.bench_function("hash", |b| {
             b.iter(|| hash_u64(black_box(keys[next_index(keys.len(), &mut i)])))
         });
