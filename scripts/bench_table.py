@@ -163,7 +163,8 @@ class Tables:
         return "\n".join(lines)
 
     def anatomy(self):
-        names = [("hash", "Murmur3 x64_128 of the 8-byte key"),
+        names = [("miss_latency", "a miss as latency: each key depends on the previous answer"),
+                 ("hash", "Murmur3 x64_128 of the 8-byte key"),
                  ("hash_2div", "+ the two 64-bit remainders that start Guava's index walk"),
                  ("hash_fastmod", "+ the same remainders by multiply-only fastmod"),
                  ("put_check_then_fetch_or", "put model: load, `fetch_or` only if clear (the core's `BitArray::set`)"),
@@ -277,7 +278,7 @@ def main():
               f"that reads a field): {fmt_ns(jni[0])} / {fmt_ns(jni[1])} ns.")
     anatomy = t.anatomy()
     if anatomy:
-        print("\n### Anatomy of a put (Rust, ns per key; models of the core's steps)\n")
+        print("\n### Anatomy (Rust, ns per key; models of the core's steps)\n")
         print(anatomy)
     print("\n### Issue 5 targets\n")
     print(t.targets())

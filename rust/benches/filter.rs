@@ -466,8 +466,8 @@ fn fast_from_bytes(bytes: &[u8], num_hashes: u32) -> fastbloom::BloomFilter {
 /// `BitArray` are private): the Murmur3 hash alone; plus the two 64-bit divisions that start
 /// Guava's index walk (`(h1 & MAX) % m`, `(h2 & MAX) % m`); the same two remainders by Lemire's
 /// multiply-only "fastmod" (bit-identical, checked below); and the whole put (hash, walk, k bit
-/// sets) with three ways of setting a bit. Diagnostics for BENCHMARKS.md, not a comparison with
-/// a peer.
+/// sets) with three ways of setting a bit; and a miss query's latency (queries that cannot
+/// overlap). Diagnostics for BENCHMARKS.md, not a comparison with a peer.
 mod anatomy {
     use super::*;
     use sparkbloom::hashing::hash_u64;
