@@ -109,8 +109,31 @@ public final class BloomFunctions {
 
   // ---- implementations -----------------------------------------------------------------------
 
+  /**
+   * What both build aggregates share: a {@link FilterBuilder} buffer (batches items, one native
+   * call per 4096) merged by OR, Java-serialized between stages, FORMAT bytes out.
+   */
+  abstract static class FilterAggregator<IN> extends Aggregator<IN, FilterBuilder, byte[]> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
+      return b1.merge(b2);
+    }
+
+    @Override
+    public Encoder<FilterBuilder> bufferEncoder() {
+      return Encoders.javaSerialization(FilterBuilder.class);
+    }
+
+    @Override
+    public Encoder<byte[]> outputEncoder() {
+      return Encoders.BINARY();
+    }
+  }
+
   /** {@code Aggregator<item, FilterBuilder, FORMAT bytes>} with fixed sizing. */
-  public static final class BuildAggregator extends Aggregator<Long, FilterBuilder, byte[]> {
+  public static final class BuildAggregator extends FilterAggregator<Long> {
     private static final long serialVersionUID = 1L;
     private final long expectedInsertions;
     private final double fpp;
@@ -132,24 +155,10 @@ public final class BloomFunctions {
     }
 
     @Override
-    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
-      return b1.merge(b2);
-    }
-
-    @Override
     public byte[] finish(FilterBuilder b) {
       return b.buildBytes();
     }
 
-    @Override
-    public Encoder<FilterBuilder> bufferEncoder() {
-      return Encoders.javaSerialization(FilterBuilder.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-      return Encoders.BINARY();
-    }
   }
 
   /**
@@ -157,7 +166,7 @@ public final class BloomFunctions {
    * from the rows (it must be the same for every row of a group, normally two literals).
    */
   public static final class SqlBuildAggregator
-      extends Aggregator<Tuple3<Long, Long, Double>, FilterBuilder, byte[]> {
+      extends FilterAggregator<Tuple3<Long, Long, Double>> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -175,24 +184,10 @@ public final class BloomFunctions {
     }
 
     @Override
-    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
-      return b1.merge(b2);
-    }
-
-    @Override
     public byte[] finish(FilterBuilder b) {
       return b.isConfigured() ? b.buildBytes() : null;
     }
 
-    @Override
-    public Encoder<FilterBuilder> bufferEncoder() {
-      return Encoders.javaSerialization(FilterBuilder.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-      return Encoders.BINARY();
-    }
   }
 
   /**
