@@ -13,6 +13,7 @@
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::strategy::Strategy;
+use byteorder::BigEndian;
 
 /// Bytes of Guava's header.
 pub const GUAVA_HEADER_LEN: usize = 6;
@@ -50,17 +51,7 @@ pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
 pub fn read_guava(bytes: &[u8]) -> Result<BloomFilter> {
     let (strategy, num_hashes, total) = parse_header(bytes)?;
     crate::format::check_exact_len(bytes, total)?;
-    let body = &bytes[GUAVA_HEADER_LEN..];
-    let mut words = Vec::new();
-    words
-        .try_reserve_exact(body.len() / 8)
-        .map_err(|_| Error::Allocation {
-            bytes: body.len() as u64,
-        })?;
-    words.extend(
-        body.chunks_exact(8)
-            .map(|chunk| u64::from_be_bytes(chunk.try_into().expect("8-byte chunk"))),
-    );
+    let words = crate::format::words_from_bytes::<BigEndian>(&bytes[GUAVA_HEADER_LEN..])?;
     BloomFilter::from_words(words, num_hashes, strategy)
 }
 

@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
+use byteorder::{ByteOrder, LittleEndian};
 
 /// Bytes of a dense payload for `num_bits` bits.
 pub(crate) fn payload_len(num_bits: u64) -> u64 {
@@ -20,20 +21,24 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.
 pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
-    let num_words = payload.len() / 8;
     debug_assert_eq!(payload.len() as u64, payload_len(shape.num_bits));
+    let words = words_from_bytes::<LittleEndian>(payload)?;
+    BloomFilter::from_words(words, shape.num_hashes, strategy)
+}
+
+/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) in byte order `E`:
+/// the dense payload (little-endian) and Guava's stream (big-endian). Allocation failure is an
+/// error, not an abort.
+pub(crate) fn words_from_bytes<E: ByteOrder>(bytes: &[u8]) -> Result<Vec<u64>> {
     let mut words = Vec::new();
     words
-        .try_reserve_exact(num_words)
+        .try_reserve_exact(bytes.len() / 8)
         .map_err(|_| Error::Allocation {
-            bytes: payload.len() as u64,
+            bytes: bytes.len() as u64,
         })?;
-    words.extend(
-        payload
-            .chunks_exact(8)
-            .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"))),
-    );
-    BloomFilter::from_words(words, shape.num_hashes, strategy)
+    words.resize(bytes.len() / 8, 0);
+    E::read_u64_into(bytes, &mut words);
+    Ok(words)
 }
 
 /// Word `i` of a dense payload.

@@ -14,6 +14,7 @@ mod sparse;
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+pub(crate) use dense::words_from_bytes;
 use header::{Encoding, Header};
 
 /// Bytes of the fixed header, before the payload.
