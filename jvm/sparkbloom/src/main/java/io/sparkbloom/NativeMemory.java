@@ -12,6 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * gigabytes of native garbage between two collections. Filters that are closed never trigger
  * a collection, since closing lowers the count. {@code -Dsparkbloom.native.gcTriggerBytes=0}
  * turns this off.
+ *
+ * <p>After requesting a collection, the allocating thread waits while the Cleaner is still
+ * freeing (see {@link #awaitCleaner}): on a busy machine a thread that creates filters in a loop
+ * can otherwise outrun the single Cleaner thread, and the garbage it has not freed yet keeps
+ * piling up. {@code java.nio} blocks direct-buffer allocation for the same reason.
  */
 final class NativeMemory {
   static final String TRIGGER_PROPERTY = "sparkbloom.native.gcTriggerBytes";
@@ -20,6 +25,13 @@ final class NativeMemory {
   private static final AtomicLong OUTSTANDING = new AtomicLong();
   /** The outstanding count at which the next collection is requested. */
   private static final AtomicLong NEXT_TRIGGER = new AtomicLong(TRIGGER_BYTES);
+  /**
+   * Waiting for the Cleaner ends after this many milliseconds without progress: live filters are
+   * never freed, so a program that legitimately holds many pays only this per collection.
+   */
+  private static final int IDLE_LIMIT_MS = 20;
+  /** And in any case after this many milliseconds, so no allocation stalls for long. */
+  private static final int WAIT_LIMIT_MS = 2_000;
 
   private NativeMemory() {}
 
@@ -36,6 +48,32 @@ final class NativeMemory {
     long trigger = NEXT_TRIGGER.get();
     if (now >= trigger && NEXT_TRIGGER.compareAndSet(trigger, now + TRIGGER_BYTES)) {
       System.gc(); // the Cleaner then frees what became unreachable
+      awaitCleaner();
+    }
+  }
+
+  /**
+   * Sleeps in 1 ms steps while the outstanding count keeps falling, that is while the Cleaner is
+   * freeing what the collection found, and returns once it has stopped falling for {@link
+   * #IDLE_LIMIT_MS} (all garbage freed, or the rest is live) or after {@link #WAIT_LIMIT_MS}.
+   */
+  private static void awaitCleaner() {
+    long last = OUTSTANDING.get();
+    int idle = 0;
+    for (int step = 0; step < WAIT_LIMIT_MS && idle < IDLE_LIMIT_MS; step++) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // keep the caller's interrupt; stop waiting
+        return;
+      }
+      long now = OUTSTANDING.get();
+      if (now < last) {
+        last = now;
+        idle = 0;
+      } else {
+        idle++;
+      }
     }
   }
 
