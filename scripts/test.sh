@@ -60,6 +60,37 @@ jvm_tests() {
   mvn -B -ntp -f jvm/pom.xml install
 }
 
+# A JDK under /usr/lib/jvm whose version differs from the one Maven runs on (here the machine's
+# second JDK, Temurin), or $SPARKBLOOM_SECOND_JDK.
+second_jdk() {
+  if [ -n "${SPARKBLOOM_SECOND_JDK:-}" ]; then
+    echo "$SPARKBLOOM_SECOND_JDK"
+    return
+  fi
+  local main_version jdk
+  main_version=$(mvn -B -v 2>/dev/null | sed -n 's/^Java version: \([^,]*\),.*/\1/p')
+  for jdk in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+    jdk=${jdk%/}
+    [ -x "$jdk/bin/java" ] || continue
+    "$jdk/bin/java" -version 2>&1 | head -1 | grep -qF "\"$main_version\"" && continue
+    echo "$jdk"
+    return
+  done
+}
+
+# The core jar's tests again, compiled as above (Java 11 bytecode), on the second JDK: the jar
+# promises Java 11+, and JDK 22+ changed native loading (restricted methods).
+jvm_tests_second_jdk() {
+  local jdk
+  jdk=$(second_jdk)
+  if [ -z "$jdk" ]; then
+    echo "no second JDK found under /usr/lib/jvm (set SPARKBLOOM_SECOND_JDK): suite skipped"
+    return 0
+  fi
+  echo "second JDK: $jdk ($("$jdk/bin/java" -version 2>&1 | head -1))"
+  mvn -B -ntp -f jvm/pom.xml -pl sparkbloom surefire:test -Djvm="$jdk/bin/java"
+}
+
 jvm_benches_compile() {
   mvn -B -ntp -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests -DskipCargo
 }
@@ -79,6 +110,7 @@ suite "rust-tests" rust_tests
 suite "rust-benches-compile" rust_benches_compile
 suite "golden-files-regenerate" golden_regenerates
 suite "jvm-tests" jvm_tests
+suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 

@@ -42,6 +42,8 @@ class ChildJvmTest {
   static Result runChild(String mode, String... jvmArgs) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // As README advises for JDK 22+, where loading a library otherwise prints a warning.
+    command.add("--enable-native-access=ALL-UNNAMED");
     command.addAll(Arrays.asList(jvmArgs));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
