@@ -58,6 +58,13 @@ impl BitArray {
         BitArray { words }
     }
 
+    /// The first word, for vector loads (`batch_avx512`). Each lane of a gather is an aligned
+    /// 8-byte load, which x86 performs atomically, so like a `Relaxed` load it sees a word
+    /// before or after a concurrent OR, never a torn one; puts only ever set bits.
+    pub(crate) fn as_ptr(&self) -> *const u64 {
+        self.words.as_ptr().cast()
+    }
+
     #[inline(always)]
     pub(crate) fn len_words(&self) -> usize {
         self.words.len()

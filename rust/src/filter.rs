@@ -1,5 +1,6 @@
 //! The Bloom filter: Guava's bit placement over a thread-safe bit array.
 
+use crate::batch_avx512;
 use crate::bit_array::BitArray;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
@@ -17,13 +18,18 @@ pub struct BloomFilter {
     shape: Shape,
     strategy: Strategy,
     indexer: Indexer,
+    /// Batched operations hash and walk eight keys at a time in AVX-512 lanes
+    /// (`batch_avx512`): the CPU has them, the strategy is MITZ_64, and the filter is large
+    /// enough for the vector remainder.
+    vector_lanes: bool,
 }
 
 /// Batched operations on filters larger than this prefetch all of a group's bits before
 /// reading any, overlapping the cache misses; smaller filters live in cache anyway.
 const PREFETCH_MIN_BYTES: usize = 256 * 1024;
-/// Keys per prefetch group: enough misses in flight to hide memory latency.
-const PREFETCH_GROUP: usize = 16;
+/// Keys per group of computed (and prefetched) indexes: enough misses in flight to hide
+/// memory latency; two vectors of eight.
+const GROUP: usize = 16;
 /// Batched puts into a cache-resident filter accumulate privately once they average this
 /// many bits per word: a locked OR costs several plain ones.
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
@@ -83,6 +89,9 @@ impl BloomFilter {
             shape,
             strategy,
             indexer: Indexer::new(num_bits, num_hashes, strategy),
+            vector_lanes: strategy == Strategy::Murmur128Mitz64
+                && num_bits >= batch_avx512::MIN_BITS
+                && batch_avx512::available(),
         })
     }
 
@@ -136,13 +145,13 @@ impl BloomFilter {
         if self.accumulates(keys.len()) {
             return self.put_all_accumulated(keys);
         }
-        if !self.prefetches() {
+        if !self.prefetches() && !self.vector_lanes {
             return keys
                 .iter()
                 .fold(false, |changed, &key| self.put(key) | changed);
         }
         let mut changed = false;
-        self.for_each_prefetched(keys, |_, indexes| {
+        self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
             for &index in indexes {
                 changed |= self.bits.set(index);
             }
@@ -291,12 +300,11 @@ impl BloomFilter {
 
     fn put_all_accumulated(&self, keys: &[u64]) -> bool {
         let mut private = vec![0u64; self.bits.len_words()];
-        for &key in keys {
-            self.indexer.for_each(hash_u64(key), |index| {
+        self.for_each_indexed(keys, false, |_, indexes| {
+            for &index in indexes {
                 private[(index >> 6) as usize] |= 1 << (index & 63);
-                true
-            });
-        }
+            }
+        });
         private
             .iter()
             .enumerate()
@@ -305,9 +313,43 @@ impl BloomFilter {
             })
     }
 
-    fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+    fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
+        // Large filters: prefetching a group's indexes overlaps more misses than gathers
+        // that wait on each other (measured: BENCHMARKS.md).
+        #[cfg(target_arch = "x86_64")]
+        if self.vector_lanes && !self.prefetches() {
+            return self.query_each_vector(keys, emit);
+        }
+        self.query_each_scalar(keys, emit)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn query_each_vector(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        let target = self.vector_target();
+        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter
+        // of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
+        // words live as long as `self`.
+        unsafe {
+            batch_avx512::query(target, keys, |first, present| {
+                for j in 0..(keys.len() - first).min(8) {
+                    emit(first + j, present >> j & 1 != 0);
+                }
+            })
+        }
+    }
+
+    fn vector_target(&self) -> batch_avx512::Target {
+        batch_avx512::Target {
+            words: self.bits.as_ptr(),
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes(),
+            wrap: self.indexer.wrap(),
+        }
+    }
+
+    fn query_each_scalar(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         if self.prefetches() {
-            self.for_each_prefetched(keys, |i, indexes| {
+            self.for_each_indexed(keys, true, |i, indexes| {
                 emit(i, indexes.iter().all(|&index| self.bits.get(index)))
             });
             return;
@@ -317,30 +359,54 @@ impl BloomFilter {
             .for_each(|(i, &key)| emit(i, self.might_contain(key)));
     }
 
-    /// For groups of keys: computes and prefetches every bit index of the group, then calls
+    /// For groups of keys: computes every bit index of the group (eight keys at a time in
+    /// vector lanes where the filter allows), prefetches them if `prefetch`, then calls
     /// `visit(key position, its k indexes)` for each key of the group.
-    fn for_each_prefetched(&self, keys: &[u64], mut visit: impl FnMut(usize, &[u64])) {
+    fn for_each_indexed(&self, keys: &[u64], prefetch: bool, mut visit: impl FnMut(usize, &[u64])) {
         let k = self.num_hashes() as usize;
-        let mut scratch = vec![0u64; PREFETCH_GROUP * k];
-        for (group_no, group) in keys.chunks(PREFETCH_GROUP).enumerate() {
-            for (slots, &key) in scratch.chunks_exact_mut(k).zip(group) {
-                let mut filled = 0;
-                self.indexer.for_each(hash_u64(key), |index| {
-                    self.bits.prefetch(index);
-                    slots[filled] = index;
-                    filled += 1;
-                    true
-                });
+        let mut scratch = vec![0u64; GROUP * k];
+        for (group_no, group) in keys.chunks(GROUP).enumerate() {
+            self.fill_indexes(group, &mut scratch);
+            if prefetch {
+                scratch[..group.len() * k]
+                    .iter()
+                    .for_each(|&index| self.bits.prefetch(index));
             }
             for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
-                visit(group_no * PREFETCH_GROUP + j, slots);
+                visit(group_no * GROUP + j, slots);
             }
+        }
+    }
+
+    /// `out[j * k + i]` = the i-th index of `keys[j]`.
+    fn fill_indexes(&self, keys: &[u64], out: &mut [u64]) {
+        let k = self.num_hashes() as usize;
+        #[cfg(target_arch = "x86_64")]
+        if self.vector_lanes {
+            for (lanes, slots) in keys.chunks(8).zip(out.chunks_mut(8 * k)) {
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
+                // shape in the vector path's range (see `query_each_vector`); at most eight
+                // keys, and `slots` has room for their k indexes each.
+                unsafe { batch_avx512::indexes(self.vector_target(), lanes, slots) }
+            }
+            return;
+        }
+        for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
+            let mut filled = 0;
+            self.indexer.for_each(hash_u64(key), |index| {
+                slots[filled] = index;
+                filled += 1;
+                true
+            });
         }
     }
 }
 
 fn check_shape(shape: Shape) -> Result<()> {
-    if shape.num_bits == 0 || shape.num_bits % 64 != 0 || shape.num_bits > sizing::MAX_NUM_BITS {
+    if shape.num_bits == 0
+        || !shape.num_bits.is_multiple_of(64)
+        || shape.num_bits > sizing::MAX_NUM_BITS
+    {
         return Err(Error::invalid(
             "numBits",
             format!(
@@ -433,6 +499,83 @@ mod tests {
                 g.put(k);
             });
             assert_eq!(f, g, "put_all sets the same bits as put");
+        }
+    }
+
+    /// The AVX-512 batch paths (where the CPU has them) and the scalar batch paths against
+    /// single-key puts and queries, which take the scalar walk: shapes at the vector
+    /// remainder's lower bound, odd word counts, k from 1 to 255, m above 2^32; filters half
+    /// full, so keys fail at every probe; every tail length.
+    #[test]
+    fn vector_batches_agree_with_single_keys() {
+        let mut state = 99;
+        let shapes = [
+            (batch_avx512::MIN_BITS, 1),
+            (batch_avx512::MIN_BITS + 64, 7),
+            (143_808, 10),
+            (100_032, 255),
+            (1 << 20, 3),
+            ((1 << 24) + 64 * 1001, 23),
+            ((1 << 32) + 64 * 3, 4),
+        ];
+        for (num_bits, num_hashes) in shapes {
+            let shape = Shape {
+                num_bits,
+                num_hashes,
+            };
+            let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            assert_eq!(f.vector_lanes, batch_avx512::available());
+            let half_full = ((num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64)
+                as usize)
+                .min(200_000);
+            let put: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
+            // Batches of every size class: a tail-only group, odd groups, accumulated batches.
+            let mut rest = &put[..];
+            for batch in [1, 5, 17, 64, 4096].into_iter().cycle() {
+                let (now, later) = rest.split_at(batch.min(rest.len()));
+                f.put_all(now);
+                rest = later;
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            let mut scalar = f.clone();
+            scalar.vector_lanes = false;
+            let one_by_one = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            put.iter().for_each(|&k| {
+                one_by_one.put(k);
+            });
+            assert!(
+                f == one_by_one,
+                "put_all sets the bits put does, m={num_bits}"
+            );
+            for len in (0..=17).chain([4096, 5003]) {
+                let probe: Vec<u64> = (0..len)
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            put[splitmix64(&mut state) as usize % put.len()]
+                        } else {
+                            splitmix64(&mut state)
+                        }
+                    })
+                    .collect();
+                let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                assert_eq!(
+                    f.might_contain_all(&probe),
+                    single,
+                    "m={num_bits} k={num_hashes}"
+                );
+                assert_eq!(scalar.might_contain_all(&probe), single);
+                let absent: Vec<u64> = probe
+                    .iter()
+                    .zip(&single)
+                    .filter(|&(_, &present)| !present)
+                    .map(|(&k, _)| k)
+                    .collect();
+                assert_eq!(f.retain_absent(&probe), absent);
+                assert_eq!(scalar.retain_absent(&probe), absent);
+                assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
+            }
         }
     }
 

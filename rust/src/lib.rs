@@ -20,6 +20,7 @@
 //! # Ok::<(), sparkbloom::Error>(())
 //! ```
 
+mod batch_avx512;
 mod bit_array;
 pub mod error;
 mod filter;

@@ -75,6 +75,11 @@ impl Indexer {
         }
     }
 
+    /// 2^63 mod m (see the field).
+    pub(crate) fn wrap(&self) -> u64 {
+        self.wrap
+    }
+
     /// Calls `visit` with each of the k indexes of `hash`, in Guava's order, and stops at the
     /// first call that returns `false`. Returns whether every call returned `true`.
     #[inline(always)]

@@ -108,7 +108,7 @@ impl Header {
             return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
         }
         let num_bits = read_u64(bytes, 8);
-        if num_bits == 0 || num_bits % 64 != 0 || num_bits > MAX_NUM_BITS {
+        if num_bits == 0 || !num_bits.is_multiple_of(64) || num_bits > MAX_NUM_BITS {
             return Err(Error::corrupt(
                 "numBits",
                 format!("{num_bits} is not a multiple of 64 in 64..={MAX_NUM_BITS}"),

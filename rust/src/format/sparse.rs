@@ -160,7 +160,7 @@ pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result
             data.len() as u64 - used.div_ceil(8)
         )));
     }
-    if used % 8 != 0 && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
+    if !used.is_multiple_of(8) && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
         return Err(bad("nonzero padding bits after the last code".to_string()));
     }
     Ok(filter)

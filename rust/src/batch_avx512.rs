@@ -1,0 +1,346 @@
+//! Batched MITZ_64 queries eight keys at a time in AVX-512 lanes: the same Murmur3 hash, the
+//! same index walk (`strategy::Indexer::for_each_mitz64`) and the same answers as the scalar
+//! path, with one gather per probe where the scalar path makes eight dependent loads.
+//!
+//! The scalar walk needs two exact 64-bit remainders per key, done there with a 128-bit
+//! multiply that has no vector form. Here a remainder comes from a double-precision quotient
+//! corrected once (see [`Lanes::rem`]), exact for every filter of at least [`MIN_BITS`] bits.
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+/// The vector remainder is exact from this many bits up (see [`Lanes::rem`]); smaller filters
+/// take the scalar path.
+pub(crate) const MIN_BITS: u64 = 1 << 13;
+
+/// Setting this environment variable (to anything) keeps every filter on the scalar path: to
+/// rule the vector path out when chasing a problem, and for the test suite's scalar run.
+pub const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
+
+/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
+/// multiplies and conversions), and [`DISABLE_ENV`] is unset. Decided once per process.
+pub(crate) fn available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
+}
+
+fn cpu_has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The filter a batch is queried against: its words and MITZ_64 walk constants.
+#[derive(Clone, Copy)]
+pub(crate) struct Target {
+    /// The filter's words; every index the walk yields is below `num_bits`, inside them.
+    pub(crate) words: *const u64,
+    pub(crate) num_bits: u64,
+    pub(crate) num_hashes: u32,
+    /// 2^63 mod m, as in `Indexer`.
+    pub(crate) wrap: u64,
+}
+
+/// Calls `visit(position of the group's first key, present lanes)` for each group of up to
+/// eight keys, in order, where bit j of the mask answers `might_contain(keys[first + j])`.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at
+/// `target.num_bits / 64` readable words that stay alive for the call; `target.num_bits` must
+/// lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(usize, u8)) {
+    debug_assert!(target.num_bits >= MIN_BITS && target.num_hashes >= 1);
+    let lanes = Lanes::new(target);
+    let mut groups = keys.chunks_exact(8);
+    for (g, group) in (&mut groups).enumerate() {
+        // SAFETY: `group` holds exactly eight readable u64s.
+        let group_keys = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+        // SAFETY: forwarded from this function's contract.
+        visit(g * 8, unsafe { lanes.present(group_keys, 0xff) });
+    }
+    let tail = groups.remainder();
+    if !tail.is_empty() {
+        let live = ((1u16 << tail.len()) - 1) as u8;
+        // SAFETY: the mask reads only the tail's keys; the other lanes are zero.
+        let tail_keys = unsafe { _mm512_maskz_loadu_epi64(live, tail.as_ptr().cast()) };
+        // SAFETY: forwarded from this function's contract.
+        visit(keys.len() - tail.len(), unsafe {
+            lanes.present(tail_keys, live)
+        });
+    }
+}
+
+/// Writes the k indexes of each of `keys` (at most eight) in Guava's order, key by key:
+/// `out[j * k + i]` is the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and DQ ([`available`]); `target.num_bits` must lie in
+/// [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1 (`target.words` is not read).
+///
+/// # Panics
+/// If `keys` holds more than eight keys or `out` fewer than `keys.len() · k` slots.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn indexes(target: Target, keys: &[u64], out: &mut [u64]) {
+    let k = target.num_hashes as usize;
+    assert!(keys.len() <= 8 && out.len() >= keys.len() * k);
+    let lanes = Lanes::new(target);
+    let live = ((1u16 << keys.len()) - 1) as u8;
+    // SAFETY: the mask reads only `keys`; the other lanes are zero.
+    let keys_lanes = unsafe { _mm512_maskz_loadu_epi64(live, keys.as_ptr().cast()) };
+    let mut walk = lanes.walk(keys_lanes);
+    let mut lane_values = [0u64; 8];
+    for i in 0..k {
+        if i > 0 {
+            walk.advance(&lanes);
+        }
+        // SAFETY: `lane_values` is 64 bytes.
+        unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
+        for (j, &index) in lane_values[..keys.len()].iter().enumerate() {
+            out[j * k + i] = index;
+        }
+    }
+}
+
+/// Per-batch constants, broadcast to all lanes.
+#[cfg(target_arch = "x86_64")]
+struct Lanes {
+    words: *const i64,
+    num_hashes: u32,
+    m: __m512i,
+    /// 1/m, for the quotient estimate.
+    inverse_m: __m512d,
+    /// m − (2^63 mod m): the scalar walk's `step + m − wrap`.
+    m_minus_wrap: __m512i,
+}
+
+#[cfg(target_arch = "x86_64")]
+const LOW_63: i64 = i64::MAX;
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes {
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn new(target: Target) -> Lanes {
+        Lanes {
+            words: target.words.cast(),
+            num_hashes: target.num_hashes,
+            m: _mm512_set1_epi64(target.num_bits as i64),
+            inverse_m: _mm512_set1_pd(1.0 / target.num_bits as f64),
+            m_minus_wrap: _mm512_set1_epi64((target.num_bits - target.wrap) as i64),
+        }
+    }
+
+    /// Which of the `live` lanes' keys the filter might contain.
+    ///
+    /// # Safety
+    /// As [`query`].
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn present(&self, keys: __m512i, live: u8) -> u8 {
+        let mut walk = self.walk(keys);
+        let bit_in_word = _mm512_set1_epi64(63);
+        let one = _mm512_set1_epi64(1);
+        let mut present = live;
+        for i in 0..self.num_hashes {
+            if i > 0 {
+                walk.advance(self);
+            }
+            // No gather mask: a lane already answered "absent" still loads (a valid index),
+            // so no load waits for the previous probe's answer.
+            // SAFETY: idx < m, so idx >> 6 is inside the filter's words (the caller's contract).
+            let words = unsafe {
+                _mm512_i64gather_epi64::<8>(_mm512_srli_epi64::<6>(walk.idx), self.words)
+            };
+            let bit = _mm512_sllv_epi64(one, _mm512_and_si512(walk.idx, bit_in_word));
+            present = _mm512_mask_test_epi64_mask(present, words, bit);
+            if present == 0 {
+                break;
+            }
+        }
+        present
+    }
+
+    /// The walk's state at the first index of each lane's key.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn walk(&self, keys: __m512i) -> Walk {
+        let (h1, h2) = murmur3_u64(keys);
+        let low_63 = _mm512_set1_epi64(LOW_63);
+        let a = _mm512_and_si512(h1, low_63);
+        let d = _mm512_and_si512(h2, low_63);
+        let step = self.rem(d);
+        Walk {
+            idx: self.rem(a),
+            a,
+            d,
+            step,
+            step_wrapped: self.reduce_once(_mm512_add_epi64(step, self.m_minus_wrap)),
+        }
+    }
+
+    /// `x mod m` for x < 2^63 and m in [`MIN_BITS`]..=2^43, exactly.
+    ///
+    /// q = trunc(x · (1/m)) in doubles: three roundings of relative error ≤ 2^−52 each put it
+    /// within 3·2^−52 · 2^63/m = 6144/m < 1 of x/m, so q is ⌊x/m⌋ − 1, ⌊x/m⌋ or ⌊x/m⌋ + 1 and
+    /// r = x − q·m lies in [−m, 2m): one conditional add and one conditional subtract fix it.
+    /// The product q·m wraps harmlessly: r's true value fits an i64.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn rem(&self, x: __m512i) -> __m512i {
+        let q = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(x), self.inverse_m));
+        let r = _mm512_sub_epi64(x, _mm512_mullo_epi64(q, self.m));
+        let negative = _mm512_movepi64_mask(r);
+        let r = _mm512_mask_add_epi64(r, negative, r, self.m);
+        self.reduce_once(r)
+    }
+
+    /// `x mod m` for x < 2m: when x < m, x − m wraps above x (the scalar `reduce_once`).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn reduce_once(&self, x: __m512i) -> __m512i {
+        _mm512_min_epu64(x, _mm512_sub_epi64(x, self.m))
+    }
+}
+
+/// `Indexer::for_each_mitz64`'s state, lane by lane.
+#[cfg(target_arch = "x86_64")]
+struct Walk {
+    /// The current index, (combined mod 2^63) mod m.
+    idx: __m512i,
+    /// combined mod 2^63.
+    a: __m512i,
+    /// h2 mod 2^63.
+    d: __m512i,
+    /// d mod m, and the step taken instead when `a` passes 2^63.
+    step: __m512i,
+    step_wrapped: __m512i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Walk {
+    /// To the next index: a += d (both < 2^63, no overflow); when `a` passes 2^63 (the `& MAX`
+    /// drops that bit) the step is the wrapped one; idx = (idx + step) mod m.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn advance(&mut self, lanes: &Lanes) {
+        let a = _mm512_add_epi64(self.a, self.d);
+        let wrapped = _mm512_movepi64_mask(a);
+        self.a = _mm512_and_si512(a, _mm512_set1_epi64(LOW_63));
+        let step = _mm512_mask_blend_epi64(wrapped, self.step, self.step_wrapped);
+        self.idx = lanes.reduce_once(_mm512_add_epi64(self.idx, step));
+    }
+}
+
+/// `hashing::hash_u64` in each lane: Murmur3_x64_128 (seed 0) of the key's 8 little-endian
+/// bytes, one tail block mixed into h1.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
+    let mul = |x, c: u64| _mm512_mullo_epi64(x, _mm512_set1_epi64(c as i64));
+    let k1 = mul(
+        _mm512_rol_epi64::<31>(mul(keys, 0x87c3_7b91_1142_53d5)),
+        0x4cf5_ad43_2745_937f,
+    );
+    let len = _mm512_set1_epi64(8);
+    let h1 = _mm512_xor_si512(k1, len);
+    let h2 = len;
+    let h1 = _mm512_add_epi64(h1, h2);
+    let h2 = _mm512_add_epi64(h2, h1);
+    let fmix = |k: __m512i| {
+        let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
+        let k = mul(k, 0xff51_afd7_ed55_8ccd);
+        let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
+        let k = mul(k, 0xc4ce_b9fe_1a85_ec53);
+        _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
+    };
+    let (h1, h2) = (fmix(h1), fmix(h2));
+    let h1 = _mm512_add_epi64(h1, h2);
+    let h2 = _mm512_add_epi64(h2, h1);
+    (h1, h2)
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::hashing::hash_u64;
+    use crate::testutil::splitmix64;
+
+    fn lanes_of(v: __m512i) -> [u64; 8] {
+        // SAFETY: __m512i and [u64; 8] have the same size and any bits are valid for both.
+        unsafe { std::mem::transmute(v) }
+    }
+
+    fn splat(values: [u64; 8]) -> __m512i {
+        // SAFETY: as above.
+        unsafe { std::mem::transmute(values) }
+    }
+
+    #[test]
+    fn vector_hash_equals_scalar_hash() {
+        if !cpu_has_avx512() {
+            return;
+        }
+        let mut state = 1;
+        for _ in 0..10_000 {
+            let keys: [u64; 8] = std::array::from_fn(|_| splitmix64(&mut state));
+            // SAFETY: the CPU has AVX-512 F and DQ (checked above).
+            let (h1, h2) = unsafe { murmur3_u64(splat(keys)) };
+            for (j, &key) in keys.iter().enumerate() {
+                let h = hash_u64(key);
+                assert_eq!(
+                    (lanes_of(h1)[j], lanes_of(h2)[j]),
+                    (h.h1, h.h2),
+                    "key {key}"
+                );
+            }
+        }
+    }
+
+    /// Every m from MIN_BITS on the edges the error analysis cares about: numerators at and
+    /// around multiples of m, near 2^63, and random; m small, a power of two, odd, and 2^43.
+    #[test]
+    fn vector_remainder_is_exact() {
+        if !cpu_has_avx512() {
+            return;
+        }
+        let mut state = 7;
+        let mut moduli = vec![
+            MIN_BITS,
+            MIN_BITS + 1,
+            143_808,
+            1 << 20,
+            (1 << 20) + 64,
+            1 << 43,
+        ];
+        moduli.extend((0..200).map(|_| MIN_BITS + splitmix64(&mut state) % ((1 << 43) - MIN_BITS)));
+        for m in moduli {
+            let target = Target {
+                words: std::ptr::null(),
+                num_bits: m,
+                num_hashes: 1,
+                wrap: (1u64 << 63) % m,
+            };
+            // SAFETY: the CPU has AVX-512 F and DQ (checked above).
+            let lanes = unsafe { Lanes::new(target) };
+            let top = (1u64 << 63) - 1;
+            let mut numerators = vec![0, 1, m - 1, m, m + 1, 2 * m - 1, top, top - 1, top - m];
+            for _ in 0..2_000 {
+                let q = splitmix64(&mut state) % (top / m + 1);
+                let near = (q * m)
+                    .saturating_add(splitmix64(&mut state) % 5)
+                    .saturating_sub(2);
+                numerators.push(near.min(top));
+                numerators.push(splitmix64(&mut state) & top);
+            }
+            for chunk in numerators.chunks(8) {
+                let mut x = [0u64; 8];
+                x[..chunk.len()].copy_from_slice(chunk);
+                // SAFETY: as above.
+                let r = lanes_of(unsafe { lanes.rem(splat(x)) });
+                for j in 0..8 {
+                    assert_eq!(r[j], x[j] % m, "{} mod {m}", x[j]);
+                }
+            }
+        }
+    }
+}
