@@ -5,6 +5,7 @@
 #   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2]),
 #         JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
+#   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
 # Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
@@ -37,7 +38,8 @@ ensure_rust_components() {
 }
 
 rust_lint() {
-  cargo fmt --all -- --check && cargo clippy --all-targets --locked -- -D warnings
+  cargo fmt --all -- --check && rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs &&
+    cargo clippy --all-targets --locked -- -D warnings
 }
 
 rust_tests() {
@@ -57,6 +59,17 @@ golden_regenerates() {
   local rc=$?
   rm -rf "$out"
   return $rc
+}
+
+# A short coverage-guided run of each decoder fuzz target (scripts/fuzz.sh); cargo-fuzz needs a
+# nightly toolchain, which rustup cannot fetch from this machine's registries: skipped with a
+# notice where none is installed.
+fuzz_smoke() {
+  if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    echo "no nightly Rust toolchain installed: fuzz smoke run skipped (scripts/fuzz.sh runs it)"
+    return 0
+  fi
+  scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-30}"
 }
 
 jvm_tests() {
@@ -112,6 +125,7 @@ suite "rust-lint" rust_lint
 suite "rust-tests" rust_tests
 suite "rust-benches-compile" rust_benches_compile
 suite "golden-files-regenerate" golden_regenerates
+suite "fuzz-smoke" fuzz_smoke
 suite "jvm-tests" jvm_tests
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
