@@ -45,16 +45,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * {@code put}, {@code putAll}, {@code mightContain*}, {@code retainAbsent}, {@code merge} and
  * {@code intersect} may be called from many threads at once: bits are set with atomic ORs, so
- * no put is lost and there are no false negatives. {@link #close()} must not race any other call
- * on the same filter (it frees the memory the other call is reading); in particular never close
- * a filter that a Spark broadcast shares between tasks — drop it and the {@link
- * java.lang.ref.Cleaner} frees it once it is unreachable.
+ * no put is lost and there are no false negatives. {@link #close()} is safe against calls from
+ * other threads: once any thread other than the one that created (or deserialized) the filter
+ * has used it, or when another thread closes it, {@code close()} marks it closed (later calls
+ * throw {@link IllegalStateException}) but leaves its memory to the {@link java.lang.ref.Cleaner},
+ * which frees it when no thread can reach the filter any more — so closing a filter that a Spark
+ * broadcast shares between tasks never crashes the JVM, though the other tasks then fail. Don't
+ * close shared filters; drop them.
  *
  * <h2>Memory</h2>
  *
  * The bit array ({@link #bitSize()} / 8 bytes) lives outside the Java heap. {@link #close()}
- * frees it at once; a filter that is never closed is freed after the garbage collector finds it
- * unreachable. Using a filter after {@code close()} throws {@link IllegalStateException}; a
+ * frees it at once when only the creating thread ever used the filter (else see Threads); a
+ * filter that is never closed is freed after the garbage collector finds it unreachable. Using a filter after {@code close()} throws {@link IllegalStateException}; a
  * second {@code close()} does nothing.
  *
  * <h2>Serialization</h2>
@@ -99,6 +102,22 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * every field it can reach, so one filter would have "weighed" all live filters.
    */
   private final transient Free free;
+
+  /**
+   * The id of the thread that created this object (a number, not the {@code Thread}: Spark's
+   * {@code SizeEstimator} would weigh everything a Thread reaches). Thread ids are never reused.
+   */
+  private final transient long creatorThreadId = Thread.currentThread().getId();
+
+  /**
+   * Set (once, for good) when a thread other than the creator uses this filter: from then on
+   * {@code close()} cannot know whether a native call is in flight, so it leaves the memory to
+   * the Cleaner. Volatile, paired with {@code handle}: a thread writes this then reads {@code
+   * handle}; {@code close()} writes {@code handle} then reads this; so either the caller sees
+   * the filter closed, or {@code close()} sees it shared (Dekker's pattern, sound under the Java
+   * memory model's total order of volatile accesses).
+   */
+  private transient volatile boolean shared;
 
   private BloomFilter(long handle) {
     this.handle = handle;
@@ -707,16 +726,19 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   // Lifecycle and Object
 
   /**
-   * Frees the native memory now. Later calls on this filter throw {@link
-   * IllegalStateException}; a second {@code close()} does nothing. Must not race other calls on
-   * the same filter (see the class doc); a filter that is never closed is freed once it is
-   * unreachable.
+   * Closes this filter: later calls on it throw {@link IllegalStateException}; a second {@code
+   * close()} does nothing. The native memory is freed now if only the creating thread ever used
+   * the filter and closes it; otherwise a call from another thread may still be running, so the
+   * Cleaner frees it once the filter is unreachable (see the class doc). A filter that is never
+   * closed is freed once it is unreachable.
    */
   @Override
   public void close() {
     if (handle != 0) {
       handle = 0;
-      free.run(); // frees at most once, even if two threads close at once or the Cleaner runs
+      if (!shared && Thread.currentThread().getId() == creatorThreadId) {
+        free.run(); // frees at most once, even if two threads close at once or the Cleaner runs
+      }
     }
   }
 
@@ -744,8 +766,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
       return false;
     }
     BloomFilter other = (BloomFilter) o;
-    long a = handle;
-    long b = other.handle;
+    long a = peekHandle();
+    long b = other.peekHandle();
     if (a == 0 || b == 0) {
       return false;
     }
@@ -763,7 +785,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   @Override
   public int hashCode() {
-    long h = handle;
+    long h = peekHandle();
     if (h == 0) {
       return System.identityHashCode(this);
     }
@@ -780,7 +802,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   @Override
   public String toString() {
-    long h = handle;
+    long h = peekHandle();
     if (h == 0) {
       return "BloomFilter{closed}";
     }
@@ -824,12 +846,24 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   // ---------------------------------------------------------------------------------------
   // Helpers
 
+  /** The handle for a native call; throws if closed. */
   private long handle() {
-    long h = handle;
+    long h = peekHandle();
     if (h == 0) {
       throw new IllegalStateException("BloomFilter is closed");
     }
     return h;
+  }
+
+  /**
+   * The handle, 0 once closed; first marks the filter shared if this thread is not its creator
+   * (see {@link #shared}). Every read of the handle for a native call goes through here.
+   */
+  private long peekHandle() {
+    if (!shared && Thread.currentThread().getId() != creatorThreadId) {
+      shared = true;
+    }
+    return handle;
   }
 
   private static byte[] utf8(String key) {

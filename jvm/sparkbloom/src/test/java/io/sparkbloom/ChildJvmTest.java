@@ -72,6 +72,25 @@ class ChildJvmTest {
     assertEquals(List.of(), warnings, "-Xcheck:jni warnings");
   }
 
+  /**
+   * close() racing queries from other threads on an 18 MB filter (freed by munmap, so a query
+   * on freed memory would crash the child JVM): every call answers or throws
+   * IllegalStateException, and the Cleaner frees every filter once dropped.
+   */
+  @Test
+  void closingAFilterOtherThreadsAreQueryingNeverCrashes() throws Exception {
+    Result r = runChild("close-race:40", "-Xmx512m");
+    assertEquals(0, r.exitCode, r.toString());
+    String report =
+        r.lines.stream()
+            .filter(l -> l.startsWith("CLOSE-RACE "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(r.toString()));
+    System.out.println("[close-race] " + report);
+    assertTrue(report.contains(" refused=160 "), "all 4 threads of 40 rounds saw close(): " + report);
+    assertTrue(report.endsWith(" outstanding=0"), report);
+  }
+
   @Test
   void extractsToAUniqueTempFileInTheConfiguredDirectory(@TempDir Path dir) throws Exception {
     Result r = runChild("maps", "-D" + NativeLibrary.TEMP_DIR_PROPERTY + "=" + dir);

@@ -43,6 +43,9 @@ public final class JniCheckMain {
         case "churn":
           churn(Integer.parseInt(modeAndArgument[1]));
           break;
+        case "close-race":
+          closeRace(Integer.parseInt(modeAndArgument[1]));
+          break;
         default:
           throw new IllegalArgumentException(mode);
       }
@@ -54,6 +57,84 @@ public final class JniCheckMain {
       }
       System.exit(3);
     }
+  }
+
+  /**
+   * {@code rounds} times: four threads query a filter large enough that freeing it unmaps its
+   * pages, while the creating thread, and in odd rounds a fifth thread, closes it. A query that
+   * reached freed memory would crash this JVM; every call must instead answer or throw
+   * IllegalStateException. Prints the calls made and refused, and the native bytes still
+   * awaiting the Cleaner after the filters are dropped.
+   */
+  private static void closeRace(int rounds) throws Exception {
+    long answered = 0;
+    long refused = 0;
+    long[] keys = new long[4096];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i * 0x9E3779B97F4A7C15L;
+    }
+    for (int round = 0; round < rounds; round++) {
+      BloomFilter filter = BloomFilter.create(10_000_000, 0.001); // 18 MB: freed by munmap
+      filter.putAll(keys);
+      java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(4);
+      java.util.concurrent.atomic.AtomicLong ok = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong closed = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      List<Thread> threads = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        threads.add(
+            new Thread(
+                () -> {
+                  started.countDown();
+                  try {
+                    while (true) {
+                      if (!filter.mightContain(keys[7]) || filter.mightContainAll(keys).length != keys.length) {
+                        throw new AssertionError("false negative");
+                      }
+                      ok.incrementAndGet();
+                    }
+                  } catch (IllegalStateException expected) {
+                    closed.incrementAndGet();
+                  } catch (Throwable t2) {
+                    failure.set(t2);
+                  }
+                }));
+      }
+      threads.forEach(Thread::start);
+      started.await();
+      while (ok.get() < 4) {
+        Thread.onSpinWait();
+      }
+      if (round % 2 == 1) {
+        Thread closer = new Thread(filter::close);
+        closer.start();
+        closer.join();
+      } else {
+        filter.close();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      if (failure.get() != null) {
+        throw new AssertionError("round " + round, failure.get());
+      }
+      if (closed.get() != 4) {
+        throw new AssertionError("round " + round + ": " + closed.get() + " of 4 threads saw close()");
+      }
+      answered += ok.get();
+      refused += closed.get();
+    }
+    System.gc();
+    long outstanding = NativeMemory.outstandingBytes();
+    for (int i = 0; i < 300 && outstanding > 0; i++) {
+      Thread.sleep(100);
+      System.gc();
+      outstanding = NativeMemory.outstandingBytes();
+    }
+    System.out.println(
+        "CLOSE-RACE rounds=" + rounds + " answered=" + answered + " refused=" + refused
+            + " outstanding=" + outstanding);
   }
 
   /** Creates and drops {@code count} seed-size filters without close(); prints RSS figures. */
