@@ -70,59 +70,60 @@ pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(u
             _mm512_loadu_si512(block.as_ptr().add(8 * g).cast())
         });
         // SAFETY: forwarded from this function's contract.
-        let present = unsafe { lanes.present_many(block_keys) };
+        let present = unsafe { lanes.present_many(block_keys, [0xff; LOCKSTEP]) };
         for (g, &mask) in present.iter().enumerate() {
             visit(b * 8 * LOCKSTEP + 8 * g, mask);
         }
     }
     let done = keys.len() - blocks.remainder().len();
-    let mut groups = blocks.remainder().chunks_exact(8);
-    for (g, group) in (&mut groups).enumerate() {
-        // SAFETY: `group` holds exactly eight readable u64s.
-        let group_keys = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+    for (g, group) in blocks.remainder().chunks(8).enumerate() {
+        let (group_keys, live) = load_up_to_8(group);
         // SAFETY: forwarded from this function's contract.
-        visit(done + g * 8, unsafe { lanes.present(group_keys, 0xff) });
-    }
-    let tail = groups.remainder();
-    if !tail.is_empty() {
-        let live = ((1u16 << tail.len()) - 1) as u8;
-        // SAFETY: the mask reads only the tail's keys; the other lanes are zero.
-        let tail_keys = unsafe { _mm512_maskz_loadu_epi64(live, tail.as_ptr().cast()) };
-        // SAFETY: forwarded from this function's contract.
-        visit(keys.len() - tail.len(), unsafe {
-            lanes.present(tail_keys, live)
-        });
+        let [present] = unsafe { lanes.present_many([group_keys], [live]) };
+        visit(done + 8 * g, present);
     }
 }
 
-/// Writes the k indexes of each of `keys` (at most eight) in Guava's order, key by key:
-/// `out[j * k + i]` is the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
+/// Up to eight keys in lanes (the others zero), and the mask of the lanes holding them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
+    assert!(keys.len() <= 8);
+    let live = ((1u16 << keys.len()) - 1) as u8;
+    // SAFETY: the mask reads only the lanes of `keys`, which holds that many u64s.
+    (
+        unsafe { _mm512_maskz_loadu_epi64(live, keys.as_ptr().cast()) },
+        live,
+    )
+}
+
+/// Writes the k indexes of each of `keys` in Guava's order, key by key: `out[j * k + i]` is
+/// the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F and DQ ([`available`]); `target.num_bits` must lie in
 /// [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1 (`target.words` is not read).
 ///
 /// # Panics
-/// If `keys` holds more than eight keys or `out` fewer than `keys.len() · k` slots.
+/// If `out` has fewer than `keys.len() · k` slots.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(crate) unsafe fn indexes(target: Target, keys: &[u64], out: &mut [u64]) {
     let k = target.num_hashes as usize;
-    assert!(keys.len() <= 8 && out.len() >= keys.len() * k);
+    assert!(out.len() >= keys.len() * k);
     let lanes = Lanes::new(target);
-    let live = ((1u16 << keys.len()) - 1) as u8;
-    // SAFETY: the mask reads only `keys`; the other lanes are zero.
-    let keys_lanes = unsafe { _mm512_maskz_loadu_epi64(live, keys.as_ptr().cast()) };
-    let mut walk = lanes.walk(keys_lanes);
     let mut lane_values = [0u64; 8];
-    for i in 0..k {
-        if i > 0 {
-            walk.advance(&lanes);
-        }
-        // SAFETY: `lane_values` is 64 bytes.
-        unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
-        for (j, &index) in lane_values[..keys.len()].iter().enumerate() {
-            out[j * k + i] = index;
+    for (group, slots) in keys.chunks(8).zip(out.chunks_mut(8 * k)) {
+        let mut walk = lanes.walk(load_up_to_8(group).0);
+        for i in 0..k {
+            if i > 0 {
+                walk.advance(&lanes);
+            }
+            // SAFETY: `lane_values` is 64 bytes.
+            unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
+            for (j, &index) in lane_values[..group.len()].iter().enumerate() {
+                slots[j * k + i] = index;
+            }
         }
     }
 }
@@ -155,53 +156,28 @@ impl Lanes {
         }
     }
 
-    /// Which of the `live` lanes' keys the filter might contain.
+    /// For `N` groups of eight keys walked in lockstep (`N` independent chains of gathers in
+    /// flight, where one chain alone leaves the core waiting on each): which of the `live`
+    /// lanes' keys the filter might contain.
     ///
     /// # Safety
     /// As [`query`].
     #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn present(&self, keys: __m512i, live: u8) -> u8 {
-        let mut walk = self.walk(keys);
-        let bit_in_word = _mm512_set1_epi64(63);
-        let one = _mm512_set1_epi64(1);
-        let mut present = live;
-        for i in 0..self.num_hashes {
-            if i > 0 {
-                walk.advance(self);
-            }
-            // No gather mask: a lane already answered "absent" still loads (a valid index),
-            // so no load waits for the previous probe's answer.
-            // SAFETY: idx < m, so idx >> 6 is inside the filter's words (the caller's contract).
-            let words = unsafe {
-                _mm512_i64gather_epi64::<8>(_mm512_srli_epi64::<6>(walk.idx), self.words)
-            };
-            let bit = _mm512_sllv_epi64(one, _mm512_and_si512(walk.idx, bit_in_word));
-            present = _mm512_mask_test_epi64_mask(present, words, bit);
-            if present == 0 {
-                break;
-            }
-        }
-        present
-    }
-
-    /// [`present`](Self::present) for `N` groups of eight keys in lockstep: `N` independent
-    /// chains of gathers in flight, where one chain alone leaves the core waiting on each.
-    ///
-    /// # Safety
-    /// As [`query`].
-    #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn present_many<const N: usize>(&self, keys: [__m512i; N]) -> [u8; N] {
+    unsafe fn present_many<const N: usize>(&self, keys: [__m512i; N], live: [u8; N]) -> [u8; N] {
         let mut walks = keys.map(|k| self.walk(k));
         let bit_in_word = _mm512_set1_epi64(63);
         let one = _mm512_set1_epi64(1);
-        let mut present = [0xffu8; N];
+        let mut present = live;
         for i in 0..self.num_hashes {
             let mut any = 0;
             for (walk, present) in walks.iter_mut().zip(&mut present) {
                 if i > 0 {
                     walk.advance(self);
                 }
-                // SAFETY: as in `present`.
+                // No gather mask: a lane already answered "absent" still loads (a valid
+                // index), so no load waits for the previous probe's answer.
+                // SAFETY: idx < m, so idx >> 6 is inside the filter's words (the caller's
+                // contract).
                 let words = unsafe {
                     _mm512_i64gather_epi64::<8>(_mm512_srli_epi64::<6>(walk.idx), self.words)
                 };

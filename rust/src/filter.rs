@@ -383,12 +383,10 @@ impl BloomFilter {
         let k = self.num_hashes() as usize;
         #[cfg(target_arch = "x86_64")]
         if self.vector_lanes {
-            for (lanes, slots) in keys.chunks(8).zip(out.chunks_mut(8 * k)) {
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
-                // shape in the vector path's range (see `query_each_vector`); at most eight
-                // keys, and `slots` has room for their k indexes each.
-                unsafe { batch_avx512::indexes(self.vector_target(), lanes, slots) }
-            }
+            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a shape
+            // in the vector path's range (see `query_each_vector`); `out` has room for k
+            // indexes per key.
+            unsafe { batch_avx512::indexes(self.vector_target(), keys, out) }
             return;
         }
         for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {

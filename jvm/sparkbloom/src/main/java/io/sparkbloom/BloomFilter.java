@@ -57,8 +57,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * The bit array ({@link #bitSize()} / 8 bytes) lives outside the Java heap. {@link #close()}
  * frees it at once when only the creating thread ever used the filter (else see Threads); a
- * filter that is never closed is freed after the garbage collector finds it unreachable. Using a filter after {@code close()} throws {@link IllegalStateException}; a
- * second {@code close()} does nothing.
+ * filter that is never closed is freed after the garbage collector finds it unreachable. Using
+ * a filter after {@code close()} throws {@link IllegalStateException}; a second {@code close()}
+ * does nothing.
  *
  * <h2>Serialization</h2>
  *

@@ -39,7 +39,8 @@ class NativeMemoryTest {
     peak = Math.max(peak, end);
     long growthMiB = (peak - baseline) / 1024;
     long peakOutstandingMiB = Math.max(peakOutstanding, NativeMemory.outstandingBytes()) >> 20;
-    long settledMiB = outstandingAfterCollection() >> 20;
+    // Every filter of this test is unreachable by now; earlier tests' are closed or garbage.
+    long settledMiB = TestSupport.nativeBytesAfterCollection(64L << 20, 30) >> 20;
     System.out.printf(
         "[native-memory] %d filters of %d bytes never closed (%d MiB allocated in all): RSS after"
             + " 100k %d MiB, peak %d MiB, end %d MiB; native bytes not yet freed: at most %d MiB"
@@ -56,20 +57,5 @@ class NativeMemoryTest {
         peakOutstandingMiB < 1536,
         "native bytes awaiting the Cleaner during the loop: " + peakOutstandingMiB + " MiB");
     assertTrue(settledMiB < 64, "native bytes still held after a collection: " + settledMiB + " MiB");
-  }
-
-  /**
-   * Requests a collection and waits, up to 30 s, for the Cleaner to free what it found: every
-   * filter of this test is unreachable by now, and earlier tests' filters are closed or garbage.
-   */
-  private static long outstandingAfterCollection() throws InterruptedException {
-    System.gc();
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    long outstanding = NativeMemory.outstandingBytes();
-    while (outstanding >= (64L << 20) && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-      outstanding = NativeMemory.outstandingBytes();
-    }
-    return outstanding;
   }
 }

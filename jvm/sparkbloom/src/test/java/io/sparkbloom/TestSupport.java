@@ -33,6 +33,23 @@ final class TestSupport {
     throw new IOException("no VmRSS in /proc/self/status");
   }
 
+  /**
+   * Native bytes still awaiting the Cleaner once it has freed what a collection finds: requests
+   * collections and waits until the count is below {@code bytes} or {@code seconds} have passed
+   * (a safety net, not a timing assertion); returns the last count.
+   */
+  static long nativeBytesAfterCollection(long bytes, int seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    System.gc();
+    long outstanding = NativeMemory.outstandingBytes();
+    while (outstanding >= bytes && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+      System.gc();
+      outstanding = NativeMemory.outstandingBytes();
+    }
+    return outstanding;
+  }
+
   /** SplitMix64: deterministic, well-mixed test keys. */
   static long splitmix64(long[] state) {
     long z = (state[0] += 0x9E3779B97F4A7C15L);
