@@ -5,8 +5,8 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    if let Ok(filter) = sparkbloom::guava_format::read_guava(bytes) {
-        let written = sparkbloom::guava_format::write_guava(&filter).expect("it was read");
+    if let Ok(filter) = sparkbloom::format::guava::decode(bytes) {
+        let written = sparkbloom::format::guava::encode(&filter).expect("it was read");
         assert_eq!(written, bytes, "Guava's stream round-trips exactly");
     }
 });

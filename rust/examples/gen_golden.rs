@@ -6,8 +6,8 @@
 //! `cargo run --example gen_golden -- <dir>` writes the files; `-- --sizing-table` prints the
 //! sizing table of FORMAT.md instead.
 
+use sparkbloom::format::guava::{decode as read_guava, encode as write_guava};
 use sparkbloom::format::{HEADER_LEN, TRAILER_LEN, decode, encode};
-use sparkbloom::guava_format::{read_guava, write_guava};
 use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Strategy, sizing};
 use std::fmt::Write as _;

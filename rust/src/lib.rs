@@ -25,7 +25,16 @@ mod bit_array;
 pub mod error;
 mod filter;
 pub mod format;
-pub mod guava_format;
+/// The names Guava's stream had before it moved to [`format::guava`].
+#[deprecated(
+    note = "use sparkbloom::format::guava::{encode, decode, total_len_from_header, HEADER_LEN}"
+)]
+pub mod guava_format {
+    pub use crate::format::guava::HEADER_LEN as GUAVA_HEADER_LEN;
+    pub use crate::format::guava::decode as read_guava;
+    pub use crate::format::guava::encode as write_guava;
+    pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
+}
 pub mod hashing;
 mod jni;
 pub mod sizing;

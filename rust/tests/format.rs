@@ -2,10 +2,11 @@
 //! sizes the per-user filter reaches, and Guava 31.1's real bytes.
 
 use proptest::prelude::*;
-use sparkbloom::format::{HEADER_LEN, TRAILER_LEN, decode, encode, total_len_from_header};
-use sparkbloom::guava_format::{
-    GUAVA_HEADER_LEN, guava_total_len_from_header, read_guava, write_guava,
+use sparkbloom::format::guava::{
+    HEADER_LEN as GUAVA_HEADER_LEN, decode as read_guava, encode as write_guava,
+    total_len_from_header as guava_total_len_from_header,
 };
+use sparkbloom::format::{HEADER_LEN, TRAILER_LEN, decode, encode, total_len_from_header};
 use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Shape, Strategy};
 

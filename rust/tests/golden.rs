@@ -3,10 +3,11 @@
 //! the same bits; every corrupt file, truncation and single-bit flip is rejected with a named
 //! field; seeded random damage never panics.
 
-use sparkbloom::format::{HEADER_LEN, decode, encode, total_len_from_header};
-use sparkbloom::guava_format::{
-    GUAVA_HEADER_LEN, guava_total_len_from_header, read_guava, write_guava,
+use sparkbloom::format::guava::{
+    HEADER_LEN as GUAVA_HEADER_LEN, decode as read_guava, encode as write_guava,
+    total_len_from_header as guava_total_len_from_header,
 };
+use sparkbloom::format::{HEADER_LEN, decode, encode, total_len_from_header};
 use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Strategy, sizing};
 use std::path::PathBuf;

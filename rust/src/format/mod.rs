@@ -9,12 +9,13 @@
 mod bitstream;
 mod checksum;
 mod dense;
+pub mod guava;
 mod header;
 mod sparse;
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
-pub(crate) use dense::words_from_bytes;
+use dense::words_from_bytes;
 use header::{Encoding, Header};
 
 /// Bytes of the fixed header, before the payload.

@@ -14,7 +14,8 @@ use jni::sys::{jboolean, jdouble, jint, jlong};
 use super::critical::{Critical, Mode, as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, run, run_primitive};
 use crate::error::Error;
-use crate::{BloomFilter, Strategy, format, guava_format, sizing};
+use crate::format::{self, guava};
+use crate::{BloomFilter, Strategy, sizing};
 
 /// The filter behind a handle.
 fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
@@ -366,7 +367,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToGuava<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = guava_format::write_guava(filter(handle)?)?;
+        let bytes = guava::encode(filter(handle)?)?;
         Ok(env.byte_array_from_slice(&bytes)?)
     })
 }
@@ -379,9 +380,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromGuava<'l>(
 ) -> jlong {
     run(env, |env| {
         let bytes = Critical::open(env, &bytes, "bytes", Mode::Read)?;
-        Ok(into_handle(guava_format::read_guava(as_u8(
-            bytes.as_slice(),
-        ))?))
+        Ok(into_handle(guava::decode(as_u8(bytes.as_slice()))?))
     })
 }
 
@@ -393,7 +392,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nGuavaTotalLength<'l>(
 ) -> jlong {
     run(env, |env| {
         let header = Critical::open(env, &header, "header", Mode::Read)?;
-        let total = guava_format::guava_total_len_from_header(as_u8(header.as_slice()))?;
+        let total = guava::total_len_from_header(as_u8(header.as_slice()))?;
         Ok(total.min(i64::MAX as u64) as jlong)
     })
 }

@@ -16,13 +16,13 @@ use crate::strategy::Strategy;
 use byteorder::BigEndian;
 
 /// Bytes of Guava's header.
-pub const GUAVA_HEADER_LEN: usize = 6;
+pub const HEADER_LEN: usize = 6;
 
 /// Guava's word array is a Java `long[]`, indexed by `int`.
 const MAX_WORDS: u64 = i32::MAX as u64;
 
 /// The bytes Guava's `writeTo` would write for this filter (errors past 2^31−1 words).
-pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
+pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     let num_words = filter.num_bits() / 64;
     if num_words > MAX_WORDS {
         return Err(Error::invalid(
@@ -34,9 +34,9 @@ pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
         ));
     }
     let mut out = Vec::new();
-    out.try_reserve_exact(GUAVA_HEADER_LEN + num_words as usize * 8)
+    out.try_reserve_exact(HEADER_LEN + num_words as usize * 8)
         .map_err(|_| Error::Allocation {
-            bytes: GUAVA_HEADER_LEN as u64 + num_words * 8,
+            bytes: HEADER_LEN as u64 + num_words * 8,
         })?;
     out.push(filter.strategy().ordinal());
     out.push(filter.num_hashes() as u8);
@@ -48,29 +48,29 @@ pub fn write_guava(filter: &BloomFilter) -> Result<Vec<u8>> {
 }
 
 /// Reads exactly one Guava `writeTo` stream occupying all of `bytes`.
-pub fn read_guava(bytes: &[u8]) -> Result<BloomFilter> {
+pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
     let (strategy, num_hashes, total) = parse_header(bytes)?;
-    crate::format::check_exact_len(bytes, total)?;
-    let words = crate::format::words_from_bytes::<BigEndian>(&bytes[GUAVA_HEADER_LEN..])?;
+    super::check_exact_len(bytes, total)?;
+    let words = super::words_from_bytes::<BigEndian>(&bytes[HEADER_LEN..])?;
     BloomFilter::from_words(words, num_hashes, strategy)
 }
 
 /// Validates Guava's 6-byte header and returns the whole stream length.
-pub fn guava_total_len_from_header(header: &[u8]) -> Result<u64> {
+pub fn total_len_from_header(header: &[u8]) -> Result<u64> {
     Ok(parse_header(header)?.2)
 }
 
-/// Strategy, k and the whole stream length, from the first [`GUAVA_HEADER_LEN`] bytes.
+/// Strategy, k and the whole stream length, from the first [`HEADER_LEN`] bytes.
 fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
     // The strategy byte is the only thing that tells a foreign stream apart early.
     if let Some(&ordinal) = bytes.first() {
         check_strategy(ordinal)?;
     }
-    if bytes.len() < GUAVA_HEADER_LEN {
+    if bytes.len() < HEADER_LEN {
         return Err(Error::corrupt(
             "length",
             format!(
-                "truncated header: expected {GUAVA_HEADER_LEN} bytes, got {}",
+                "truncated header: expected {HEADER_LEN} bytes, got {}",
                 bytes.len()
             ),
         ));
@@ -90,7 +90,7 @@ fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
     Ok((
         strategy,
         num_hashes,
-        GUAVA_HEADER_LEN as u64 + num_words as u64 * 8,
+        HEADER_LEN as u64 + num_words as u64 * 8,
     ))
 }
 
