@@ -5,7 +5,8 @@
 
 use crate::error::{Error, Result};
 use std::alloc::{Layout, alloc_zeroed};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
 // `AtomicU64` has the size and bit validity of `u64`; on the targets we build for, also its
 // alignment, which lets a `Vec<u64>` become the bit array without copying.
@@ -18,16 +19,24 @@ pub(crate) struct BitArray {
 impl BitArray {
     /// An all-zero array of `num_words` words. Allocation failure is an error, not an abort,
     /// and the zeroed pages come from the allocator lazily (calloc), so huge sparse filters
-    /// cost no time to create.
+    /// cost no time to create. An array larger than the process's memory limit
+    /// ([`memory_limit`](crate::memory_limit)) is refused here, since the kernel would kill the
+    /// process when the pages are first written.
     pub(crate) fn zeroed(num_words: usize) -> Result<BitArray> {
         if num_words == 0 {
             return Ok(BitArray {
                 words: Box::new([]),
             });
         }
-        let too_big = || Error::Allocation {
-            bytes: (num_words as u64).saturating_mul(8),
-        };
+        let bytes = (num_words as u64).saturating_mul(8);
+        if let Some(limit) = crate::memory_limit::limit().filter(|&limit| bytes > limit) {
+            return Err(Error::Allocation {
+                what: "the bit array",
+                bytes,
+                limit: Some(limit),
+            });
+        }
+        let too_big = || Error::allocation("the bit array", bytes);
         let layout = Layout::array::<AtomicU64>(num_words).map_err(|_| too_big())?;
         // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
         // valid AtomicU64; the pointer and length describe exactly the allocation that
@@ -41,6 +50,16 @@ impl BitArray {
                 words: Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, num_words)),
             })
         }
+    }
+
+    /// A copy of the words (each read once, so a snapshot per word if other threads write);
+    /// allocation failure is an error.
+    pub(crate) fn try_clone(&self) -> Result<BitArray> {
+        let copy = BitArray::zeroed(self.len_words())?;
+        for (to, from) in copy.words.iter().zip(self.words.iter()) {
+            to.store(from.load(Relaxed), Relaxed);
+        }
+        Ok(copy)
     }
 
     /// Takes ownership of `words` without copying.
@@ -80,7 +99,10 @@ impl BitArray {
         // of 4.2 mispredictions per put). And the answer comes from a plain load, so the OR's
         // result is unused and it compiles to `lock or`, cheaper here than `lock bts`.
         let was_clear = word.load(Relaxed) & mask == 0;
-        word.fetch_or(mask, Relaxed);
+        // Release: an `intersect_word` that reads this word after the OR also sees the caller's
+        // earlier puts into other filters (see there). Free on x86, where every lock op is a
+        // full barrier.
+        word.fetch_or(mask, Release);
         was_clear
     }
 
@@ -130,13 +152,43 @@ impl BitArray {
         if word.load(Relaxed) & bits == bits {
             return false;
         }
-        word.fetch_or(bits, Relaxed);
+        word.fetch_or(bits, Release);
         true
     }
 
-    pub(crate) fn and_word(&self, i: usize, bits: u64) {
-        if bits != u64::MAX {
-            self.words[i].fetch_and(bits, Relaxed);
+    /// Word `i` of `self` becomes its AND with word `i` of `other`, atomically with respect
+    /// to concurrent puts into `self`: the result is what an indivisible AND at some instant
+    /// during the call would leave, plus possibly bits set in `self` during the call. It never
+    /// clears a bit that `other` has by the time the word is done.
+    ///
+    /// A plain `fetch_and(other.word(i))` is not enough: a key put into `other` and then into
+    /// `self` between the read of `other` and the AND loses its bits in `self` (measured: 29 of
+    /// 10^7 keys), and a put into `self` between the read of `self`'s word and a store of the
+    /// AND is overwritten. So: compare-and-swap against the word as read (a put in between
+    /// makes it retry), then re-read `other` and give back the cleared bits it gained
+    /// meanwhile. Bits that `other` gains after that re-read come with puts into `self` that
+    /// follow the swap in `self`'s order, and set their bits again themselves.
+    pub(crate) fn intersect_word(&self, i: usize, other: &BitArray) {
+        let word = &self.words[i];
+        let mut current = word.load(Acquire);
+        loop {
+            let theirs = other.words[i].load(Acquire);
+            let kept = current & theirs;
+            if kept == current {
+                return;
+            }
+            // Acquire on success: if a put's OR into this word precedes the swap, its earlier
+            // puts into `other` happen before the re-read below (release sequence of `set`).
+            match word.compare_exchange_weak(current, kept, AcqRel, Acquire) {
+                Ok(_) => {
+                    let regained = current & !theirs & other.words[i].load(Acquire);
+                    if regained != 0 {
+                        word.fetch_or(regained, Release);
+                    }
+                    return;
+                }
+                Err(now) => current = now,
+            }
         }
     }
 

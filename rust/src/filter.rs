@@ -181,15 +181,22 @@ impl BloomFilter {
     /// "keep the recommendations this user has not seen".
     pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
         let mut out = Vec::new();
+        self.retain_absent_into(keys, &mut out);
+        out
+    }
+
+    /// Appends to `out` the keys that are certainly not in the filter, in order. With room
+    /// reserved for every key, it never allocates.
+    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
         self.query_each(keys, |i, present| {
             if !present {
                 out.push(keys[i]);
             }
         });
-        out
     }
 
-    /// ORs `other` into `self` (set union). Both must have the same m, k and strategy.
+    /// ORs `other` into `self` (set union). Both must have the same m, k and strategy. Safe
+    /// beside concurrent puts into either filter: bits are only ever added.
     pub fn union(&self, other: &BloomFilter) -> Result<()> {
         self.check_compatible(other)?;
         (0..self.bits.len_words()).for_each(|i| {
@@ -199,10 +206,24 @@ impl BloomFilter {
     }
 
     /// ANDs `other` into `self`: answers "probably in both". Same requirements as [`union`](Self::union).
+    ///
+    /// Safe beside concurrent puts into either filter, with no false negatives: each word is
+    /// ANDed as if in one indivisible step at some instant during the call (bits put into
+    /// `self` during the call may survive it), so a key that is in both filters when
+    /// `intersect` returns is reported present. `f.intersect(&f)` changes nothing.
     pub fn intersect(&self, other: &BloomFilter) -> Result<()> {
         self.check_compatible(other)?;
-        (0..self.bits.len_words()).for_each(|i| self.bits.and_word(i, other.bits.word(i)));
+        if std::ptr::eq(self, other) {
+            return Ok(());
+        }
+        (0..self.bits.len_words()).for_each(|i| self.bits.intersect_word(i, &other.bits));
         Ok(())
+    }
+
+    /// An independent copy; allocation failure (or a copy beyond the process's memory limit)
+    /// is an error, where [`Clone`] panics.
+    pub fn try_clone(&self) -> Result<BloomFilter> {
+        BloomFilter::from_bits(self.bits.try_clone()?, self.num_hashes(), self.strategy)
     }
 
     /// An error naming every parameter that differs, if any.
@@ -259,6 +280,11 @@ impl BloomFilter {
         self.bits.clear()
     }
 
+    /// ORs `bits` into word `i` (a converter filling a filter word by word).
+    pub(crate) fn or_word(&self, i: usize, bits: u64) {
+        self.bits.or_word(i, bits);
+    }
+
     /// The words of a filter the caller owns exclusively (decoders filling a new filter).
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
         self.bits.words_mut()
@@ -299,7 +325,14 @@ impl BloomFilter {
     }
 
     fn put_all_accumulated(&self, keys: &[u64]) -> bool {
-        let mut private = vec![0u64; self.bits.len_words()];
+        let mut private = Vec::new();
+        if private.try_reserve_exact(self.bits.len_words()).is_err() {
+            // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
+            return keys
+                .iter()
+                .fold(false, |changed, &key| self.put(key) | changed);
+        }
+        private.resize(self.bits.len_words(), 0u64);
         self.for_each_indexed(keys, false, |_, indexes| {
             for &index in indexes {
                 private[(index >> 6) as usize] |= 1 << (index & 63);
@@ -364,9 +397,11 @@ impl BloomFilter {
     /// `visit(key position, its k indexes)` for each key of the group.
     fn for_each_indexed(&self, keys: &[u64], prefetch: bool, mut visit: impl FnMut(usize, &[u64])) {
         let k = self.num_hashes() as usize;
-        let mut scratch = vec![0u64; GROUP * k];
+        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
+        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+        let scratch = &mut scratch[..GROUP * k];
         for (group_no, group) in keys.chunks(GROUP).enumerate() {
-            self.fill_indexes(group, &mut scratch);
+            self.fill_indexes(group, scratch);
             if prefetch {
                 scratch[..group.len() * k]
                     .iter()
@@ -401,26 +436,21 @@ impl BloomFilter {
 }
 
 fn check_shape(shape: Shape) -> Result<()> {
-    if shape.num_bits == 0
-        || !shape.num_bits.is_multiple_of(64)
-        || shape.num_bits > sizing::MAX_NUM_BITS
-    {
+    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
         return Err(Error::invalid(
             "numBits",
-            format!(
-                "{} is not a positive multiple of 64 of at most {}",
-                shape.num_bits,
-                sizing::MAX_NUM_BITS
-            ),
+            format!("{} {rule}", shape.num_bits),
         ));
     }
     sizing::check_num_hashes(shape.num_hashes)
 }
 
+/// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
+/// returns an error instead.
 impl Clone for BloomFilter {
     fn clone(&self) -> BloomFilter {
-        BloomFilter::from_words(self.words().collect(), self.num_hashes(), self.strategy)
-            .expect("a valid filter's shape stays valid")
+        self.try_clone()
+            .unwrap_or_else(|e| panic!("BloomFilter::clone: {e}"))
     }
 }
 

@@ -37,6 +37,7 @@ pub mod guava_format {
 }
 pub mod hashing;
 mod jni;
+mod memory_limit;
 pub mod sizing;
 mod strategy;
 #[doc(hidden)]

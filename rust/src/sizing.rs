@@ -9,7 +9,7 @@
 //! bits: only for n ≤ 3 over a 182-cell grid). New MITZ_64 filters follow Guava 33.8; new
 //! MITZ_32 filters follow Guava 14.0.1, the only Guava whose MITZ_32 filters users still make.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, display_f64};
 use crate::strategy::Strategy;
 use std::f64::consts::LN_2;
 
@@ -27,6 +27,20 @@ pub struct Shape {
     pub num_hashes: u32,
 }
 
+/// Which rule `num_bits` breaks as a filter's bit count, if any: a positive multiple of 64 of
+/// at most [`MAX_NUM_BITS`]. Shared by the constructors and the decoders so both say the same.
+pub(crate) fn num_bits_violation(num_bits: u64) -> Option<String> {
+    if num_bits == 0 {
+        Some("is not positive".to_owned())
+    } else if num_bits > MAX_NUM_BITS {
+        Some(format!("exceeds the maximum of {MAX_NUM_BITS} bits (2^43)"))
+    } else if !num_bits.is_multiple_of(64) {
+        Some("is not a multiple of 64".to_owned())
+    } else {
+        None
+    }
+}
+
 /// Guava's `optimalNumOfBits`: ⌊−n·ln p / ln²2⌋, before rounding up to whole words.
 pub fn optimal_num_of_bits(expected_insertions: u64, fpp: f64) -> Result<u64> {
     check_insertions(expected_insertions)?;
@@ -36,7 +50,9 @@ pub fn optimal_num_of_bits(expected_insertions: u64, fpp: f64) -> Result<u64> {
         return Err(Error::invalid(
             "expectedInsertions",
             format!(
-                "{expected_insertions} insertions at fpp {fpp} need {bits:.0} bits, more than the maximum {MAX_NUM_BITS}"
+                "{expected_insertions} insertions at fpp {} need {} bits, more than the maximum {MAX_NUM_BITS}",
+                display_f64(fpp),
+                display_f64(bits.round())
             ),
         ));
     }
@@ -177,7 +193,7 @@ fn check_fpp(fpp: f64) -> Result<()> {
     if fpp.is_nan() || fpp <= 0.0 || fpp >= 1.0 {
         return Err(Error::invalid(
             "fpp",
-            format!("{fpp} is not in the open interval (0, 1)"),
+            format!("{} is not in the open interval (0, 1)", display_f64(fpp)),
         ));
     }
     Ok(())

@@ -33,9 +33,7 @@ pub(crate) fn words_from_bytes<E: ByteOrder>(bytes: &[u8]) -> Result<Vec<u64>> {
     let mut words = Vec::new();
     words
         .try_reserve_exact(bytes.len() / 8)
-        .map_err(|_| Error::Allocation {
-            bytes: bytes.len() as u64,
-        })?;
+        .map_err(|_| Error::allocation("the bit array", bytes.len() as u64))?;
     words.resize(bytes.len() / 8, 0);
     E::read_u64_into(bytes, &mut words);
     Ok(words)

@@ -12,6 +12,7 @@
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::sizing::MAX_NUM_BITS;
 use crate::strategy::Strategy;
 use byteorder::BigEndian;
 
@@ -33,11 +34,7 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let mut out = Vec::new();
-    out.try_reserve_exact(HEADER_LEN + num_words as usize * 8)
-        .map_err(|_| Error::Allocation {
-            bytes: HEADER_LEN as u64 + num_words * 8,
-        })?;
+    let mut out = super::reserve(HEADER_LEN as u64 + num_words * 8)?;
     out.push(filter.strategy().ordinal());
     out.push(filter.num_hashes() as u8);
     out.extend_from_slice(&(num_words as i32).to_be_bytes());
@@ -49,7 +46,13 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
 
 /// Reads exactly one Guava `writeTo` stream occupying all of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
+    decode_with_limit(bytes, MAX_NUM_BITS)
+}
+
+/// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits` bits.
+pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter> {
     let (strategy, num_hashes, total) = parse_header(bytes)?;
+    super::check_limit(words_in(total) * 64, max_num_bits)?;
     super::check_exact_len(bytes, total)?;
     let words = super::words_from_bytes::<BigEndian>(&bytes[HEADER_LEN..])?;
     BloomFilter::from_words(words, num_hashes, strategy)
@@ -57,7 +60,19 @@ pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
 
 /// Validates Guava's 6-byte header and returns the whole stream length.
 pub fn total_len_from_header(header: &[u8]) -> Result<u64> {
-    Ok(parse_header(header)?.2)
+    total_len_with_limit(header, MAX_NUM_BITS)
+}
+
+/// [`total_len_from_header`], refusing a filter of more than `max_num_bits` bits.
+pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
+    let total = parse_header(header)?.2;
+    super::check_limit(words_in(total) * 64, max_num_bits)?;
+    Ok(total)
+}
+
+/// The number of words of a stream of `total` bytes.
+fn words_in(total: u64) -> u64 {
+    (total - HEADER_LEN as u64) / 8
 }
 
 /// Strategy, k and the whole stream length, from the first [`HEADER_LEN`] bytes.

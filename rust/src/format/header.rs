@@ -12,7 +12,7 @@
 
 use super::{HEADER_LEN, TRAILER_LEN, dense, sparse};
 use crate::error::{Error, Result};
-use crate::sizing::{MAX_NUM_BITS, Shape};
+use crate::sizing::{Shape, num_bits_violation};
 use crate::strategy::Strategy;
 
 /// "SBLM": spells the format in a hex dump and rejects foreign bytes early.
@@ -108,11 +108,8 @@ impl Header {
             return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
         }
         let num_bits = read_u64(bytes, 8);
-        if num_bits == 0 || !num_bits.is_multiple_of(64) || num_bits > MAX_NUM_BITS {
-            return Err(Error::corrupt(
-                "numBits",
-                format!("{num_bits} is not a multiple of 64 in 64..={MAX_NUM_BITS}"),
-            ));
+        if let Some(rule) = num_bits_violation(num_bits) {
+            return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
         }
         let payload_len = read_u64(bytes, 16);
         let dense_len = dense::payload_len(num_bits);
@@ -125,15 +122,24 @@ impl Header {
                     ),
                 ));
             }
+            Encoding::Sparse if dense_len <= sparse::MIN_PAYLOAD_LEN => {
+                return Err(Error::corrupt(
+                    "encoding",
+                    format!(
+                        "a filter of {num_bits} bits is never sparse: its dense payload ({dense_len} bytes) is no larger than the smallest sparse one ({} bytes)",
+                        sparse::MIN_PAYLOAD_LEN
+                    ),
+                ));
+            }
             Encoding::Sparse
                 if payload_len < sparse::MIN_PAYLOAD_LEN || payload_len >= dense_len =>
             {
                 return Err(Error::corrupt(
                     "payloadLength",
                     format!(
-                        "sparse payload of {num_bits} bits must be {} to {} bytes, header says {payload_len}",
+                        "sparse payload of {num_bits} bits must be {} to {} bytes (smaller than the dense {dense_len}), header says {payload_len}",
                         sparse::MIN_PAYLOAD_LEN,
-                        dense_len.saturating_sub(1)
+                        dense_len - 1
                     ),
                 ));
             }

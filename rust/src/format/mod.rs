@@ -15,6 +15,7 @@ mod sparse;
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::sizing::MAX_NUM_BITS;
 use dense::words_from_bytes;
 use header::{Encoding, Header};
 
@@ -23,36 +24,61 @@ pub const HEADER_LEN: usize = 24;
 /// Bytes of the CRC-32 trailer, after the payload.
 pub const TRAILER_LEN: usize = 4;
 
-/// The filter in format v1; sparse or dense, whichever is smaller (deterministic).
+/// The filter in format v1; sparse or dense, whichever is smaller (deterministic). Panics if
+/// the bytes cannot be allocated, as `Vec` does; [`try_encode`] returns an error instead.
 pub fn encode(filter: &BloomFilter) -> Vec<u8> {
-    let num_bits = filter.num_bits();
-    let dense_len = dense::payload_len(num_bits) as usize;
-    // The dense payload doubles as the snapshot the sparse coder reads, so both see the same
-    // bits even while other threads put.
-    let mut out = Vec::with_capacity(HEADER_LEN + dense_len + TRAILER_LEN);
+    try_encode(filter).unwrap_or_else(|e| panic!("format::encode: {e}"))
+}
+
+/// [`encode`], with allocation failure as an [`Error::Allocation`] instead of a panic: what the
+/// JNI bridge calls. Needs at most the dense size (m/8 bytes) plus the sparse result, which is
+/// smaller; deciding between them allocates nothing more.
+pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
+    let dense_len = dense::payload_len(filter.num_bits());
+    // The dense form doubles as the snapshot the sparse coder reads, so both see the same bits
+    // even while other threads put.
+    let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
     out.resize(HEADER_LEN, 0);
     dense::write(filter, &mut out);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
-        payload_len: dense_len as u64,
+        payload_len: dense_len,
     };
-    if let Some(sparse) = sparse::encode(&out[HEADER_LEN..]) {
+    if let Some(plan) = sparse::plan(&out[HEADER_LEN..]) {
         header.encoding = Encoding::Sparse;
-        header.payload_len = sparse.len() as u64;
-        out.truncate(HEADER_LEN);
-        out.extend_from_slice(&sparse);
-        out.shrink_to_fit();
+        header.payload_len = plan.len();
+        let mut sparse = reserve(HEADER_LEN as u64 + plan.len() + TRAILER_LEN as u64)?;
+        sparse.resize(HEADER_LEN, 0);
+        sparse::write(&out[HEADER_LEN..], &plan, &mut sparse);
+        out = sparse;
     }
     out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     checksum::append(&mut out);
-    out
+    Ok(out)
+}
+
+/// An empty vector with room for exactly `len` bytes of a serialized filter.
+pub(crate) fn reserve(len: u64) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    usize::try_from(len)
+        .ok()
+        .and_then(|len| out.try_reserve_exact(len).ok())
+        .ok_or_else(|| Error::allocation("the serialized filter", len))?;
+    Ok(out)
 }
 
 /// Decodes exactly one filter occupying all of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
+    decode_with_limit(bytes, MAX_NUM_BITS)
+}
+
+/// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits` bits
+/// before allocating it: a 37-byte sparse input can declare 2^43 bits (1 TiB).
+pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter> {
     let header = Header::parse(bytes)?;
+    check_limit(header.shape.num_bits, max_num_bits)?;
     let total = header.total_len();
     check_exact_len(bytes, total)?;
     checksum::verify(bytes)?;
@@ -61,6 +87,17 @@ pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
         Encoding::Dense => dense::read(payload, header.shape, header.strategy),
         Encoding::Sparse => sparse::decode(payload, header.shape, header.strategy),
     }
+}
+
+/// A [`Error::TooLarge`] if `num_bits` exceeds `max_num_bits`.
+pub(crate) fn check_limit(num_bits: u64, max_num_bits: u64) -> Result<()> {
+    if num_bits > max_num_bits {
+        return Err(Error::TooLarge {
+            num_bits,
+            limit: max_num_bits,
+        });
+    }
+    Ok(())
 }
 
 /// A `length` error unless `bytes` is exactly the `total` bytes its header declares (used by the
@@ -84,6 +121,13 @@ pub(crate) fn check_exact_len(bytes: &[u8], total: u64) -> Result<()> {
 /// Validates a header (the first [`HEADER_LEN`] bytes) and returns the whole encoded length
 /// (header + payload + trailer), so a stream reader can read exactly one filter.
 pub fn total_len_from_header(header: &[u8]) -> Result<u64> {
-    let header = &header[..header.len().min(HEADER_LEN)];
-    Ok(Header::parse(header)?.total_len())
+    total_len_with_limit(header, MAX_NUM_BITS)
+}
+
+/// [`total_len_from_header`], refusing a filter of more than `max_num_bits` bits, so a stream
+/// reader refuses it before reading its payload.
+pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
+    let header = Header::parse(&header[..header.len().min(HEADER_LEN)])?;
+    check_limit(header.shape.num_bits, max_num_bits)?;
+    Ok(header.total_len())
 }

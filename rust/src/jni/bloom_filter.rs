@@ -11,10 +11,12 @@ use jni::EnvUnowned;
 use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
-use super::critical::{Critical, Mode, as_u8, as_u64, length};
-use super::errors::{JniError, JniResult, run, run_primitive};
+use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
+use super::critical::{as_u8, as_u64, length};
+use super::errors::{JniError, JniResult, decoding, run, run_primitive};
 use crate::error::Error;
 use crate::format::{self, guava};
+use crate::sizing::Shape;
 use crate::{BloomFilter, Strategy, sizing};
 
 /// The filter behind a handle.
@@ -72,10 +74,83 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromWords<'l>(
         let num_hashes = u32::try_from(num_hashes)
             .map_err(|_| Error::invalid("numHashFunctions", format!("{num_hashes} is negative")))?;
         let strategy = strategy(strategy_ordinal)?;
-        let words = as_u64(Critical::open(env, &words, "words", Mode::Read)?.as_slice()).to_vec();
-        Ok(into_handle(BloomFilter::from_words(
-            words, num_hashes, strategy,
+        let num_words = length(env, &words, "words")?;
+        let shape = Shape {
+            num_bits: (num_words as u64).saturating_mul(64),
+            num_hashes,
+        };
+        // Copied straight into the new filter's words: no intermediate buffer, no pinning.
+        let mut filter = BloomFilter::with_shape(shape, strategy)?;
+        words.get_region(env, 0, as_i64_mut(filter.words_mut()))?;
+        Ok(into_handle(filter))
+    })
+}
+
+/// The same 64 bits, as Java `long`s.
+fn as_i64(words: &[u64]) -> &[i64] {
+    // SAFETY: u64 and i64 have the same size, alignment and every bit pattern is valid.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const i64, words.len()) }
+}
+
+/// The same 64 bits, as Java `long`s.
+fn as_i64_mut(words: &mut [u64]) -> &mut [i64] {
+    // SAFETY: u64 and i64 have the same size, alignment and every bit pattern is valid.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut i64, words.len()) }
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilter_nWithShape<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    num_bits: jlong,
+    num_hashes: jint,
+    strategy_ordinal: jint,
+) -> jlong {
+    run(env, |_| {
+        let shape = Shape {
+            num_bits: non_negative("numBits", num_bits)?,
+            num_hashes: u32::try_from(num_hashes).map_err(|_| {
+                Error::invalid("numHashFunctions", format!("{num_hashes} is negative"))
+            })?,
+        };
+        Ok(into_handle(BloomFilter::with_shape(
+            shape,
+            strategy(strategy_ordinal)?,
         )?))
+    })
+}
+
+/// ORs `words[..count]` into the filter's words from `word_offset` on (a conversion filling a
+/// filter nobody else uses yet, chunk by chunk).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilter_nOrWords<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    word_offset: jint,
+    words: JLongArray<'l>,
+    count: jint,
+) {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let offset = non_negative("wordOffset", word_offset as jlong)? as usize;
+        let count = non_negative("count", count as jlong)? as usize;
+        let len = length(env, &words, "words")?;
+        if count > len || offset.saturating_add(count) as u64 * 64 > f.num_bits() {
+            return Err(Error::invalid(
+                "count",
+                format!(
+                    "{count} words from word {offset} do not fit the array ({len}) and the filter ({} words)",
+                    f.num_bits() / 64
+                ),
+            )
+            .into());
+        }
+        let words = read_all(env, &words, "words")?;
+        for (i, &word) in as_u64(&words.as_slice()[..count]).iter().enumerate() {
+            f.or_word(offset + i, word);
+        }
+        Ok(())
     })
 }
 
@@ -100,7 +175,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCopy<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| Ok(into_handle(filter(handle)?.clone())))
+    run(env, |_| Ok(into_handle(filter(handle)?.try_clone()?)))
 }
 
 #[unsafe(no_mangle)]
@@ -132,7 +207,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutBytes<'l>(
 ) -> jboolean {
     run(env, |env| {
         let f = filter(handle)?;
-        let key = Critical::open(env, &key, "key", Mode::Read)?;
+        let key = read_all(env, &key, "key")?;
         Ok(f.put_bytes(as_u8(key.as_slice())))
     })
 }
@@ -146,7 +221,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainBytes<'l>(
 ) -> jboolean {
     run(env, |env| {
         let f = filter(handle)?;
-        let key = Critical::open(env, &key, "key", Mode::Read)?;
+        let key = read_all(env, &key, "key")?;
         Ok(f.might_contain_bytes(as_u8(key.as_slice())))
     })
 }
@@ -160,8 +235,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutAll<'l>(
 ) -> jboolean {
     run(env, |env| {
         let f = filter(handle)?;
-        let keys = Critical::open(env, &keys, "keys", Mode::Read)?;
-        Ok(f.put_all(as_u64(keys.as_slice())))
+        let mut changed = false;
+        for_each_chunk(env, &keys, "keys", |_, chunk| {
+            changed |= f.put_all(as_u64(chunk));
+            Ok(())
+        })?;
+        Ok(changed)
     })
 }
 
@@ -175,13 +254,9 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainAll<'l>(
 ) {
     run(env, |env| {
         let f = filter(handle)?;
-        // Both lengths before either section: no JNI call may run inside a critical section.
-        let keys_len = length(env, &keys, "keys")?;
-        let out_len = length(env, &out, "out")?;
-        let keys = Critical::open_with_len(env, &keys, keys_len, Mode::Read)?;
-        let mut out = Critical::open_with_len(env, &out, out_len, Mode::Write)?;
-        f.might_contain_all_into(as_u64(keys.as_slice()), out.as_mut_slice())?;
-        Ok(())
+        map_chunks(env, &keys, "keys", &out, "out", |keys, answers| {
+            Ok(f.might_contain_all_into(as_u64(keys), answers)?)
+        })
     })
 }
 
@@ -194,16 +269,17 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nRetainAbsent<'l>(
 ) -> JLongArray<'l> {
     run(env, |env| {
         let f = filter(handle)?;
-        let absent = {
-            let keys = Critical::open(env, &keys, "keys", Mode::Read)?;
-            f.retain_absent(as_u64(keys.as_slice()))
-        };
-        let out = env.new_long_array(absent.len())?;
-        // SAFETY: same size, alignment and validity; the Java long is the same 64 bits.
-        let absent =
-            unsafe { std::slice::from_raw_parts(absent.as_ptr() as *const i64, absent.len()) };
-        out.set_region(env, 0, absent)?;
-        Ok(out)
+        // Room for every key up front (no growth that could abort): as large as the input.
+        let mut absent = try_buffer::<u64>(0, "the absent keys")?;
+        let len = length(env, &keys, "keys")?;
+        absent
+            .try_reserve_exact(len)
+            .map_err(|_| Error::allocation("the absent keys", (len as u64).saturating_mul(8)))?;
+        for_each_chunk(env, &keys, "keys", |_, chunk| {
+            f.retain_absent_into(as_u64(chunk), &mut absent);
+            Ok(())
+        })?;
+        new_array(env, as_i64(&absent), "the absent keys")
     })
 }
 
@@ -330,8 +406,8 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToBytes<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = format::encode(filter(handle)?);
-        Ok(env.byte_array_from_slice(&bytes)?)
+        let bytes = format::try_encode(filter(handle)?)?;
+        new_array(env, as_i8(&bytes), "the serialized filter")
     })
 }
 
@@ -340,10 +416,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromBytes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     bytes: JByteArray<'l>,
+    max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let bytes = Critical::open(env, &bytes, "bytes", Mode::Read)?;
-        Ok(into_handle(format::decode(as_u8(bytes.as_slice()))?))
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let bytes = read_all(env, &bytes, "bytes")?;
+        let filter = decoding(format::decode_with_limit(as_u8(bytes.as_slice()), limit))?;
+        Ok(into_handle(filter))
     })
 }
 
@@ -352,10 +431,15 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nTotalLength<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     header: JByteArray<'l>,
+    max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let header = Critical::open(env, &header, "header", Mode::Read)?;
-        let total = format::total_len_from_header(as_u8(header.as_slice()))?;
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let header = read_all(env, &header, "header")?;
+        let total = decoding(format::total_len_with_limit(
+            as_u8(header.as_slice()),
+            limit,
+        ))?;
         Ok(total.min(i64::MAX as u64) as jlong)
     })
 }
@@ -368,7 +452,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToGuava<'l>(
 ) -> JByteArray<'l> {
     run(env, |env| {
         let bytes = guava::encode(filter(handle)?)?;
-        Ok(env.byte_array_from_slice(&bytes)?)
+        new_array(env, as_i8(&bytes), "Guava's stream")
     })
 }
 
@@ -377,10 +461,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromGuava<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     bytes: JByteArray<'l>,
+    max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let bytes = Critical::open(env, &bytes, "bytes", Mode::Read)?;
-        Ok(into_handle(guava::decode(as_u8(bytes.as_slice()))?))
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let bytes = read_all(env, &bytes, "bytes")?;
+        let filter = decoding(guava::decode_with_limit(as_u8(bytes.as_slice()), limit))?;
+        Ok(into_handle(filter))
     })
 }
 
@@ -389,12 +476,20 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nGuavaTotalLength<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     header: JByteArray<'l>,
+    max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let header = Critical::open(env, &header, "header", Mode::Read)?;
-        let total = guava::total_len_from_header(as_u8(header.as_slice()))?;
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let header = read_all(env, &header, "header")?;
+        let total = decoding(guava::total_len_with_limit(as_u8(header.as_slice()), limit))?;
         Ok(total.min(i64::MAX as u64) as jlong)
     })
+}
+
+/// Bytes as Java `byte`s.
+fn as_i8(bytes: &[u8]) -> &[i8] {
+    // SAFETY: u8 and i8 have the same size, alignment and every bit pattern is valid.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const i8, bytes.len()) }
 }
 
 /// Test hook: panics with a runtime-formatted (`String`) message, so the Java suite can check

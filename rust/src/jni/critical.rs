@@ -37,19 +37,6 @@ pub(crate) struct Critical<'a, T> {
 }
 
 impl<'a, T: TypeArray> Critical<'a, T> {
-    /// Opens a critical section on `array`; a null `array` is [`JniError::Null`] naming `what`.
-    /// Calls `GetArrayLength` first, so it must not be called while another section is open:
-    /// use [`Critical::open_with_len`] for the second array.
-    pub(crate) fn open(
-        env: &Env<'_>,
-        array: &'a JPrimitiveArray<'_, T>,
-        what: &'static str,
-        mode: Mode,
-    ) -> JniResult<Critical<'a, T>> {
-        let len = length(env, array, what)?;
-        Critical::open_with_len(env, array, len, mode)
-    }
-
     /// Opens a critical section on a non-null `array` whose [`length`] is `len`, making no JNI
     /// call but `GetPrimitiveArrayCritical`: legal while other sections are open.
     pub(crate) fn open_with_len(

@@ -5,6 +5,7 @@
 //! | `Error::InvalidArgument`, `Error::Incompatible`  | `java.lang.IllegalArgumentException`   |
 //! | `Error::Corrupt`                                 | `io.sparkbloom.CorruptFilterException` |
 //! | `Error::Allocation`                              | `java.lang.OutOfMemoryError`           |
+//! | `Error::TooLarge`, and `Error::Allocation` while decoding ([`decoding`]) | `io.sparkbloom.FilterTooLargeException` (a `CorruptFilterException`) |
 //! | [`JniError::Null`]                               | `java.lang.NullPointerException`       |
 //! | [`JniError::Closed`]                             | `java.lang.IllegalStateException`      |
 //! | a panic (`&str` or `String` payload)             | `java.lang.RuntimeException`           |
@@ -27,6 +28,20 @@ pub(crate) enum JniError {
     Jni(JniCallError),
     /// A caught panic, with its message.
     Panic(String),
+    /// A decoder refused or could not allocate a valid filter: a checked exception, since the
+    /// bytes come from outside (Spark treats an `Error` as fatal to the executor).
+    TooLargeToDecode(String),
+}
+
+/// A decoder's result, with the filter's allocation failing as [`JniError::TooLargeToDecode`]
+/// rather than `OutOfMemoryError`.
+pub(crate) fn decoding<T>(result: crate::Result<T>) -> JniResult<T> {
+    result.map_err(|e| match e {
+        crate::Error::Allocation { .. } | crate::Error::TooLarge { .. } => {
+            JniError::TooLargeToDecode(e.to_string())
+        }
+        e => JniError::Core(e),
+    })
 }
 
 impl From<crate::Error> for JniError {
@@ -111,6 +126,13 @@ fn describe(error: JniError) -> (&'static JNIStr, String) {
         ),
         JniError::Core(e @ crate::Error::Allocation { .. }) => {
             (jni_str!("java/lang/OutOfMemoryError"), e.to_string())
+        }
+        JniError::Core(e @ crate::Error::TooLarge { .. }) => (
+            jni_str!("io/sparkbloom/FilterTooLargeException"),
+            e.to_string(),
+        ),
+        JniError::TooLargeToDecode(message) => {
+            (jni_str!("io/sparkbloom/FilterTooLargeException"), message)
         }
         JniError::Null(name) => (
             jni_str!("java/lang/NullPointerException"),

@@ -4,10 +4,13 @@
 //! * [`bloom_filter`]: one thin export per native method of `io.sparkbloom.BloomFilter`.
 //! * [`errors`]: the one helper every export goes through; it catches panics and turns every
 //!   error into the right Java exception, so a Rust panic never crosses into the JVM.
+//! * [`arrays`]: Java arrays of any size: small ones pinned, large ones copied in bounded
+//!   chunks, results built with fallible allocations and size checks.
 //! * [`critical`]: no-copy access to Java primitive arrays that makes no JNI call inside the
 //!   critical section (jni 0.22.4's own guard calls `ExceptionCheck` there, which
 //!   `-Xcheck:jni` reports).
 
+mod arrays;
 mod bloom_filter;
 mod critical;
 mod errors;

@@ -45,7 +45,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * {@code put}, {@code putAll}, {@code mightContain*}, {@code retainAbsent}, {@code merge} and
  * {@code intersect} may be called from many threads at once: bits are set with atomic ORs, so
- * no put is lost and there are no false negatives. {@link #close()} is safe against calls from
+ * no put is lost and there are no false negatives. {@code merge} only adds bits. {@code
+ * intersect} acts on each 64-bit word as one indivisible AND at some instant during the call
+ * (bits put into this filter during the call may survive it): a put that returned before
+ * intersect reached its words is intersected like any other key, and a key that is in both
+ * filters when {@code intersect} returns is reported present. {@link #close()} is safe against calls from
  * other threads: once any thread other than the one that created (or deserialized) the filter
  * has used it, or when another thread closes it, {@code close()} marks it closed (later calls
  * throw {@link IllegalStateException}) but leaves its memory to the {@link java.lang.ref.Cleaner},
@@ -215,6 +219,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * An independent copy of this filter (Guava's {@code copy()}).
    *
    * @throws IllegalStateException if this filter is closed
+   * @throws OutOfMemoryError if the copy's bit array cannot be allocated (or exceeds this
+   *     process's memory limit), naming the size
    * @return a new filter with the same shape, strategy and bits
    */
   public BloomFilter copy() {
@@ -508,6 +514,9 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * equal bytes.
    *
    * @throws IllegalStateException if this filter is closed
+   * @throws IllegalArgumentException if the bytes would exceed a Java array (a dense filter of
+   *     more than about 1.7 &middot; 10<sup>10</sup> bits); the message names the size
+   * @throws OutOfMemoryError if the bytes cannot be allocated, naming the size
    * @return the FORMAT.md bytes
    */
   public byte[] toByteArray() {
@@ -530,7 +539,28 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the filter
    */
   public static BloomFilter fromByteArray(byte[] bytes) throws CorruptFilterException {
-    return new BloomFilter(nFromBytes(bytes));
+    return fromByteArray(bytes, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Like {@link #fromByteArray(byte[])}, refusing a filter of more than {@code maxNumBits} bits
+   * before allocating it: a service decoding bytes it does not trust sets this, since 37 bytes
+   * of sparse payload can declare a filter of 2<sup>43</sup> bits (1 TiB). The one-argument form
+   * takes the limit from the system property {@code sparkbloom.decode.maxNumBits} (default:
+   * none below the format's 2<sup>43</sup>).
+   *
+   * @param bytes the FORMAT.md bytes of one filter
+   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
+   * @return the filter
+   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits or its
+   *     bit array cannot be allocated; the message names the size
+   * @throws CorruptFilterException if the bytes are not a valid filter, naming the field
+   * @throws IllegalArgumentException if {@code maxNumBits} is negative
+   * @throws NullPointerException if {@code bytes} is null
+   */
+  public static BloomFilter fromByteArray(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException {
+    return new BloomFilter(nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
   /**
@@ -549,21 +579,39 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * so several filters (or other data) can follow each other in one stream. Does not close
    * {@code in}.
    *
+   * Memory grows only as the bytes arrive, so a forged header cannot make it allocate more
+   * than the stream delivers. The decode limit is the system property {@code
+   * sparkbloom.decode.maxNumBits} (see {@link #fromByteArray(byte[], long)}).
+   *
    * @throws CorruptFilterException if the bytes are not a valid filter or the stream ends
    *     early
+   * @throws FilterTooLargeException if the header declares a filter above the decode limit or
+   *     beyond a Java array (checked before the payload is read)
    * @throws IOException if {@code in} throws
    * @param in the stream to read from
    * @return the filter
    */
   public static BloomFilter readFrom(InputStream in) throws IOException {
+    return readFrom(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Like {@link #readFrom(InputStream)}, refusing a filter of more than {@code maxNumBits} bits
+   * as soon as its header is read.
+   *
+   * @param in the stream to read from
+   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
+   * @return the filter
+   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits
+   * @throws CorruptFilterException if the bytes are not a valid filter or the stream ends early
+   * @throws IOException if {@code in} throws
+   */
+  public static BloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
     Objects.requireNonNull(in, "in is null");
-    byte[] header = new byte[HEADER_LENGTH];
-    readFully(in, header, 0, HEADER_LENGTH, "header");
-    long total = nTotalLength(header);
-    byte[] all = new byte[arrayLength(total)];
-    System.arraycopy(header, 0, all, 0, HEADER_LENGTH);
-    readFully(in, all, HEADER_LENGTH, all.length - HEADER_LENGTH, "payload");
-    return fromByteArray(all);
+    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
+    byte[] all =
+        FramedReader.read(in, HEADER_LENGTH, header -> nTotalLength(header, limit), "payload");
+    return fromByteArray(all, limit);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -610,7 +658,24 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the filter
    */
   public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
-    return new BloomFilter(nFromGuava(bytes));
+    return fromGuavaByteArray(bytes, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Like {@link #fromGuavaByteArray(byte[])}, refusing a filter of more than {@code maxNumBits}
+   * bits.
+   *
+   * @param bytes the bytes of Guava's {@code writeTo} for one filter
+   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
+   * @return the filter
+   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits or
+   *     cannot be allocated
+   * @throws CorruptFilterException if the bytes are not exactly one Guava filter
+   * @throws NullPointerException if {@code bytes} is null
+   */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException {
+    return new BloomFilter(nFromGuava(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
   /**
@@ -618,20 +683,37 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * count, words), consuming exactly its bytes. The filter answers {@code mightContain}
    * exactly as the Guava filter did for keys of the funnels listed in the class doc.
    *
+   * Memory grows only as the bytes arrive; the decode limit is the system property {@code
+   * sparkbloom.decode.maxNumBits}.
+   *
    * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
+   * @throws FilterTooLargeException if the header declares a filter above the decode limit
    * @throws IOException if {@code in} throws
    * @param in the stream to read from
    * @return the filter
    */
   public static BloomFilter readGuava(InputStream in) throws IOException {
+    return readGuava(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Like {@link #readGuava(InputStream)}, refusing a filter of more than {@code maxNumBits} bits
+   * as soon as its header is read.
+   *
+   * @param in the stream to read from
+   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
+   * @return the filter
+   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits
+   * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
+   * @throws IOException if {@code in} throws
+   */
+  public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
     Objects.requireNonNull(in, "in is null");
-    byte[] header = new byte[GUAVA_HEADER_LENGTH];
-    readFully(in, header, 0, GUAVA_HEADER_LENGTH, "header");
-    long total = nGuavaTotalLength(header);
-    byte[] all = new byte[arrayLength(total)];
-    System.arraycopy(header, 0, all, 0, GUAVA_HEADER_LENGTH);
-    readFully(in, all, GUAVA_HEADER_LENGTH, all.length - GUAVA_HEADER_LENGTH, "words");
-    return fromGuavaByteArray(all);
+    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
+    byte[] all =
+        FramedReader.read(
+            in, GUAVA_HEADER_LENGTH, header -> nGuavaTotalLength(header, limit), "words");
+    return fromGuavaByteArray(all, limit);
   }
 
   /**
@@ -660,35 +742,58 @@ public final class BloomFilter implements Serializable, AutoCloseable {
       throw new IllegalArgumentException(
           "guavaBloomFilter: " + type.getName() + " is not a Guava hash.BloomFilter");
     }
+    Object data;
+    int numHashFunctions;
+    Object strategy;
     try {
       Object bits = readField(type, guavaBloomFilter, "bits");
-      Object data = readField(bits.getClass(), bits, "data");
-      long[] words;
-      if (data instanceof long[]) {
-        words = (long[]) data; // Guava <= 22: BitArray; nFromWords copies it
-      } else if (data instanceof AtomicLongArray) {
-        AtomicLongArray atomic = (AtomicLongArray) data; // Guava >= 23: LockFreeBitArray
-        words = new long[atomic.length()];
-        for (int i = 0; i < words.length; i++) {
-          words[i] = atomic.get(i);
-        }
-      } else {
-        throw new IllegalArgumentException(
-            "guavaBloomFilter: unexpected bit array " + data.getClass().getName());
-      }
-      int numHashFunctions = (Integer) readField(type, guavaBloomFilter, "numHashFunctions");
-      Object strategy = readField(type, guavaBloomFilter, "strategy");
-      if (!(strategy instanceof Enum)) {
-        throw new IllegalArgumentException(
-            "guavaBloomFilter: unknown strategy " + strategy.getClass().getName());
-      }
-      return fromWords(words, numHashFunctions, Strategy.ofOrdinal(((Enum<?>) strategy).ordinal()));
+      data = readField(bits.getClass(), bits, "data");
+      numHashFunctions = (Integer) readField(type, guavaBloomFilter, "numHashFunctions");
+      strategy = readField(type, guavaBloomFilter, "strategy");
     } catch (ReflectiveOperationException | RuntimeException e) {
       if (e instanceof IllegalArgumentException) {
         throw (IllegalArgumentException) e;
       }
+      // Only a refused reflective read falls back (e.g. Guava as a named module): failures of
+      // the conversion itself propagate, they would fail again after a full writeTo copy.
       return fromGuavaWriteTo(guavaBloomFilter, e);
     }
+    if (!(strategy instanceof Enum)) {
+      throw new IllegalArgumentException(
+          "guavaBloomFilter: unknown strategy " + strategy.getClass().getName());
+    }
+    Strategy ours = Strategy.ofOrdinal(((Enum<?>) strategy).ordinal());
+    if (data instanceof long[]) {
+      return fromWords((long[]) data, numHashFunctions, ours); // Guava <= 22: BitArray
+    }
+    if (data instanceof AtomicLongArray) {
+      return fromAtomicWords((AtomicLongArray) data, numHashFunctions, ours); // Guava >= 23
+    }
+    throw new IllegalArgumentException(
+        "guavaBloomFilter: unexpected bit array " + data.getClass().getName());
+  }
+
+  /** Words per copy from an {@code AtomicLongArray}: bounds the heap a conversion needs. */
+  private static final int WORDS_PER_COPY = 64 * 1024;
+
+  /**
+   * A filter with the words of Guava 23+'s {@code LockFreeBitArray}, copied through a bounded
+   * buffer: a 2 GB Guava filter needs no 2 GB heap copy.
+   */
+  private static BloomFilter fromAtomicWords(
+      AtomicLongArray atomic, int numHashFunctions, Strategy strategy) {
+    int length = atomic.length();
+    BloomFilter filter =
+        new BloomFilter(nWithShape(64L * length, numHashFunctions, strategy.ordinal()));
+    long[] buffer = new long[Math.min(length, WORDS_PER_COPY)];
+    for (int from = 0; from < length; from += buffer.length) {
+      int count = Math.min(buffer.length, length - from);
+      for (int i = 0; i < count; i++) {
+        buffer[i] = atomic.get(from + i);
+      }
+      nOrWords(filter.handle(), from, buffer, count);
+    }
+    return filter;
   }
 
   private static BloomFilter fromGuavaWriteTo(Object guava, Exception reflectionFailure) {
@@ -696,7 +801,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
       Method writeTo = guava.getClass().getMethod("writeTo", OutputStream.class);
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       writeTo.invoke(guava, bytes);
-      return readGuava(new java.io.ByteArrayInputStream(bytes.toByteArray()));
+      return fromGuavaByteArray(bytes.toByteArray());
     } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException
         | IOException e) {
       IllegalArgumentException failure =
@@ -872,33 +977,6 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     return key.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static int arrayLength(long total) throws IOException {
-    if (total > Integer.MAX_VALUE - 8) {
-      throw new IOException(
-          "filter of " + total + " serialized bytes exceeds the largest Java byte array");
-    }
-    return (int) total;
-  }
-
-  /** Reads exactly {@code len} bytes; a stream that ends first is a corrupt filter. */
-  private static void readFully(InputStream in, byte[] buf, int off, int len, String what)
-      throws IOException {
-    int done = 0;
-    while (done < len) {
-      int n = in.read(buf, off + done, len - done);
-      if (n < 0) {
-        throw new CorruptFilterException(
-            "corrupt filter: length: the stream ended after "
-                + done
-                + " of the "
-                + len
-                + " bytes of the "
-                + what);
-      }
-      done += n;
-    }
-  }
-
   // Natives (rust/src/jni/bloom_filter.rs). A handle of 0 throws IllegalStateException.
 
   private static native long nCreate(long expectedInsertions, double fpp, int strategy);
@@ -947,15 +1025,23 @@ public final class BloomFilter implements Serializable, AutoCloseable {
 
   private static native byte[] nToBytes(long handle);
 
-  private static native long nFromBytes(byte[] bytes) throws CorruptFilterException;
+  private static native long nFromBytes(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
 
-  private static native long nTotalLength(byte[] header) throws CorruptFilterException;
+  private static native long nTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
 
   private static native byte[] nToGuava(long handle);
 
-  private static native long nFromGuava(byte[] bytes) throws CorruptFilterException;
+  private static native long nFromGuava(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
 
-  private static native long nGuavaTotalLength(byte[] header) throws CorruptFilterException;
+  private static native long nGuavaTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
+
+  private static native long nWithShape(long numBits, int numHashFunctions, int strategy);
+
+  private static native void nOrWords(long handle, int wordOffset, long[] words, int count);
 
   /** Test hook: a Rust panic with a runtime message; must arrive as a RuntimeException. */
   static native long nPanicForTest(long value);

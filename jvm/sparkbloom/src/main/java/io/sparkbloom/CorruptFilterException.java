@@ -8,7 +8,7 @@ import java.io.IOException;
  * names the offending field, e.g. {@code "corrupt filter: crc32: stored 0x1234abcd, computed
  * 0x8765dcba"}.
  */
-public final class CorruptFilterException extends IOException {
+public class CorruptFilterException extends IOException {
   private static final long serialVersionUID = 1L;
 
   /**

@@ -1,0 +1,164 @@
+//! Java primitive arrays of any size, read and written without pinning more than
+//! [`PIN_MAX_BYTES`] at once and without an allocation that can abort.
+//!
+//! Small arrays (nearly all calls) are pinned with a [`Critical`] section: no copy. A larger
+//! array is never pinned whole: under `-Xcheck:jni` the JVM hands a critical section a guarded
+//! copy of the whole array, which for `putAll(new long[1 << 28])` (2 GiB) failed, left the JNI
+//! checker reporting hundreds of warnings and the next GC waiting forever on the unreleased
+//! section. So large keys arrays are walked in chunks copied with `Get<Type>ArrayRegion` into
+//! a bounded buffer, results go back with `Set<Type>ArrayRegion`, and inputs that must be
+//! contiguous (a serialized filter, one key) are copied into a Rust buffer whose allocation is
+//! fallible.
+
+use jni::Env;
+use jni::objects::{JPrimitiveArray, TypeArray};
+
+use super::critical::{Critical, Mode, length};
+use super::errors::{JniError, JniResult};
+use crate::Error;
+
+/// Arrays up to this many bytes are pinned (no copy); larger ones are copied in chunks.
+pub(crate) const PIN_MAX_BYTES: usize = 16 << 20;
+
+/// Elements per chunk when a large array is copied piecewise (512 KiB of `long`s).
+const CHUNK_ELEMENTS: usize = 64 << 10;
+
+/// The elements of a Java array as one slice: pinned, or copied when large.
+pub(crate) enum Elements<'a, T: TypeArray> {
+    Pinned(Critical<'a, T>),
+    Copied(Vec<T>),
+}
+
+impl<T: TypeArray> Elements<'_, T> {
+    pub(crate) fn as_slice(&self) -> &[T] {
+        match self {
+            Elements::Pinned(critical) => critical.as_slice(),
+            Elements::Copied(copy) => copy,
+        }
+    }
+}
+
+/// All of `array`'s elements; a null `array` is [`JniError::Null`] naming `what`. While the
+/// result lives, make no other JNI call (it may be a critical section).
+pub(crate) fn read_all<'a, T: TypeArray + Default>(
+    env: &Env<'_>,
+    array: &'a JPrimitiveArray<'_, T>,
+    what: &'static str,
+) -> JniResult<Elements<'a, T>> {
+    let len = length(env, array, what)?;
+    if len * size_of::<T>() <= PIN_MAX_BYTES {
+        return Ok(Elements::Pinned(Critical::open_with_len(
+            env,
+            array,
+            len,
+            Mode::Read,
+        )?));
+    }
+    let mut copy = try_buffer(len, what)?;
+    array.get_region(env, 0, &mut copy)?;
+    Ok(Elements::Copied(copy))
+}
+
+/// Calls `visit(offset, chunk)` over all of `array`'s elements, in order: one pinned slice for
+/// a small array, chunks of a bounded copy for a large one. `visit` must make no JNI call.
+pub(crate) fn for_each_chunk<T: TypeArray + Default>(
+    env: &Env<'_>,
+    array: &JPrimitiveArray<'_, T>,
+    what: &'static str,
+    mut visit: impl FnMut(usize, &[T]) -> JniResult<()>,
+) -> JniResult<()> {
+    let len = length(env, array, what)?;
+    if len * size_of::<T>() <= PIN_MAX_BYTES {
+        let pinned = Critical::open_with_len(env, array, len, Mode::Read)?;
+        return visit(0, pinned.as_slice());
+    }
+    let mut buffer = try_buffer(CHUNK_ELEMENTS, what)?;
+    for offset in (0..len).step_by(CHUNK_ELEMENTS) {
+        let chunk = &mut buffer[..CHUNK_ELEMENTS.min(len - offset)];
+        array.get_region(env, offset as i32, chunk)?;
+        visit(offset, chunk)?;
+    }
+    Ok(())
+}
+
+/// Calls `map(inputs, outputs)` over matching parts of `input` and `output`, which must have
+/// the same length (else an `IllegalArgumentException` naming `output_what`): both pinned when
+/// small, else chunk by chunk through bounded buffers, each output chunk written back before
+/// the next is computed. `map` must fill its output slice and make no JNI call.
+pub(crate) fn map_chunks<I: TypeArray + Default, O: TypeArray + Default>(
+    env: &Env<'_>,
+    input: &JPrimitiveArray<'_, I>,
+    input_what: &'static str,
+    output: &JPrimitiveArray<'_, O>,
+    output_what: &'static str,
+    mut map: impl FnMut(&[I], &mut [O]) -> JniResult<()>,
+) -> JniResult<()> {
+    // Both lengths before any section: no JNI call may run inside a critical section.
+    let len = length(env, input, input_what)?;
+    let out_len = length(env, output, output_what)?;
+    if out_len != len {
+        return Err(Error::invalid(
+            output_what,
+            format!("has {out_len} slots for {len} {input_what}"),
+        )
+        .into());
+    }
+    if len * size_of::<I>().max(size_of::<O>()) <= PIN_MAX_BYTES {
+        let pinned_input = Critical::open_with_len(env, input, len, Mode::Read)?;
+        let mut pinned_output = Critical::open_with_len(env, output, len, Mode::Write)?;
+        return map(pinned_input.as_slice(), pinned_output.as_mut_slice());
+    }
+    let mut inputs = try_buffer(CHUNK_ELEMENTS, input_what)?;
+    let mut outputs = try_buffer(CHUNK_ELEMENTS, output_what)?;
+    for offset in (0..len).step_by(CHUNK_ELEMENTS) {
+        let n = CHUNK_ELEMENTS.min(len - offset);
+        input.get_region(env, offset as i32, &mut inputs[..n])?;
+        map(&inputs[..n], &mut outputs[..n])?;
+        output.set_region(env, offset as i32, &outputs[..n])?;
+    }
+    Ok(())
+}
+
+/// A zeroed buffer of `len` elements, or an `Allocation` error naming `what`.
+pub(crate) fn try_buffer<T: Default + Clone>(len: usize, what: &'static str) -> JniResult<Vec<T>> {
+    let mut buffer = Vec::new();
+    buffer.try_reserve_exact(len).map_err(|_| {
+        JniError::Core(Error::allocation(
+            what,
+            (len as u64).saturating_mul(size_of::<T>() as u64),
+        ))
+    })?;
+    buffer.resize(len, T::default());
+    Ok(buffer)
+}
+
+/// A new Java array holding `elements`; `what` names the result in errors. Longer than a Java
+/// array can be (2^31 − 1 elements) is an `IllegalArgumentException` naming the size; a
+/// Java heap without room an `OutOfMemoryError` naming it.
+pub(crate) fn new_array<'l, T: TypeArray>(
+    env: &mut Env<'l>,
+    elements: &[T],
+    what: &'static str,
+) -> JniResult<JPrimitiveArray<'l, T>> {
+    let len = i32::try_from(elements.len()).map_err(|_| {
+        Error::invalid(
+            what,
+            format!(
+                "{} elements are more than a Java array holds ({})",
+                elements.len(),
+                i32::MAX
+            ),
+        )
+    })?;
+    let array = JPrimitiveArray::<T>::new(env, len as usize).map_err(|_| {
+        // The JVM's own OutOfMemoryError says only "Java heap space": replace it with one that
+        // names the size and what it was for.
+        env.exception_clear();
+        JniError::Core(Error::allocation(
+            what,
+            (len as u64) * size_of::<T>() as u64,
+        ))
+    })?;
+    array.set_region(env, 0, elements)?;
+    Ok(array)
+}
