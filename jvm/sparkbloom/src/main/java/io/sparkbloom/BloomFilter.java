@@ -783,17 +783,30 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   private static BloomFilter fromAtomicWords(
       AtomicLongArray atomic, int numHashFunctions, Strategy strategy) {
     int length = atomic.length();
-    BloomFilter filter =
-        new BloomFilter(nWithShape(64L * length, numHashFunctions, strategy.ordinal()));
+    BloomFilter filter = withShape(64L * length, numHashFunctions, strategy);
     long[] buffer = new long[Math.min(length, WORDS_PER_COPY)];
     for (int from = 0; from < length; from += buffer.length) {
       int count = Math.min(buffer.length, length - from);
       for (int i = 0; i < count; i++) {
         buffer[i] = atomic.get(from + i);
       }
-      nOrWords(filter.handle(), from, buffer, count);
+      filter.orWords(from, buffer, count);
     }
     return filter;
+  }
+
+  /** An empty filter of exactly this shape. */
+  static BloomFilter withShape(long numBits, int numHashFunctions, Strategy strategy) {
+    return new BloomFilter(nWithShape(numBits, numHashFunctions, strategy.ordinal()));
+  }
+
+  /** ORs {@code words[0..count)} into this filter's words from {@code wordOffset} on. */
+  void orWords(int wordOffset, long[] words, int count) {
+    try {
+      nOrWords(handle(), wordOffset, words, count);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   private static BloomFilter fromGuavaWriteTo(Object guava, Exception reflectionFailure) {

@@ -40,14 +40,23 @@ class ChildJvmTest {
   }
 
   static Result runChild(String mode, String... jvmArgs) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
+    return runChild(List.of(), JniCheckMain.class, mode, jvmArgs);
+  }
+
+  /**
+   * Runs {@code main} with {@code mode} in a child JVM started through {@code prefix} (e.g. a
+   * shell that lowers a limit first), stdout and stderr merged.
+   */
+  static Result runChild(List<String> prefix, Class<?> main, String mode, String... jvmArgs)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(prefix);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // As README advises for JDK 22+, where loading a library otherwise prints a warning.
     command.add("--enable-native-access=ALL-UNNAMED");
     command.addAll(Arrays.asList(jvmArgs));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(JniCheckMain.class.getName());
+    command.add(main.getName());
     command.add(mode);
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output;
