@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.example;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compiles examples/scala/PerUserDedup.scala (the README's Scala example) with scalac 2.13
- * against this module and Spark, then runs it: the Scala API of the helpers stays usable as
- * documented. Own JVM (the example starts its own SparkSession).
+ * Compiles scala/PerUserDedup.scala (the README's Scala example) with scalac 2.13 against
+ * sparkbloom-spark and Spark, then runs it: the Scala API of the helpers (the {@code RDD}
+ * overloads of {@code PerKeyFilters}, {@code BloomFunctions}) stays usable as documented. Own JVM (the example starts its own SparkSession).
  */
 class ScalaExampleTest {
   @Test
