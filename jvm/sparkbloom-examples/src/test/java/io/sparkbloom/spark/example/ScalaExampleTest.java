@@ -35,14 +35,22 @@ class ScalaExampleTest {
         PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
       java.lang.reflect.Method main = loader.loadClass("PerUserDedup").getMethod("main", String[].class);
       String[] args = {tmp.resolve("filters").toString()};
-      // Scala's println writes to scala.Console.out, not System.out
-      scala.Console$.MODULE$.withOut(capture, () -> {
-        try {
-          return main.invoke(null, (Object) args);
-        } catch (ReflectiveOperationException e) {
-          throw new RuntimeException(e.getCause() != null ? e.getCause() : e);
-        }
-      });
+      // the example's closures run in tasks: Spark's local executor loads their classes through
+      // the context class loader the SparkContext starts with, as spark-submit puts a user's jar
+      ClassLoader previous = Thread.currentThread().getContextClassLoader();
+      Thread.currentThread().setContextClassLoader(loader);
+      try {
+        // Scala's println writes to scala.Console.out, not System.out
+        scala.Console$.MODULE$.withOut(capture, () -> {
+          try {
+            return main.invoke(null, (Object) args);
+          } catch (ReflectiveOperationException e) {
+            throw new RuntimeException(e.getCause() != null ? e.getCause() : e);
+          }
+        });
+      } finally {
+        Thread.currentThread().setContextClassLoader(previous);
+      }
     }
     String printed = captured.toString(StandardCharsets.UTF_8);
     System.out.print(printed);
