@@ -8,7 +8,7 @@ files (median of the measurement iterations; batch benchmarks are already per ke
 
 Prints, per filter shape, ns/op of every implementation side by side, the ratios
 sparkbloom/peer (below 1 = sparkbloom faster), the JNI-to-native ratio for sparkbloom, and then
-issue 5's targets, each met or missed with its ratio.
+issue 5's targets (the TARGETS table), each met or missed with its ratio.
 
 Usage: bench_table.py --criterion DIR --jmh FILE [--jmh FILE ...] [--sizes FILE]
 """
@@ -18,12 +18,62 @@ import glob
 import json
 import os
 import sys
+from collections import namedtuple
 
 SHAPES = [("n1e4_p1e-3", "n = 10^4, p = 10^-3"), ("n1e7_p1e-2", "n = 10^7, p = 10^-2")]
 BATCHES = [1, 16, 256, 4096]
 JVM_IMPLS = ["sparkbloom", "guava", "spark_v1", "spark_v2"]
 JVM_PEERS = ["guava", "spark_v1", "spark_v2"]
-PEER_LABEL = {"guava": "Guava 33", "spark_v1": "Spark V1", "spark_v2": "Spark V2"}
+
+# A JMH result: benchmark class.method, @Param impl, shape and batch (None where not a param).
+JmhKey = namedtuple("JmhKey", "method impl shape batch")
+# One line of a per-shape table: its label, the criterion operation and the JMH one (either None).
+Row = namedtuple("Row", "label rust jvm")
+# A criterion operation: function id prefix, batch size; "serde" sums serialize+deserialize.
+RustOp = namedtuple("RustOp", "op batch suffix", defaults=(None, ""))
+# A JMH operation: class.method, batch size, suffix of the shape (e.g. "_sparse").
+JvmOp = namedtuple("JvmOp", "method batch suffix", defaults=(None, ""))
+
+# One side of a target's ratio: where it is measured ("jvm" = JMH, "rust" = criterion,
+# "bytes" = SerializedSizes' Java-serialization byte count), which implementation, its label.
+Side = namedtuple("Side", "source impl label")
+SB = Side("jvm", "sparkbloom", "sparkbloom (JNI)")
+RUST_SB = Side("rust", "sparkbloom", "Rust-native sparkbloom")
+GUAVA = Side("jvm", "guava", "Guava 33")
+SPARK_V1 = Side("jvm", "spark_v1", "Spark V1")
+SPARK_V2 = Side("jvm", "spark_v2", "Spark V2")
+SB_BYTES = Side("bytes", "sparkbloom", "sparkbloom bytes")
+GUAVA_BYTES = Side("bytes", "guava", "Guava bytes")
+
+# A target: for every shape × operation × batch, numerator ÷ denominator must be <= or >= bound.
+Target = namedtuple("Target", "shapes ops batches numerator denominator relation bound")
+
+BOTH = ("n1e4_p1e-3", "n1e7_p1e-2")
+SMALL = ("n1e4_p1e-3",)
+LARGE = ("n1e7_p1e-2",)
+SMALL_ALL_AND_SPARSE = ("n1e4_p1e-3", "n1e4_p1e-3_sparse")
+BATCH_QUERIES = ("BatchBench.mightContainAll", "BatchBench.retainAbsent")
+SINGLE_QUERIES = ("SingleKeyBench.hit_u64", "SingleKeyBench.miss_u64")
+JAVA_SERIALIZATION = ("SerializationBench.javaSerialization",)
+NO_BATCH = (None,)
+
+# Issue 5's targets. They will change: edit this table, not the code below.
+TARGETS = [
+    Target(BOTH, BATCH_QUERIES, (256, 4096), SB, RUST_SB, "<=", 1.5),
+    Target(SMALL, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 7),
+    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V1, SB, ">=", 3),
+    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V2, SB, ">=", 3),
+    Target(LARGE, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 8),
+    Target(BOTH, ("BatchBench.putAll",), (4096,), GUAVA, SB, ">=", 10),
+    Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V1, SB, ">=", 1.0),
+    Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V2, SB, ">=", 1.0),
+    Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, GUAVA, SB, ">=", 5),
+    Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, SB_BYTES, GUAVA_BYTES, "<", 1),
+]
+
+# The criterion operation that a JMH batch method measures, for the JNI ÷ Rust targets.
+RUST_OP_OF = {"BatchBench.putAll": "put_all", "BatchBench.mightContainAll": "query_all",
+              "BatchBench.retainAbsent": "retain_absent"}
 
 
 def load_criterion(root):
@@ -45,7 +95,7 @@ def load_criterion(root):
 
 
 def load_jmh(paths):
-    """{(benchmark method, impl, shape, batch or None): ns per op (median of iterations)}."""
+    """{JmhKey: ns per op (median of iterations)}."""
     out = {}
     for path in paths:
         if not os.path.exists(path):
@@ -58,8 +108,7 @@ def load_jmh(paths):
             params = run.get("params", {})
             metric = run["primaryMetric"]
             ns = metric.get("scorePercentiles", {}).get("50.0", metric["score"])
-            key = (name, params.get("impl"), params.get("shape"), params.get("batch"))
-            out[key] = ns
+            out[JmhKey(name, params.get("impl"), params.get("shape"), params.get("batch"))] = ns
     return out
 
 
@@ -95,61 +144,58 @@ class Tables:
         return self.crit.get((f"{op}@{shape}", impl, None if param is None else str(param)))
 
     def j(self, method, impl, shape, batch=None):
-        return self.jmh.get((method, impl, shape, None if batch is None else str(batch)))
+        return self.jmh.get(JmhKey(method, impl, shape, None if batch is None else str(batch)))
 
     def rows(self, shape):
-        """(label, rust op key, jmh key) for every row of a shape."""
+        """Every Row of a shape's table."""
         rows = []
         for kind in ("u64", "str"):
+            key = "8-byte long" if kind == "u64" else "32-byte String"
             for op, label in (("put", "put"), ("hit", "mightContain, hit"),
                               ("miss", "mightContain, miss")):
-                rows.append((f"{label} ({'8-byte long' if kind == 'u64' else '32-byte String'})",
-                             ("single", f"{op}_{kind}"), ("SingleKeyBench." + f"{op}_{kind}", None)))
-        for rust_op, jmh_op, label in (("put_all", "putAll", "putAll"),
-                                       ("query_all", "mightContainAll", "mightContainAll, 50/50"),
-                                       ("retain_absent", "retainAbsent", "retainAbsent, 50/50")):
+                rows.append(Row(f"{label} ({key})", RustOp(f"{op}_{kind}"),
+                                JvmOp(f"SingleKeyBench.{op}_{kind}")))
+        for jmh_op, label in (("putAll", "putAll"), ("mightContainAll", "mightContainAll, 50/50"),
+                              ("retainAbsent", "retainAbsent, 50/50")):
+            method = "BatchBench." + jmh_op
             for b in BATCHES:
-                rows.append((f"{label}, batch {b} (per key)", ("batch", rust_op, b),
-                             ("BatchBench." + jmh_op, b)))
-        rows.append(("Java serialization write+read", None,
-                     ("SerializationBench.javaSerialization", None)))
-        rows.append(("own format write+read", ("serde", ""),
-                     ("SerializationBench.ownFormat", None)))
+                rows.append(Row(f"{label}, batch {b} (per key)", RustOp(RUST_OP_OF[method], b),
+                                JvmOp(method, b)))
+        rows.append(Row("Java serialization write+read", None,
+                        JvmOp("SerializationBench.javaSerialization")))
+        rows.append(Row("own format write+read", RustOp("serde"),
+                        JvmOp("SerializationBench.ownFormat")))
         if shape == "n1e4_p1e-3":
-            rows.append(("Java serialization write+read, 200 keys", None,
-                         ("SerializationBench.javaSerialization", None, "_sparse")))
-            rows.append(("own format write+read, 200 keys", ("serde", "_sparse"),
-                         ("SerializationBench.ownFormat", None, "_sparse")))
+            rows.append(Row("Java serialization write+read, 200 keys", None,
+                            JvmOp("SerializationBench.javaSerialization", suffix="_sparse")))
+            rows.append(Row("own format write+read, 200 keys", RustOp("serde", suffix="_sparse"),
+                            JvmOp("SerializationBench.ownFormat", suffix="_sparse")))
         return rows
 
-    def rust_value(self, shape, key, impl):
-        if key is None:
+    def rust_value(self, shape, op, impl):
+        if op is None:
             return None
-        if key[0] == "single":
-            return self.c(key[1], shape, impl)
-        if key[0] == "batch":
-            return self.c(key[1], shape, impl, key[2])
-        ser = self.c(f"serialize{key[1]}", shape, impl)
-        de = self.c(f"deserialize{key[1]}", shape, impl)
-        return None if ser is None or de is None else ser + de
+        if op.op == "serde":
+            ser = self.c(f"serialize{op.suffix}", shape, impl)
+            de = self.c(f"deserialize{op.suffix}", shape, impl)
+            return None if ser is None or de is None else ser + de
+        return self.c(op.op, shape, impl, op.batch)
 
-    def jvm_value(self, shape, key, impl):
-        method, batch = key[0], key[1]
-        suffix = key[2] if len(key) > 2 else ""
-        return self.j(method, impl, shape + suffix, batch)
+    def jvm_value(self, shape, op, impl):
+        return self.j(op.method, impl, shape + op.suffix, op.batch)
 
     def table(self, shape):
         head = ("| operation | Rust sparkbloom | Rust fastbloom | sb/fastbloom "
                 "| JNI sparkbloom | Guava 33 | Spark V1 | Spark V2 "
                 "| sb/Guava | sb/Spark V1 | sb/Spark V2 | JNI/Rust sb |")
         lines = [head, "|" + "---|" * 12]
-        for label, rkey, jkey in self.rows(shape):
-            rs = self.rust_value(shape, rkey, "sparkbloom")
-            rf = self.rust_value(shape, rkey, "fastbloom")
-            jv = {impl: self.jvm_value(shape, jkey, impl) for impl in JVM_IMPLS}
+        for row in self.rows(shape):
+            rs = self.rust_value(shape, row.rust, "sparkbloom")
+            rf = self.rust_value(shape, row.rust, "fastbloom")
+            jv = {impl: self.jvm_value(shape, row.jvm, impl) for impl in JVM_IMPLS}
             if all(v is None for v in [rs, rf, *jv.values()]):
                 continue
-            cells = [label, fmt_ns(rs), fmt_ns(rf), fmt_ratio(ratio(rs, rf))]
+            cells = [row.label, fmt_ns(rs), fmt_ns(rf), fmt_ratio(ratio(rs, rf))]
             cells += [fmt_ns(jv[i]) for i in JVM_IMPLS]
             cells += [fmt_ratio(ratio(jv["sparkbloom"], jv[p])) for p in JVM_PEERS]
             cells.append(fmt_ratio(ratio(jv["sparkbloom"], rs)))
@@ -191,58 +237,35 @@ class Tables:
                 lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
+    def side_value(self, side, shape, method, batch):
+        """One side of a target's ratio: ns per op or key, or a byte count."""
+        if side.source == "jvm":
+            return self.j(method, side.impl, shape, batch)
+        if side.source == "rust":
+            return self.c(RUST_OP_OF[method], shape, side.impl, batch)
+        return self.sizes.get(f"{side.impl}/{shape}", {}).get("java")
+
     def targets(self):
-        """Issue 5 §4, each as (description, ratio, needed, met)."""
-        out = []
-
-        def check(desc, value, needed, at_most):
-            if value is None:
-                out.append(f"| {desc} | not measured | {'≤' if at_most else '≥'} {needed} | – |")
-                return
-            met = value <= needed if at_most else value >= needed
-            out.append(f"| {desc} | {value:.2f} | {'≤' if at_most else '≥'} {needed} "
-                       f"| {'met' if met else '**missed**'} |")
-
-        for shape in ("n1e4_p1e-3", "n1e7_p1e-2"):
-            for jop, rop in (("mightContainAll", "query_all"), ("retainAbsent", "retain_absent")):
-                for b in (256, 4096):
-                    check(f"{shape} `{jop}` batch {b}: JNI ns/key ÷ Rust-native ns/key",
-                          ratio(self.j("BatchBench." + jop, "sparkbloom", shape, b),
-                                self.c(rop, shape, "sparkbloom", b)), 1.5, True)
-        wants = {"n1e4_p1e-3": {"guava": 7, "spark_v1": 3, "spark_v2": 3},
-                 "n1e7_p1e-2": {"guava": 8}}
-        for shape, peers in wants.items():
-            for jop in ("mightContainAll", "retainAbsent"):
-                for peer, needed in peers.items():
-                    check(f"{shape} `{jop}` batch 4096: {PEER_LABEL[peer]} ns/key ÷ sparkbloom",
-                          ratio(self.j("BatchBench." + jop, peer, shape, 4096),
-                                self.j("BatchBench." + jop, "sparkbloom", shape, 4096)),
-                          needed, False)
-        for shape in ("n1e4_p1e-3", "n1e7_p1e-2"):
-            check(f"{shape} `putAll` batch 4096: Guava ns/key ÷ sparkbloom",
-                  ratio(self.j("BatchBench.putAll", "guava", shape, 4096),
-                        self.j("BatchBench.putAll", "sparkbloom", shape, 4096)), 10, False)
-        for shape in ("n1e4_p1e-3", "n1e7_p1e-2"):
-            for op in ("hit_u64", "miss_u64"):
-                for peer in ("spark_v1", "spark_v2"):
-                    check(f"{shape} single `mightContain(long)` {op[:4]}: "
-                          f"{PEER_LABEL[peer]} ns ÷ sparkbloom ns",
-                          ratio(self.j("SingleKeyBench." + op, peer, shape),
-                                self.j("SingleKeyBench." + op, "sparkbloom", shape)), 1.0, False)
-        for suffix, label in (("", "n keys"), ("_sparse", "200 keys")):
-            shape = "n1e4_p1e-3" + suffix
-            check(f"n1e4_p1e-3 ({label}) Java serialization write+read: Guava ns ÷ sparkbloom",
-                  ratio(self.j("SerializationBench.javaSerialization", "guava", shape),
-                        self.j("SerializationBench.javaSerialization", "sparkbloom", shape)),
-                  5, False)
-            ours = self.sizes.get(f"sparkbloom/{shape}", {}).get("java")
-            guava = self.sizes.get(f"guava/{shape}", {}).get("java")
-            if ours is not None and guava is not None:
-                out.append(f"| n1e4_p1e-3 ({label}) Java serialization bytes: sparkbloom {ours:,} vs "
-                           f"Guava {guava:,} | {ours / guava:.3f} | < 1 "
-                           f"| {'met' if ours < guava else '**missed**'} |")
-        head = ["| target | ratio | needed | |", "|---|---|---|---|"]
-        return "\n".join(head + out)
+        """TARGETS, one line each: the ratio, the bound, met or missed."""
+        holds = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
+        shown = {"<=": "≤", ">=": "≥", "<": "<"}
+        lines = ["| target | ratio | needed | |", "|---|---|---|---|"]
+        for t in TARGETS:
+            for shape in t.shapes:
+                for method in t.ops:
+                    for batch in t.batches:
+                        what = method.split(".")[1] + ("" if batch is None else f" batch {batch}")
+                        desc = f"{shape} `{what}`: {t.numerator.label} ÷ {t.denominator.label}"
+                        needed = f"{shown[t.relation]} {t.bound}"
+                        value = ratio(self.side_value(t.numerator, shape, method, batch),
+                                      self.side_value(t.denominator, shape, method, batch))
+                        if value is None:
+                            lines.append(f"| {desc} | not measured | {needed} | – |")
+                            continue
+                        met = holds[t.relation](value, t.bound)
+                        lines.append(f"| {desc} | {value:.2f} | {needed} "
+                                     f"| {'met' if met else '**missed**'} |")
+        return "\n".join(lines)
 
 
 def main():

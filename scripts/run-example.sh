@@ -7,21 +7,22 @@
 #   scripts/run-example.sh --input my-history.csv            # your own (user,item) CSV or Parquet
 #   scripts/run-example.sh --help                            # all flags
 #
-# Needs JDK 17+, Maven and cargo. Builds the Rust core, the core jar and sparkbloom-spark first
-# (the first run downloads Spark from Maven Central); SPARKBLOOM_SKIP_BUILD=1 skips the build.
+# Needs JDK 17+, Maven and cargo. Builds the Rust core, the core jar, sparkbloom-spark and
+# sparkbloom-examples first (the first run downloads Spark from Maven Central);
+# SPARKBLOOM_SKIP_BUILD=1 skips the build.
 # JVM options: SPARKBLOOM_JAVA_OPTS (default -Xmx4g).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-MOD=jvm/sparkbloom-spark
+MOD=jvm/sparkbloom-examples
 
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
-  echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark); the first run downloads Spark ..." >&2
-  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -Dmaven.test.skip=true >&2
+  echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark, sparkbloom-examples); the first run downloads Spark ..." >&2
+  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
 fi
 
-JAR="$(ls "$MOD"/target/sparkbloom-spark_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"
+JAR="$(ls "$MOD"/target/sparkbloom-examples_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"
 if [ -z "$JAR" ] || [ ! -f "$MOD/target/runtime-classpath.txt" ]; then
   echo "run-example.sh: $MOD is not built; run without SPARKBLOOM_SKIP_BUILD=1" >&2
   exit 1
@@ -53,6 +54,6 @@ JAVA17_FLAGS=(
 
 # shellcheck disable=SC2086
 exec java "${JAVA17_FLAGS[@]}" ${SPARKBLOOM_JAVA_OPTS:--Xmx4g} \
-  -Dlog4j2.configurationFile="$ROOT/$MOD/conf/log4j2.properties" \
+  -Dlog4j2.configurationFile="$ROOT/jvm/sparkbloom-spark/conf/log4j2.properties" \
   -cp "$JAR:$(cat "$MOD/target/runtime-classpath.txt")" \
   io.sparkbloom.spark.example.PerUserDedupJob "$@"

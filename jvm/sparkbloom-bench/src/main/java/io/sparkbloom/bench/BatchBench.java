@@ -90,10 +90,7 @@ public class BatchBench {
     public void setUp(Params params) {
       Shape shape = Shape.of(params.shape);
       long[] present = Keys.longs(Keys.PRESENT, shape.n, (int) shape.n);
-      filter = Impl.create(params.impl, shape, false);
-      for (long key : present) {
-        filter.put(key);
-      }
+      filter = Impl.holding(params.impl, shape, present);
       int pool = Keys.pool(shape.n);
       long[] mix =
           Keys.mix(Keys.sample(present, pool), Keys.longs(Keys.MISSES, shape.n, pool), shape.n);

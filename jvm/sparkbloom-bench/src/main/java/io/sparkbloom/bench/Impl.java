@@ -4,6 +4,7 @@ import com.google.common.hash.Funnels;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -14,8 +15,8 @@ import java.util.Arrays;
  * single subclass and the JIT inlines through it.
  *
  * <p>Guava and Spark have no batch API: their {@code putAll}, {@code mightContainAll} and
- * {@code retainAbsent} are the loop a user would write, allocating the result as sparkbloom's
- * methods do.
+ * {@code retainAbsent} are the loops a user would write, written once here over the peer's
+ * per-key calls and allocating the result as sparkbloom's methods do.
  */
 abstract class Impl implements AutoCloseable {
   static final String SPARKBLOOM = "sparkbloom";
@@ -44,6 +45,15 @@ abstract class Impl implements AutoCloseable {
     }
   }
 
+  /** {@link #create} with long keys, then each of {@code keys} put, one call per key. */
+  static Impl holding(String name, Shape shape, long[] keys) {
+    Impl filter = create(name, shape, false);
+    for (long key : keys) {
+      filter.put(key);
+    }
+    return filter;
+  }
+
   private static org.apache.spark.util.sketch.BloomFilter spark(
       org.apache.spark.util.sketch.BloomFilter.Version version, Shape shape) {
     long numBits = org.apache.spark.util.sketch.BloomFilter.optimalNumOfBits(shape.n, shape.p);
@@ -58,11 +68,36 @@ abstract class Impl implements AutoCloseable {
 
   abstract boolean mightContain(String key);
 
-  abstract boolean putAll(long[] keys);
+  // The batch operations of a peer without a batch API: the loops a user writes, shared by the
+  // peers (one subclass per fork, so put/mightContain inline into them); sparkbloom overrides
+  // them with its batch calls.
 
-  abstract boolean[] mightContainAll(long[] keys);
+  boolean putAll(long[] keys) {
+    boolean changed = false;
+    for (long key : keys) {
+      changed |= put(key);
+    }
+    return changed;
+  }
 
-  abstract long[] retainAbsent(long[] keys);
+  boolean[] mightContainAll(long[] keys) {
+    boolean[] out = new boolean[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      out[i] = mightContain(keys[i]);
+    }
+    return out;
+  }
+
+  long[] retainAbsent(long[] keys) {
+    long[] out = new long[keys.length];
+    int n = 0;
+    for (long key : keys) {
+      if (!mightContain(key)) {
+        out[n++] = key;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
 
   /** The object a user hands to an ObjectOutputStream. */
   abstract Object serializable();
@@ -75,6 +110,36 @@ abstract class Impl implements AutoCloseable {
 
   @Override
   public void close() {}
+
+  /** A peer's {@code writeTo(OutputStream)}. */
+  interface StreamWriter {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** A peer's {@code readFrom}, or any read that throws IOException. */
+  interface Reader {
+    Object read() throws IOException;
+  }
+
+  /** The bytes {@code writer} writes. */
+  static byte[] written(StreamWriter writer) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      writer.writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** What {@code reader} reads; its IOException unchecked. */
+  static Object read(Reader reader) {
+    try {
+      return reader.read();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   // ------------------------------------------------------------------------------------------
 
@@ -132,11 +197,7 @@ abstract class Impl implements AutoCloseable {
 
     @Override
     Object fromBytes(byte[] bytes) {
-      try {
-        return io.sparkbloom.BloomFilter.fromByteArray(bytes);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return read(() -> io.sparkbloom.BloomFilter.fromByteArray(bytes));
     }
 
     @Override
@@ -174,59 +235,19 @@ abstract class Impl implements AutoCloseable {
     }
 
     @Override
-    boolean putAll(long[] keys) {
-      boolean changed = false;
-      for (long key : keys) {
-        changed |= f.put(key);
-      }
-      return changed;
-    }
-
-    @Override
-    boolean[] mightContainAll(long[] keys) {
-      boolean[] out = new boolean[keys.length];
-      for (int i = 0; i < keys.length; i++) {
-        out[i] = f.mightContain(keys[i]);
-      }
-      return out;
-    }
-
-    @Override
-    long[] retainAbsent(long[] keys) {
-      long[] out = new long[keys.length];
-      int n = 0;
-      for (long key : keys) {
-        if (!f.mightContain(key)) {
-          out[n++] = key;
-        }
-      }
-      return Arrays.copyOf(out, n);
-    }
-
-    @Override
     Object serializable() {
       return f;
     }
 
     @Override
     byte[] toBytes() {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try {
-        f.writeTo(out);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return out.toByteArray();
+      return written(f::writeTo);
     }
 
     @Override
     Object fromBytes(byte[] bytes) {
-      try {
-        return com.google.common.hash.BloomFilter.readFrom(
-            new ByteArrayInputStream(bytes), Funnels.longFunnel());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return read(() -> com.google.common.hash.BloomFilter.readFrom(
+          new ByteArrayInputStream(bytes), Funnels.longFunnel()));
     }
   }
 
@@ -256,21 +277,6 @@ abstract class Impl implements AutoCloseable {
     @Override
     boolean mightContain(String key) {
       return f.mightContain(key);
-    }
-
-    @Override
-    boolean putAll(long[] keys) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    boolean[] mightContainAll(long[] keys) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    long[] retainAbsent(long[] keys) {
-      throw new UnsupportedOperationException();
     }
 
     @Override
@@ -318,58 +324,18 @@ abstract class Impl implements AutoCloseable {
     }
 
     @Override
-    boolean putAll(long[] keys) {
-      boolean changed = false;
-      for (long key : keys) {
-        changed |= f.putLong(key);
-      }
-      return changed;
-    }
-
-    @Override
-    boolean[] mightContainAll(long[] keys) {
-      boolean[] out = new boolean[keys.length];
-      for (int i = 0; i < keys.length; i++) {
-        out[i] = f.mightContainLong(keys[i]);
-      }
-      return out;
-    }
-
-    @Override
-    long[] retainAbsent(long[] keys) {
-      long[] out = new long[keys.length];
-      int n = 0;
-      for (long key : keys) {
-        if (!f.mightContainLong(key)) {
-          out[n++] = key;
-        }
-      }
-      return Arrays.copyOf(out, n);
-    }
-
-    @Override
     Object serializable() {
       return f;
     }
 
     @Override
     byte[] toBytes() {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try {
-        f.writeTo(out);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return out.toByteArray();
+      return written(f::writeTo);
     }
 
     @Override
     Object fromBytes(byte[] bytes) {
-      try {
-        return org.apache.spark.util.sketch.BloomFilter.readFrom(bytes);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return read(() -> org.apache.spark.util.sketch.BloomFilter.readFrom(bytes));
     }
   }
 }

@@ -112,10 +112,7 @@ public class SingleKeyBench {
     public void setUp(Params params) {
       Shape shape = Shape.of(params.shape);
       long[] present = Keys.longs(Keys.PRESENT, shape.n, (int) shape.n);
-      filter = Impl.create(params.impl, shape, false);
-      for (long key : present) {
-        filter.put(key);
-      }
+      filter = Impl.holding(params.impl, shape, present);
       hits = Keys.sample(present, Keys.pool(shape.n));
       misses = Keys.longs(Keys.MISSES, shape.n, Keys.pool(shape.n));
     }

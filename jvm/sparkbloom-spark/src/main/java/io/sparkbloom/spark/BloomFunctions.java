@@ -139,7 +139,7 @@ public final class BloomFunctions {
     private final double fpp;
 
     public BuildAggregator(long expectedInsertions, double fpp) {
-      FilterBuilder.checkSizing(expectedInsertions, fpp);
+      FilterBuilder.validate(expectedInsertions, fpp);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
     }

@@ -6,7 +6,12 @@ import com.esotericsoftware.kryo.KryoSerializable;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
@@ -24,9 +29,21 @@ import java.util.Arrays;
  * so the size stays bounded by the filter size for keys with many items; such a builder is
  * serialized as the filter's FORMAT bytes plus the pending items.
  *
- * <p>Both serializers write the same compact form ({@code writeObject} for Java serialization,
- * {@link KryoSerializable} for Kryo, with or without the registrator). Not thread-safe: one
- * builder belongs to one task, as every Spark aggregation buffer does.
+ * <p>Java serialization ({@code writeObject}) and Kryo ({@link KryoSerializable}, with or without
+ * the registrator) write the same bytes, big-endian as {@link DataOutput} writes them:
+ *
+ * <pre>
+ * int    form version (2)
+ * long   expected insertions n (-1: unconfigured, the SQL aggregate's zero)
+ * double fpp p
+ * int    count of pending items
+ * long   pending items, count of them
+ * int    length of the native filter's bytes (-1: no native filter yet)
+ * byte   the filter's FORMAT.md bytes, length of them
+ * </pre>
+ *
+ * (Java serialization wraps them in its block-data records.) Not thread-safe: one builder belongs
+ * to one task, as every Spark aggregation buffer does.
  */
 public final class FilterBuilder implements Serializable, KryoSerializable {
   private static final long serialVersionUID = 1L;
@@ -34,51 +51,61 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
   /** Items buffered on the JVM side before one {@code putAll} call moves them to the native side. */
   public static final int BATCH = 4096;
 
-  private static final int FORM_VERSION = 1;
+  private static final int FORM_VERSION = 2;
   private static final long[] EMPTY = new long[0];
+  /** The sizing of the SQL aggregate's zero before its first row: an n the core rejects. */
+  private static final long UNCONFIGURED = -1;
 
-  /** Expected insertions; 0 while unconfigured (the SQL aggregate reads it from the first row). */
+  /** Expected insertions, or {@link #UNCONFIGURED} (the SQL aggregate reads it from the first row). */
   private transient long expectedInsertions;
   private transient double fpp;
-  private transient long[] pending;
+  private transient long[] pending = EMPTY;
   private transient int size;
   /** Null until more than {@link #BATCH} items arrived. */
   private transient BloomFilter filter;
 
-  /** A builder for a filter sized for {@code expectedInsertions} items at false-positive rate {@code fpp}. */
+  /**
+   * A builder for a filter sized for {@code expectedInsertions} items at false-positive rate
+   * {@code fpp}.
+   *
+   * @throws IllegalArgumentException as {@link BloomFilter#create(long, double)} throws it for
+   *     these arguments
+   */
   public FilterBuilder(long expectedInsertions, double fpp) {
-    checkSizing(expectedInsertions, fpp);
+    validate(expectedInsertions, fpp);
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
-    this.pending = EMPTY;
+  }
+
+  private FilterBuilder() {
+    this.expectedInsertions = UNCONFIGURED;
   }
 
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
   static FilterBuilder unconfigured() {
-    FilterBuilder b = new FilterBuilder(1, 0.5);
-    b.expectedInsertions = 0;
-    b.fpp = 0;
-    return b;
+    return new FilterBuilder();
   }
 
-  static void checkSizing(long expectedInsertions, double fpp) {
-    if (expectedInsertions <= 0) {
-      throw new IllegalArgumentException(
-          "expectedInsertions must be positive, got " + expectedInsertions);
-    }
-    if (!(fpp > 0.0 && fpp < 1.0)) {
-      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
-    }
+  /**
+   * Checks (n, p) by the core's own rules, before any task runs: creates the filter that
+   * {@link BloomFilter#create(long, double)} would and frees it at once. Its bit array is zeroed
+   * memory that the allocator maps lazily and nothing touches, so even a large filter costs no
+   * RAM here.
+   *
+   * @throws IllegalArgumentException naming the argument that the core rejects
+   */
+  static void validate(long expectedInsertions, double fpp) {
+    BloomFilter.create(expectedInsertions, fpp).close();
   }
 
   boolean isConfigured() {
-    return expectedInsertions > 0;
+    return expectedInsertions != UNCONFIGURED;
   }
 
   /** Sets the sizing of an unconfigured builder; a configured one must get the same values. */
   FilterBuilder configure(long expectedInsertions, double fpp) {
     if (!isConfigured()) {
-      checkSizing(expectedInsertions, fpp);
+      validate(expectedInsertions, fpp);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
     } else if (this.expectedInsertions != expectedInsertions || this.fpp != fpp) {
@@ -197,11 +224,9 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
     size = 0;
   }
 
-  // ---- serialization: one compact form for Java serialization and Kryo -------------------------
-  // int version, long n, double p, int size, size x long, int filterLength (-1: none), bytes
+  // ---- serialization: one form, written through DataOutput by both serializers ---------------
 
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
+  private void writeForm(DataOutput out) throws IOException {
     out.writeInt(FORM_VERSION);
     out.writeLong(expectedInsertions);
     out.writeDouble(fpp);
@@ -216,64 +241,59 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
     }
   }
 
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    checkVersion(in.readInt());
+  private void readForm(DataInput in) throws IOException {
+    int version = in.readInt();
+    if (version != FORM_VERSION) {
+      throw new InvalidObjectException("FilterBuilder: unknown serialized form version " + version
+          + " (expected " + FORM_VERSION + ")");
+    }
     expectedInsertions = in.readLong();
     fpp = in.readDouble();
     size = in.readInt();
+    if (size < 0 || size > BATCH) {
+      throw new InvalidObjectException("FilterBuilder: " + size + " pending items, expected 0 to " + BATCH);
+    }
     pending = size == 0 ? EMPTY : new long[Math.max(size, 16)];
     for (int i = 0; i < size; i++) {
       pending[i] = in.readLong();
     }
-    int len = in.readInt();
-    if (len >= 0) {
-      byte[] bytes = new byte[len];
+    int length = in.readInt();
+    if (length < -1) {
+      throw new InvalidObjectException("FilterBuilder: negative filter length " + length);
+    }
+    filter = null;
+    if (length >= 0) {
+      byte[] bytes = new byte[length];
       in.readFully(bytes);
       filter = BloomFilter.fromByteArray(bytes);
     }
   }
 
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
+    writeForm(out);
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    readForm(in);
+  }
+
   @Override
   public void write(Kryo kryo, Output out) {
-    out.writeInt(FORM_VERSION);
-    out.writeLong(expectedInsertions);
-    out.writeDouble(fpp);
-    out.writeInt(size, true);
-    for (int i = 0; i < size; i++) {
-      out.writeLong(pending[i]);
-    }
-    byte[] bytes = filter == null ? null : filter.toByteArray();
-    out.writeInt(bytes == null ? 0 : bytes.length + 1, true);
-    if (bytes != null) {
-      out.writeBytes(bytes);
+    try {
+      writeForm(new DataOutputStream(out));
+    } catch (IOException e) {
+      throw new KryoException("FilterBuilder: " + e.getMessage(), e);
     }
   }
 
   @Override
   public void read(Kryo kryo, Input in) {
     try {
-      checkVersion(in.readInt());
-    } catch (IOException e) {
-      throw new KryoException(e.getMessage(), e);
-    }
-    expectedInsertions = in.readLong();
-    fpp = in.readDouble();
-    size = in.readInt(true);
-    pending = size == 0 ? EMPTY : in.readLongs(size);
-    int lenPlusOne = in.readInt(true);
-    try {
-      filter = lenPlusOne == 0 ? null : BloomFilter.fromByteArray(in.readBytes(lenPlusOne - 1));
+      readForm(new DataInputStream(in));
     } catch (IOException e) {
       throw new KryoException("FilterBuilder: " + e.getMessage(), e);
-    }
-  }
-
-  private static void checkVersion(int version) throws IOException {
-    if (version != FORM_VERSION) {
-      throw new java.io.InvalidObjectException(
-          "FilterBuilder: unknown serialized form version " + version + " (expected "
-              + FORM_VERSION + ")");
     }
   }
 

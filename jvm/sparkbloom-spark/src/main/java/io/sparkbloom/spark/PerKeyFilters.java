@@ -1,22 +1,8 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectStreamClass;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.NoSuchElementException;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.spark.HashPartitioner;
@@ -29,8 +15,6 @@ import org.apache.spark.api.java.Optional;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * RDD helpers for per-key Bloom filters (one filter per user, say), usable from Java and Scala.
@@ -52,8 +36,15 @@ import scala.reflect.ClassTag$;
  * compact FORMAT bytes) and read back with {@code objectFile}. Each key must have at most one
  * filter when calling {@link #dedup}; the build helpers guarantee it.
  *
- * <p>Scala: the {@code RDD} overloads take and return plain RDDs, e.g.
+ * <p>Scala: every method that takes a {@code JavaPairRDD} has an {@code RDD} overload that takes
+ * and returns plain RDDs, e.g.
  * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], 10000, 0.001): RDD[(String, BloomFilter)]}.
+ *
+ * <p>This class is the facade; the machinery sits in package-private classes: the hash join
+ * ({@code HashJoinDedup}), the partitioning marker beside a saved objectFile
+ * ({@code PartitioningMarker}), reading its part files ({@code ObjectFileRecords},
+ * {@link PartFilesInputFormat}, {@code KnownPartitionerRDD}), batched queries over an iterator
+ * ({@code BatchedRetainAbsent}) and the Scala-to-Java views ({@code ScalaRdds}).
  */
 public final class PerKeyFilters {
   private PerKeyFilters() {}
@@ -90,15 +81,13 @@ public final class PerKeyFilters {
    */
   public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
       RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp) {
-    JavaPairRDD<K, Long> javaPairs = toJavaPairs(pairs).mapValues(PerKeyFilters::toLong);
-    return buildPerKey(javaPairs, expectedInsertions, fpp).rdd();
+    return buildPerKey(ScalaRdds.withLongValues(pairs), expectedInsertions, fpp).rdd();
   }
 
   /** Scala-friendly {@link #buildPerKey(JavaPairRDD, long, double, int)}: hash-partitioned output. */
   public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
       RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp, int numPartitions) {
-    JavaPairRDD<K, Long> javaPairs = toJavaPairs(pairs).mapValues(PerKeyFilters::toLong);
-    return buildPerKey(javaPairs, expectedInsertions, fpp, numPartitions).rdd();
+    return buildPerKey(ScalaRdds.withLongValues(pairs), expectedInsertions, fpp, numPartitions).rdd();
   }
 
   /**
@@ -116,7 +105,7 @@ public final class PerKeyFilters {
   /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)}. */
   public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyFromArrays(
       RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
-    return buildPerKeyFromArrays(toJavaPairs(records), expectedInsertions, fpp).rdd();
+    return buildPerKeyFromArrays(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp).rdd();
   }
 
   /**
@@ -126,7 +115,7 @@ public final class PerKeyFilters {
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
-    FilterBuilder.checkSizing(expectedInsertions, fpp);
+    FilterBuilder.validate(expectedInsertions, fpp);
     return records.mapValues(items -> {
       BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
       f.putAll(items);
@@ -147,13 +136,16 @@ public final class PerKeyFilters {
   /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double)}. */
   public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
       RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
-    return buildPerRecord(toJavaPairs(records), expectedInsertions, fpp).rdd();
+    return buildPerRecord(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp).rdd();
+  }
+
+  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double, int)}: hash-partitioned output. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
+      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp, int numPartitions) {
+    return buildPerRecord(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp, numPartitions).rdd();
   }
 
   // ---- storage -----------------------------------------------------------------------------
-
-  /** Marker file of a hash-partitioned filter objectFile: "hash N". Hidden from Hadoop readers. */
-  static final String PARTITIONING_FILE = "_sparkbloom_partitioning";
 
   /**
    * {@code filters.saveAsObjectFile(path)}; when the filters are hash-partitioned (as
@@ -165,7 +157,7 @@ public final class PerKeyFilters {
     filters.saveAsObjectFile(path);
     Optional<Partitioner> p = filters.partitioner();
     if (p.isPresent() && p.get() instanceof HashPartitioner) {
-      writePartitioning(filters.context().hadoopConfiguration(), path, p.get().numPartitions());
+      PartitioningMarker.write(filters.context().hadoopConfiguration(), path, p.get().numPartitions());
     }
   }
 
@@ -176,7 +168,12 @@ public final class PerKeyFilters {
 
   /** Scala-friendly {@link #saveAsObjectFile(JavaPairRDD, String)}. */
   public static <K> void saveAsObjectFile(RDD<Tuple2<K, BloomFilter>> filters, String path) {
-    saveAsObjectFile(PerKeyFilters.<K, BloomFilter>toJavaPairs(filters), path);
+    saveAsObjectFile(ScalaRdds.<K, BloomFilter>toJavaPairs(filters), path);
+  }
+
+  /** Scala-friendly {@link #saveAsObjectFile(JavaPairRDD, String, int)}. */
+  public static <K> void saveAsObjectFile(RDD<Tuple2<K, BloomFilter>> filters, String path, int numPartitions) {
+    saveAsObjectFile(ScalaRdds.<K, BloomFilter>toJavaPairs(filters), path, numPartitions);
   }
 
   /** Scala-friendly {@link #objectFile(JavaSparkContext, String)}: {@code RDD[(K, BloomFilter)]}. */
@@ -192,72 +189,17 @@ public final class PerKeyFilters {
    * with their partitioner: part file {@code i} is partition {@code i} (every key is checked).
    */
   public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
-    int n = readPartitioning(jsc.hadoopConfiguration(), path);
+    int n = PartitioningMarker.read(jsc.hadoopConfiguration(), path);
     if (n > 0) {
       // one partition per part file, in part-file order: partition i = part-0000i
       JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(
           path, PartFilesInputFormat.class, NullWritable.class, BytesWritable.class, n);
       if (files.getNumPartitions() == n) {
-        JavaRDD<Tuple2<K, BloomFilter>> records = files.values().flatMap(PerKeyFilters::deserializeRecords);
-        return toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
+        JavaRDD<Tuple2<K, BloomFilter>> records = files.values().flatMap(ObjectFileRecords::deserialize);
+        return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
       }
     }
     return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
-  }
-
-  /**
-   * One record of {@code saveAsObjectFile}: a Java-serialized array of up to 10 elements, as
-   * {@code SparkContext.objectFile} reads it (classes from the task's context class loader).
-   */
-  @SuppressWarnings("unchecked")
-  private static <T> Iterator<T> deserializeRecords(BytesWritable value) throws IOException, ClassNotFoundException {
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    try (ObjectInputStream in = new ObjectInputStream(
-        new ByteArrayInputStream(value.getBytes(), 0, value.getLength())) {
-      @Override
-      protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-        if (loader != null) {
-          try {
-            return Class.forName(desc.getName(), false, loader);
-          } catch (ClassNotFoundException e) {
-            // fall through to the default lookup (primitive types, bootstrap classes)
-          }
-        }
-        return super.resolveClass(desc);
-      }
-    }) {
-      Object[] array = (Object[]) in.readObject();
-      return (Iterator<T>) Arrays.asList(array).iterator();
-    }
-  }
-
-  private static void writePartitioning(Configuration conf, String path, int numPartitions) {
-    try {
-      Path file = new Path(path, PARTITIONING_FILE);
-      FileSystem fs = file.getFileSystem(conf);
-      try (FSDataOutputStream out = fs.create(file, true)) {
-        out.write(("hash " + numPartitions + "\n").getBytes(StandardCharsets.UTF_8));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + PARTITIONING_FILE + " in " + path, e);
-    }
-  }
-
-  private static int readPartitioning(Configuration conf, String path) {
-    try {
-      Path file = new Path(path, PARTITIONING_FILE);
-      FileSystem fs = file.getFileSystem(conf);
-      if (!fs.exists(file)) {
-        return -1;
-      }
-      try (FSDataInputStream in = fs.open(file)) {
-        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        String[] parts = text.split("\\s+");
-        return parts.length == 2 && parts[0].equals("hash") ? Integer.parseInt(parts[1]) : -1;
-      }
-    } catch (IOException | NumberFormatException e) {
-      return -1; // unreadable marker: read the files without a partitioner
-    }
   }
 
   // ---- dedup -------------------------------------------------------------------------------
@@ -273,66 +215,25 @@ public final class PerKeyFilters {
     // partitioned filters (see saveAsObjectFile/objectFile) stay put: only the candidates move
     Partitioner partitioner = p.isPresent() ? p.get()
         : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
-    return dedup(filters, candidates, partitioner);
+    return HashJoinDedup.dedup(filters, candidates, partitioner);
   }
 
   /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
   public static <K> JavaPairRDD<K, long[]> dedup(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, int numPartitions) {
-    return dedup(filters, candidates, new HashPartitioner(numPartitions));
-  }
-
-  /**
-   * The join behind {@link #dedup(JavaPairRDD, JavaPairRDD)}: a left outer hash join per
-   * partition. Both sides are brought to {@code partitioner} (a side already partitioned that way
-   * does not move); each task loads its partition's filters into a hash map (several filters of
-   * one key are merged) and streams its candidate records through it. Unlike
-   * {@code leftOuterJoin}, no filter goes into Spark's size-estimated cogroup map.
-   */
-  static <K> JavaPairRDD<K, long[]> dedup(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, Partitioner partitioner) {
-    JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
-    JavaPairRDD<K, long[]> c = partitionedBy(candidates, partitioner);
-    JavaRDD<Tuple2<K, long[]>> kept = c.zipPartitions(f, PerKeyFilters::hashJoinRetainAbsent);
-    return toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedup"));
-  }
-
-  private static <K, V> JavaPairRDD<K, V> partitionedBy(JavaPairRDD<K, V> rdd, Partitioner partitioner) {
-    Optional<Partitioner> p = rdd.partitioner();
-    return p.isPresent() && p.get().equals(partitioner) ? rdd : rdd.partitionBy(partitioner);
-  }
-
-  private static <K> Iterator<Tuple2<K, long[]>> hashJoinRetainAbsent(
-      Iterator<Tuple2<K, long[]>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
-    Map<K, BloomFilter> byKey = new HashMap<>();
-    while (filters.hasNext()) {
-      Tuple2<K, BloomFilter> t = filters.next();
-      byKey.merge(t._1(), t._2(), (a, b) -> {
-        BloomFilter union = a.copy();
-        union.merge(b);
-        return union;
-      });
-    }
-    return new Iterator<Tuple2<K, long[]>>() {
-      @Override
-      public boolean hasNext() {
-        return candidates.hasNext();
-      }
-
-      @Override
-      public Tuple2<K, long[]> next() {
-        Tuple2<K, long[]> t = candidates.next();
-        BloomFilter filter = byKey.get(t._1());
-        long[] items = t._2();
-        return filter == null || items.length == 0 ? t : new Tuple2<>(t._1(), filter.retainAbsent(items));
-      }
-    };
+    return HashJoinDedup.dedup(filters, candidates, new HashPartitioner(numPartitions));
   }
 
   /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
   public static <K> RDD<Tuple2<K, long[]>> dedup(
       RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
-    return dedup(toJavaPairs(filters), toJavaPairs(candidates)).rdd();
+    return dedup(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates)).rdd();
+  }
+
+  /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD, int)}. */
+  public static <K> RDD<Tuple2<K, long[]>> dedup(
+      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates, int numPartitions) {
+    return dedup(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates), numPartitions).rdd();
   }
 
   /**
@@ -346,6 +247,15 @@ public final class PerKeyFilters {
         .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
         .mapValues(LongArrayBuilder::toArray);
     return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
+  }
+
+  /**
+   * Scala-friendly {@link #dedupPairs(JavaPairRDD, JavaPairRDD)}: candidates as
+   * {@code RDD[(K, Long)]} (any integral value type).
+   */
+  public static <K> RDD<Tuple2<K, Long>> dedupPairs(
+      RDD<Tuple2<K, BloomFilter>> filters, RDD<? extends Tuple2<K, ?>> candidates) {
+    return dedupPairs(ScalaRdds.toJavaPairs(filters), ScalaRdds.withLongValues(candidates)).rdd();
   }
 
   // ---- migration from stored Guava filters ------------------------------------------------
@@ -364,7 +274,7 @@ public final class PerKeyFilters {
 
   /** Scala-friendly {@link #fromGuava(JavaPairRDD)}: {@code RDD[(K, GuavaBloomFilter[_])]}. */
   public static <K> RDD<Tuple2<K, BloomFilter>> fromGuava(RDD<? extends Tuple2<K, ?>> guavaFilters) {
-    return fromGuava(PerKeyFilters.<K, Object>toJavaPairs(guavaFilters)).rdd();
+    return fromGuava(ScalaRdds.<K, Object>toJavaPairs(guavaFilters)).rdd();
   }
 
   // ---- one filter for all keys (e.g. a broadcast) ------------------------------------------
@@ -387,69 +297,9 @@ public final class PerKeyFilters {
     return new BatchedRetainAbsent(items, filter, BATCH);
   }
 
-  /** Lazy, batched {@code retainAbsent} over an iterator. */
-  static final class BatchedRetainAbsent implements Iterator<Long> {
-    private final Iterator<Long> in;
-    private final BloomFilter filter;
-    private final long[] batch;
-    private long[] out = new long[0];
-    private int pos;
-
-    BatchedRetainAbsent(Iterator<Long> in, BloomFilter filter, int batchSize) {
-      this.in = in;
-      this.filter = filter;
-      this.batch = new long[batchSize];
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (pos == out.length) {
-        if (!in.hasNext()) {
-          return false;
-        }
-        int n = 0;
-        while (n < batch.length && in.hasNext()) {
-          Long v = in.next();
-          if (v != null) {
-            batch[n++] = v;
-          }
-        }
-        out = n == 0 ? new long[0] : filter.retainAbsent(n == batch.length ? batch : Arrays.copyOf(batch, n));
-        pos = 0;
-      }
-      return true;
-    }
-
-    @Override
-    public Long next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return out[pos++];
-    }
-  }
-
   // ---- plumbing ----------------------------------------------------------------------------
-
-  static long toLong(Object v) {
-    if (v instanceof Long) {
-      return (Long) v;
-    }
-    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return ((Number) v).longValue();
-    }
-    throw new IllegalArgumentException(
-        "expected an integral item (Long, Int, Short, Byte), got "
-            + (v == null ? "null" : v.getClass().getName()));
-  }
 
   private static Iterator<Long> boxed(long[] values) {
     return Arrays.stream(values).boxed().iterator();
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  static <K, V> JavaPairRDD<K, V> toJavaPairs(RDD<? extends Tuple2<K, ?>> rdd) {
-    ClassTag<Object> anyRef = ClassTag$.MODULE$.AnyRef();
-    return new JavaPairRDD<K, V>((RDD) rdd, (ClassTag) anyRef, (ClassTag) anyRef);
   }
 }

@@ -39,8 +39,8 @@
  *
  * <h2>The example job</h2>
  *
- * {@link io.sparkbloom.spark.example.PerUserDedupJob} ({@code scripts/run-example.sh}) runs the
- * classic per-user Guava pipeline and the sparkbloom one side by side on the same data and
+ * {@code io.sparkbloom.spark.example.PerUserDedupJob}, in the separate {@code sparkbloom-examples}
+ * module ({@code scripts/run-example.sh}), runs the classic per-user Guava pipeline and the sparkbloom one side by side on the same data and
  * reports time per stage, bytes on disk, false negatives and the observed false-positive rate.
  */
 package io.sparkbloom.spark;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
+import scala.reflect.ClassTag$;
 
 /**
  * The per-user pipeline (build &rarr; saveAsObjectFile &rarr; objectFile &rarr; leftOuterJoin &rarr;
@@ -217,6 +219,46 @@ abstract class AbstractPipelineTest {
         .count();
     long keptTotal = keptPairs.size();
     assertTrue(keptTotal <= unseen && keptTotal >= unseen - 5, "kept " + keptTotal + " of " + unseen + " unseen");
+  }
+
+  /**
+   * The RDD overloads Scala calls (here through {@code .rdd()}) give what the JavaPairRDD ones
+   * give, partitioners included.
+   */
+  @Test
+  void rddOverloadsMatchTheJavaPairOnes(@TempDir Path tmp) {
+    List<Tuple2<String, long[]>> history = SparkTests.history(30, 100);
+    List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 60, 2);
+    JavaPairRDD<String, long[]> historyRdd = jsc.parallelizePairs(history, 3);
+    JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 2);
+
+    RDD<Tuple2<String, BloomFilter>> built =
+        PerKeyFilters.buildPerRecord(historyRdd.rdd(), 1000, 0.01, 4);
+    assertEquals(4, built.partitioner().get().numPartitions());
+    String dir = tmp.resolve("filters").toUri().toString();
+    PerKeyFilters.saveAsObjectFile(built, dir, 5);
+    RDD<Tuple2<String, BloomFilter>> loaded = PerKeyFilters.objectFile(jsc.sc(), dir);
+    assertEquals(5, loaded.partitioner().get().numPartitions());
+
+    Map<String, long[]> viaRdd = JavaPairRDD.fromRDD(
+        PerKeyFilters.dedup(loaded, candidateRdd.rdd(), 3), ClassTag$.MODULE$.apply(String.class),
+        ClassTag$.MODULE$.apply(long[].class)).collectAsMap();
+    Map<String, long[]> viaJava = PerKeyFilters.dedup(
+        PerKeyFilters.buildPerRecord(historyRdd, 1000, 0.01, 4), candidateRdd, 3).collectAsMap();
+    assertEquals(viaJava.keySet(), viaRdd.keySet());
+    for (String user : viaJava.keySet()) {
+      assertArrayEquals(viaJava.get(user), viaRdd.get(user), "user " + user);
+    }
+    SparkTests.checkAgainstExact(toMap(history), toMap(candidates), viaRdd);
+
+    List<Tuple2<String, Long>> candidatePairs = new ArrayList<>();
+    for (Tuple2<String, long[]> t : candidates) {
+      for (long v : t._2()) {
+        candidatePairs.add(new Tuple2<>(t._1(), v));
+      }
+    }
+    long keptPairs = PerKeyFilters.dedupPairs(loaded, jsc.parallelizePairs(candidatePairs, 2).rdd()).count();
+    assertEquals(viaJava.values().stream().mapToLong(a -> a.length).sum(), keptPairs);
   }
 
   /** A filter as the zero value of aggregate() travels in the task closure (Java serialization). */

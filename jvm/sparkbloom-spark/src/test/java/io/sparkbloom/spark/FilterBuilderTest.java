@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -26,14 +29,31 @@ class FilterBuilderTest {
     }
   }
 
-  private static FilterBuilder javaRoundTrip(FilterBuilder b) throws Exception {
+  private static byte[] javaBytes(FilterBuilder b) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(b);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    return bytes.toByteArray();
+  }
+
+  private static FilterBuilder javaRoundTrip(FilterBuilder b) throws Exception {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(javaBytes(b)))) {
       return (FilterBuilder) in.readObject();
     }
+  }
+
+  /** What {@code KryoSerializable.write} puts in Kryo's stream for {@code b}. */
+  private static byte[] kryoBytes(FilterBuilder b) {
+    Output out = new Output(1024, -1);
+    b.write(new Kryo(), out);
+    return out.toBytes();
+  }
+
+  private static FilterBuilder kryoRoundTrip(FilterBuilder b) {
+    FilterBuilder read = FilterBuilder.unconfigured();
+    read.read(new Kryo(), new Input(kryoBytes(b)));
+    return read;
   }
 
   @Test
@@ -58,6 +78,10 @@ class FilterBuilderTest {
       }
       FilterBuilder merged = javaRoundTrip(a).merge(javaRoundTrip(b));
       assertArrayEquals(direct(20_000, 0.01, items), merged.buildBytes(), "merged, count " + count);
+      FilterBuilder a2 = new FilterBuilder(20_000, 0.01).addAll(Arrays.copyOfRange(items, 0, half));
+      FilterBuilder b2 = new FilterBuilder(20_000, 0.01).addAll(Arrays.copyOfRange(items, half, count));
+      FilterBuilder mergedKryo = kryoRoundTrip(a2).merge(kryoRoundTrip(b2));
+      assertArrayEquals(direct(20_000, 0.01, items), mergedKryo.buildBytes(), "Kryo, count " + count);
     }
   }
 
@@ -72,10 +96,47 @@ class FilterBuilderTest {
     assertTrue(zero.merge(a) == a);
     assertTrue(a.merge(FilterBuilder.unconfigured()) == a);
     assertThrows(IllegalStateException.class, () -> FilterBuilder.unconfigured().build());
-    assertThrows(IllegalArgumentException.class, () -> new FilterBuilder(0, 0.01));
-    assertThrows(IllegalArgumentException.class, () -> new FilterBuilder(10, 1.0));
+    // the core's rules: 0 expected insertions count as 1, as in BloomFilter.create
+    assertArrayEquals(direct(0, 0.01, new long[] {5}), new FilterBuilder(0, 0.01).add(5).buildBytes());
+    IllegalArgumentException negative =
+        assertThrows(IllegalArgumentException.class, () -> new FilterBuilder(-1, 0.01));
+    assertTrue(negative.getMessage().contains("expectedInsertions"), negative.getMessage());
+    IllegalArgumentException fpp = assertThrows(IllegalArgumentException.class, () -> new FilterBuilder(10, 1.0));
+    assertTrue(fpp.getMessage().contains("fpp"), fpp.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> FilterBuilder.unconfigured().configure(10, 0.0));
     assertThrows(IllegalArgumentException.class,
         () -> FilterBuilder.unconfigured().configure(10, 0.1).configure(11, 0.1));
+  }
+
+  @Test
+  void javaSerializationAndKryoWriteTheSameForm() throws Exception {
+    FilterBuilder b = new FilterBuilder(1000, 0.01).addAll(new long[] {1, 2, 3});
+    byte[] form = kryoBytes(b);
+    // version, n, p, count, 3 items, filter length -1
+    assertEquals(4 + 8 + 8 + 4 + 3 * 8 + 4, form.length);
+    // Java serialization: the same bytes in one block-data record (TC_BLOCKDATA, length)
+    byte[] record = new byte[form.length + 2];
+    record[0] = 0x77;
+    record[1] = (byte) form.length;
+    System.arraycopy(form, 0, record, 2, form.length);
+    assertTrue(indexOf(javaBytes(b), record) >= 0, "Java serialization does not carry the Kryo form");
+    // the unconfigured zero too
+    byte[] zero = kryoBytes(FilterBuilder.unconfigured());
+    assertEquals(-1L, java.nio.ByteBuffer.wrap(zero, 4, 8).getLong());
+    assertTrue(!kryoRoundTrip(FilterBuilder.unconfigured()).isConfigured());
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test
@@ -83,7 +144,7 @@ class FilterBuilderTest {
     try (BloomFilter f = BloomFilter.create(1000, 0.001)) {
       f.putAll(new long[] {2, 4, 6});
       List<Long> in = Arrays.asList(1L, 2L, null, 3L, 4L, 5L, 6L, 7L);
-      Iterator<Long> it = new PerKeyFilters.BatchedRetainAbsent(in.iterator(), f, 3);
+      Iterator<Long> it = new BatchedRetainAbsent(in.iterator(), f, 3);
       List<Long> out = new java.util.ArrayList<>();
       it.forEachRemaining(out::add);
       assertEquals(List.of(1L, 3L, 5L, 7L), out);

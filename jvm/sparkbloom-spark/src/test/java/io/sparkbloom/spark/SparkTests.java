@@ -3,12 +3,12 @@ package io.sparkbloom.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sparkbloom.spark.example.SeedData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
@@ -36,25 +36,48 @@ final class SparkTests {
     return spark;
   }
 
-  /** (user, history) for users 0..users-1, the seed's genRandomData values. */
+  /** (user, history) for users 0..users-1: random longs from one seeded generator. */
   static List<Tuple2<String, long[]>> history(int users, int records) {
+    Random r = new Random(666);
     List<Tuple2<String, long[]>> out = new ArrayList<>(users);
     for (int u = 0; u < users; u++) {
-      out.add(new Tuple2<>(Integer.toString(u), SeedData.history(666, u, records)));
+      out.add(new Tuple2<>(Integer.toString(u), r.longs(records).toArray()));
     }
     return out;
   }
 
-  /** (user, candidates): half from the history, half unseen; plus users with no history. */
+  /**
+   * (user, candidates): half drawn from the user's history (seen), half random longs not in it
+   * (unseen), from a generator seeded per user; plus users with no history (all unseen).
+   */
   static List<Tuple2<String, long[]>> candidates(List<Tuple2<String, long[]>> history, int perUser,
       int extraUsersWithoutHistory) {
     List<Tuple2<String, long[]>> out = new ArrayList<>();
     for (Tuple2<String, long[]> h : history) {
-      out.add(new Tuple2<>(h._1(), SeedData.candidates(7, h._1(), h._2(), perUser, 0.5)));
+      out.add(new Tuple2<>(h._1(), candidates(h._1(), h._2(), perUser)));
     }
     for (int i = 0; i < extraUsersWithoutHistory; i++) {
       String user = "new-" + i;
-      out.add(new Tuple2<>(user, SeedData.candidates(7, user, new long[0], perUser, 0.5)));
+      out.add(new Tuple2<>(user, candidates(user, new long[0], perUser)));
+    }
+    return out;
+  }
+
+  private static long[] candidates(String user, long[] history, int count) {
+    Random r = new Random(7L * 1_000_003L + user.hashCode());
+    Set<Long> seen = new HashSet<>();
+    Arrays.stream(history).forEach(seen::add);
+    long[] out = new long[count];
+    for (int i = 0; i < count; i++) {
+      if (history.length > 0 && i % 2 == 0) {
+        out[i] = history[r.nextInt(history.length)];
+      } else {
+        long v;
+        do {
+          v = r.nextLong();
+        } while (seen.contains(v));
+        out[i] = v;
+      }
     }
     return out;
   }

@@ -41,7 +41,7 @@ class PerUserDedupJobTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int rc;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      rc = PerUserDedupJob.run(spark, PerUserDedupJob.Options.parse(args), out);
+      rc = PerUserDedupJob.run(spark, Options.parse(args), out);
     }
     String report = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, rc, report);
@@ -88,11 +88,11 @@ class PerUserDedupJobTest {
   @Test
   void badFlagsAreRejectedWithUsage() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PerUserDedupJob.Options.parse(new String[] {"--users", "0"}));
+        () -> Options.parse(new String[] {"--users", "0"}));
     assertTrue(e.getMessage().contains("--users must be positive"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> PerUserDedupJob.Options.parse(new String[] {"--bogus", "1"}));
+        () -> Options.parse(new String[] {"--bogus", "1"}));
     assertTrue(e.getMessage().contains("unknown flag --bogus") && e.getMessage().contains("usage:"));
-    assertEquals(10_000, PerUserDedupJob.Options.parse(new String[] {"--n=10_000"}).n);
+    assertEquals(10_000, Options.parse(new String[] {"--n=10_000"}).n);
   }
 }

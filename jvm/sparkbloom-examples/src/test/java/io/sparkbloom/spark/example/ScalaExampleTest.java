@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.example;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compiles examples/scala/PerUserDedup.scala (the README's Scala example) with scalac 2.13
- * against this module and Spark, then runs it: the Scala API of the helpers stays usable as
- * documented. Own JVM (the example starts its own SparkSession).
+ * Compiles scala/PerUserDedup.scala (the README's Scala example) with scalac 2.13 against
+ * sparkbloom-spark and Spark, then runs it: the Scala API of the helpers (the {@code RDD}
+ * overloads of {@code PerKeyFilters}, {@code BloomFunctions}) stays usable as documented. Own JVM (the example starts its own SparkSession).
  */
 class ScalaExampleTest {
   @Test
@@ -35,14 +35,22 @@ class ScalaExampleTest {
         PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
       java.lang.reflect.Method main = loader.loadClass("PerUserDedup").getMethod("main", String[].class);
       String[] args = {tmp.resolve("filters").toString()};
-      // Scala's println writes to scala.Console.out, not System.out
-      scala.Console$.MODULE$.withOut(capture, () -> {
-        try {
-          return main.invoke(null, (Object) args);
-        } catch (ReflectiveOperationException e) {
-          throw new RuntimeException(e.getCause() != null ? e.getCause() : e);
-        }
-      });
+      // the example's closures run in tasks: Spark's local executor loads their classes through
+      // the context class loader the SparkContext starts with, as spark-submit puts a user's jar
+      ClassLoader previous = Thread.currentThread().getContextClassLoader();
+      Thread.currentThread().setContextClassLoader(loader);
+      try {
+        // Scala's println writes to scala.Console.out, not System.out
+        scala.Console$.MODULE$.withOut(capture, () -> {
+          try {
+            return main.invoke(null, (Object) args);
+          } catch (ReflectiveOperationException e) {
+            throw new RuntimeException(e.getCause() != null ? e.getCause() : e);
+          }
+        });
+      } finally {
+        Thread.currentThread().setContextClassLoader(previous);
+      }
     }
     String printed = captured.toString(StandardCharsets.UTF_8);
     System.out.print(printed);

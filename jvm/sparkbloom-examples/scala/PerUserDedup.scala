@@ -33,6 +33,18 @@ object PerUserDedup {
     val stored: RDD[(String, BloomFilter)] = PerKeyFilters.objectFile(sc, output)
     val fresh: RDD[(String, Array[Long])] = PerKeyFilters.dedup(stored, candidates)
 
+    // from (user, Array[Long]) records already grouped per user: one putAll per user, no
+    // aggregation; saved in 4 hash partitions, joined in 4
+    val perRecord: RDD[(String, BloomFilter)] =
+      PerKeyFilters.buildPerRecord(sc.parallelize(seen.toSeq), 10000L, 0.001, 4)
+    PerKeyFilters.saveAsObjectFile(perRecord, output + "-per-record", 4)
+    val perRecordStored: RDD[(String, BloomFilter)] = PerKeyFilters.objectFile(sc, output + "-per-record")
+    val fresh4: RDD[(String, Array[Long])] = PerKeyFilters.dedup(perRecordStored, candidates, 4)
+    require(fresh4.map(_._2.length).sum() == fresh.map(_._2.length).sum())
+    // candidates as (user, item) pairs
+    val candidatePairs: RDD[(String, Long)] = candidates.flatMap { case (user, items) => items.map(i => (user, i)) }
+    require(PerKeyFilters.dedupPairs(stored, candidatePairs).count() == fresh4.map(_._2.length).sum().toLong)
+
     // plain Spark works too: filters.saveAsObjectFile(path); sc.objectFile[(String, BloomFilter)](path)
     val plain: RDD[(String, BloomFilter)] = sc.objectFile[(String, BloomFilter)](output)
     require(PerKeyFilters.dedup(plain, candidates).count() == fresh.count())

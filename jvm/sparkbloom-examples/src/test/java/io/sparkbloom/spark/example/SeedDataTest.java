@@ -1,9 +1,8 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.example;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sparkbloom.spark.example.SeedData;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;

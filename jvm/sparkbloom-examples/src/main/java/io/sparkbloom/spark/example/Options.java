@@ -1,0 +1,143 @@
+package io.sparkbloom.spark.example;
+
+import java.util.Locale;
+
+/** The flags of {@link PerUserDedupJob}, parsed; {@link #USAGE} lists them. */
+final class Options {
+  static final String USAGE = String.join("\n",
+      "usage: scripts/run-example.sh [flags]",
+      "  --users N           users to generate (default 100)",
+      "  --records N         history records per user (default 200)",
+      "  --candidates N      new candidates per user (default 1000)",
+      "  --seen-fraction F   share of candidates taken from the user's history (default 0.5)",
+      "  --n N               expected insertions per filter (default 10000)",
+      "  --p P               target false-positive rate (default 0.001)",
+      "  --seed S            data seed (default 666, as the seed's genRandomData)",
+      "  --input PATH        rebuild from your own (user, item) CSV (with a header) or Parquet",
+      "                      instead of generated data; columns 'user' and 'item', or the first two",
+      "  --format csv|parquet  format of --input (default: from the path)",
+      "  --write-input DIR   also write the generated history as a (user,item) CSV to DIR",
+      "  --output DIR        where the objectFiles go (default out/per-user-dedup)",
+      "  --partitions N      partitions of the input (default 4 x cores)",
+      "  --serializer java|kryo  spark.serializer (default java; kryo adds the registrator)",
+      "  --runs N            run both pipelines N times, alternating; report the best run of each (default 3)",
+      "  --skip-guava        run only the sparkbloom pipeline",
+      "  --plain-join        sparkbloom without the partitioned objectFile: the seed's join shape exactly",
+      "  --no-warmup         skip the untimed warm-up run of both pipelines on ~500 of the users",
+      "  --master URL        Spark master (default local[2])",
+      "  --help");
+
+  int users = 100;
+  int records = 200;
+  int candidates = 1000;
+  double seenFraction = 0.5;
+  long n = 10_000;
+  double p = 0.001;
+  long seed = 666;
+  String input;
+  String format;
+  String writeInput;
+  String output = "out/per-user-dedup";
+  int partitions = -1;
+  String serializer = "java";
+  boolean skipGuava;
+  boolean warmup = true;
+  boolean plainJoin;
+  int runs = 3;
+  String master = "local[2]";
+
+  /**
+   * Parses {@code --flag value} and {@code --flag=value}; {@code --help} prints {@link #USAGE}
+   * and exits.
+   *
+   * @throws IllegalArgumentException naming the flag that is unknown, lacks a value or is out of
+   *     range
+   */
+  static Options parse(String[] args) {
+    Options o = new Options();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String flag = a;
+      String value = null;
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        flag = a.substring(0, eq);
+        value = a.substring(eq + 1);
+      }
+      if (flag.equals("--help") || flag.equals("-h")) {
+        System.out.println(USAGE);
+        System.exit(0);
+      }
+      if (o.setSwitch(flag)) {
+        continue;
+      }
+      if (value == null) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException("flag " + flag + " needs a value\n" + USAGE);
+        }
+        value = args[++i];
+      }
+      try {
+        o.set(flag, value);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("bad number for " + flag + ": " + value);
+      }
+    }
+    o.check();
+    return o;
+  }
+
+  /** Sets a flag without a value; false if {@code flag} is not one. */
+  private boolean setSwitch(String flag) {
+    switch (flag) {
+      case "--skip-guava": skipGuava = true; return true;
+      case "--plain-join": plainJoin = true; return true;
+      case "--no-warmup": warmup = false; return true;
+      default: return false;
+    }
+  }
+
+  private void set(String flag, String value) {
+    switch (flag) {
+      case "--users": users = positiveInt(flag, value); break;
+      case "--records": records = positiveInt(flag, value); break;
+      case "--candidates": candidates = Integer.parseInt(value); break;
+      case "--seen-fraction": seenFraction = Double.parseDouble(value); break;
+      case "--n": n = Long.parseLong(value.replace("_", "")); break;
+      case "--p": p = Double.parseDouble(value); break;
+      case "--seed": seed = Long.parseLong(value); break;
+      case "--input": input = value; break;
+      case "--format": format = value.toLowerCase(Locale.ROOT); break;
+      case "--write-input": writeInput = value; break;
+      case "--output": output = value; break;
+      case "--partitions": partitions = positiveInt(flag, value); break;
+      case "--runs": runs = positiveInt(flag, value); break;
+      case "--serializer": serializer = value.toLowerCase(Locale.ROOT); break;
+      case "--master": master = value; break;
+      default: throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
+    }
+  }
+
+  private void check() {
+    if (!(seenFraction >= 0 && seenFraction <= 1)) {
+      throw new IllegalArgumentException("--seen-fraction must be in [0, 1], got " + seenFraction);
+    }
+    if (candidates < 0) {
+      throw new IllegalArgumentException("--candidates must be >= 0, got " + candidates);
+    }
+    if (!serializer.equals("java") && !serializer.equals("kryo")) {
+      throw new IllegalArgumentException("--serializer must be java or kryo, got " + serializer);
+    }
+    if (format != null && !format.equals("csv") && !format.equals("parquet")) {
+      throw new IllegalArgumentException("--format must be csv or parquet, got " + format);
+    }
+  }
+
+  private static int positiveInt(String flag, String value) {
+    int v = Integer.parseInt(value.replace("_", ""));
+    if (v <= 0) {
+      throw new IllegalArgumentException(flag + " must be positive, got " + v);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,140 @@
+package io.sparkbloom.spark.example;
+
+import io.sparkbloom.spark.SparkBloomKryoRegistrator;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The per-user dedup job of the seed, run twice on the same data: once with sparkbloom and once
+ * with Guava's {@code BloomFilter} exactly as the seed does, timing each stage and comparing bytes
+ * on disk, false negatives and the observed false-positive rate against the exact ground truth.
+ *
+ * <p>Pipeline (both libraries, see {@link Pipeline}): build one filter per user from the history
+ * &rarr; {@code saveAsObjectFile} &rarr; {@code objectFile} &rarr; {@code leftOuterJoin} with the
+ * new candidates &rarr; keep the candidates the user's filter has not seen.
+ *
+ * <p>Run it with {@code scripts/run-example.sh [flags]}; {@code --help} lists the flags
+ * ({@link Options}). The data: {@link DedupData}; the report: {@link Report}.
+ */
+public final class PerUserDedupJob {
+  private PerUserDedupJob() {}
+
+  public static void main(String[] args) throws Exception {
+    Options o;
+    try {
+      o = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    SparkConf conf = new SparkConf()
+        .setAppName("sparkbloom per-user dedup")
+        .setIfMissing("spark.master", o.master)
+        .setIfMissing("spark.ui.enabled", "false")
+        .setIfMissing("spark.ui.showConsoleProgress", "false");
+    if (o.master.startsWith("local")) {
+      conf.setIfMissing("spark.driver.host", "127.0.0.1")
+          .setIfMissing("spark.driver.bindAddress", "127.0.0.1");
+    }
+    if (o.serializer.equals("kryo")) {
+      conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+          .set("spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName());
+    }
+    SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+    int exit = 0;
+    try {
+      exit = run(spark, o, System.out);
+    } finally {
+      spark.stop();
+    }
+    System.exit(exit);
+  }
+
+  /** Runs both pipelines and prints the report; returns 0, or 1 if a false negative was seen. */
+  static int run(SparkSession spark, Options o, PrintStream out) throws IOException {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    jsc.setLogLevel("WARN");
+    int partitions = o.partitions > 0 ? o.partitions : 4 * jsc.defaultParallelism();
+    Path outDir = Paths.get(o.output).toAbsolutePath();
+    Files.createDirectories(outDir);
+    for (String stale : List.of("sparkbloom-filters", "guava-filters")) {
+      LocalFiles.deleteRecursively(outDir.resolve(stale));
+    }
+    List<Pipeline> pipelines = new ArrayList<>(List.of(new SparkbloomPipeline()));
+    if (!o.skipGuava) {
+      pipelines.add(new GuavaPipeline());
+    }
+
+    try (Progress progress = new Progress(jsc, out)) {
+      progress.stage("prepare data");
+      DedupData.Prepared prepared = DedupData.prepare(spark, o, partitions);
+      DedupData data = prepared.data;
+      out.printf(Locale.ROOT, "[data] %,d users, %,d history records, %,d candidates (%,d seen, %,d unseen) in %.1f s%n",
+          prepared.users, prepared.records, prepared.candidates, prepared.seen, prepared.unseen(), prepared.seconds);
+
+      if (o.warmup) {
+        warmUp(jsc, o, data, prepared.users, pipelines, outDir.resolve("warmup"), progress, out);
+      }
+
+      // the pipelines, alternating, --runs times; the report keeps each one's best run
+      PipelineResult[] best = new PipelineResult[pipelines.size()];
+      for (int run = 1; run <= o.runs; run++) {
+        String tag = o.runs == 1 ? "" : " (run " + run + "/" + o.runs + ")";
+        for (int i = 0; i < pipelines.size(); i++) {
+          Pipeline pipeline = pipelines.get(i);
+          Path dir = outDir.resolve(pipeline.name.toLowerCase(Locale.ROOT) + "-filters");
+          PipelineResult r = pipeline.run(jsc, o, data, dir, progress, pipeline.name + tag);
+          out.printf(Locale.ROOT, "[%s%s] build+save %.2f s, load+dedup %.2f s, job %.2f s, %,d bytes on disk%n",
+              pipeline.name, tag, r.buildSaveSeconds, r.loadDedupSeconds, r.jobSeconds(), r.bytesOnDisk);
+          best[i] = PipelineResult.best(best[i], r);
+        }
+      }
+      for (PipelineResult r : best) {
+        progress.stage(r.name + ": evaluate");
+        Evaluation.evaluate(r, data.history);
+      }
+      PipelineResult sb = best[0];
+      PipelineResult gv = best.length > 1 ? best[1] : null;
+      long differing = -1;
+      if (gv != null) {
+        progress.stage("compare answers");
+        differing = Evaluation.differingUsers(sb, gv);
+      }
+      progress.stage(null);
+
+      new Report(out, o, prepared, sb, gv).print(spark, differing, outDir);
+      return sb.falseNegatives == 0 && (gv == null || gv.falseNegatives == 0) ? 0 : 1;
+    }
+  }
+
+  /**
+   * Every pipeline once on about 500 of the users (all of them below 1,000), untimed: the first
+   * Spark jobs of a JVM run cold (class loading, JIT), and without this, whichever pipeline runs
+   * first pays for it.
+   */
+  private static void warmUp(JavaSparkContext jsc, Options o, DedupData data, long users,
+      List<Pipeline> pipelines, Path dir, Progress progress, PrintStream out) throws IOException {
+    int every = (int) Math.max(1, users / 500);
+    progress.stage("warm-up (both pipelines on 1/" + every + " of the users, not timed)");
+    long t0 = System.nanoTime();
+    DedupData subset = data.everyNthUser(every);
+    LocalFiles.deleteRecursively(dir);
+    for (Pipeline pipeline : pipelines) {
+      PipelineResult w = pipeline.run(jsc, o, subset, dir.resolve(pipeline.name.toLowerCase(Locale.ROOT)),
+          progress, "warm-up");
+      w.kept.unpersist(false);
+    }
+    LocalFiles.deleteRecursively(dir);
+    out.printf(Locale.ROOT, "[warm-up] %.1f s%n", Seconds.since(t0));
+  }
+}

@@ -1,0 +1,35 @@
+package io.sparkbloom.spark.example;
+
+import org.apache.spark.api.java.JavaPairRDD;
+
+/** The measurements of one run of one pipeline, and its kept candidates (cached). */
+final class PipelineResult {
+  final String name;
+  double buildSaveSeconds;
+  double loadDedupSeconds;
+  long filters;
+  long bytesOnDisk;
+  long keptTotal;
+  long falseNegatives;
+  long unseenKept;
+  JavaPairRDD<String, long[]> kept;
+
+  PipelineResult(String name) {
+    this.name = name;
+  }
+
+  double jobSeconds() {
+    return buildSaveSeconds + loadDedupSeconds;
+  }
+
+  /** The run with the shorter job; the other run's cached output is dropped. */
+  static PipelineResult best(PipelineResult a, PipelineResult b) {
+    if (a == null) {
+      return b;
+    }
+    PipelineResult keep = b.jobSeconds() < a.jobSeconds() ? b : a;
+    PipelineResult drop = keep == a ? b : a;
+    drop.kept.unpersist(false);
+    return keep;
+  }
+}

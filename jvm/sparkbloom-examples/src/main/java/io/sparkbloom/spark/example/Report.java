@@ -1,0 +1,142 @@
+package io.sparkbloom.spark.example;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The job's closing report: the setup, a table of sparkbloom beside Guava (time per stage, bytes
+ * on disk, kept candidates, false negatives and positives, observed false-positive rate) with
+ * the ratios, and the verdict lines.
+ */
+final class Report {
+  private static final String FMT = "%-34s %18s %18s %14s%n";
+
+  private final PrintStream out;
+  private final Options o;
+  private final DedupData.Prepared data;
+  private final PipelineResult sb;
+  /** Null with {@code --skip-guava}. */
+  private final PipelineResult gv;
+
+  Report(PrintStream out, Options o, DedupData.Prepared data, PipelineResult sb, PipelineResult gv) {
+    this.out = out;
+    this.o = o;
+    this.data = data;
+    this.sb = sb;
+    this.gv = gv;
+  }
+
+  /** Prints the report; {@code differing} is the number of users whose answers differ (Guava run). */
+  void print(SparkSession spark, long differing, Path outDir) {
+    printSetup(spark);
+    printTable();
+    printVerdict(differing);
+    out.println("objectFiles in " + outDir);
+  }
+
+  private void printSetup(SparkSession spark) {
+    String serializer = o.serializer.equals("kryo") ? "Kryo (+ SparkBloomKryoRegistrator)" : "Java";
+    out.println();
+    out.println("== per-user dedup: sparkbloom vs Guava ==");
+    out.printf(Locale.ROOT, "Spark %s, %s, spark.serializer=%s, %d partitions%n",
+        spark.version(), spark.sparkContext().master(), serializer, sb.kept.getNumPartitions());
+    out.println("data:       " + data.source);
+    out.printf(Locale.ROOT, "candidates: %,d per user target, %,d total: %,d seen (in the user's history), %,d unseen%n",
+        o.candidates, data.candidates, data.seen, data.unseen());
+    out.printf(Locale.ROOT, "filters:    n=%,d, p=%s per user; data prepared in %.2f s (not timed below)%n",
+        o.n, fmtP(o.p), data.seconds);
+    out.println("sparkbloom: " + (o.plainJoin
+        ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
+        : (o.input == null ? "buildPerRecord(history, n, p, partitions)" : "buildPerKey(pairs, n, p, partitions)")
+            + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
+    out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
+    out.printf(Locale.ROOT, "timing:     %s%s%n", o.runs == 1 ? "one run of each pipeline" : "best of " + o.runs + " alternating runs of each pipeline",
+        o.warmup ? ", after an untimed warm-up of both" : ", no warm-up");
+    out.println();
+  }
+
+  private void printTable() {
+    out.printf(Locale.ROOT, FMT, "", "sparkbloom", gv == null ? "" : "Guava " + guavaVersion(),
+        gv == null ? "" : "Guava/sparkbloom");
+    long users = Math.max(1, data.users);
+    long unseen = data.unseen();
+    count("users (filters)", r -> r.filters, false);
+    seconds("build + saveAsObjectFile", r -> r.buildSaveSeconds);
+    seconds("objectFile + join + keep unseen", r -> r.loadDedupSeconds);
+    seconds("job total", PipelineResult::jobSeconds);
+    count("bytes on disk (objectFile)", r -> r.bytesOnDisk, true);
+    count("bytes on disk per user", r -> r.bytesOnDisk / users, false);
+    count("candidates kept", r -> r.keptTotal, false);
+    count("false negatives (must be 0)", r -> r.falseNegatives, false);
+    count("false positives (unseen dropped)", r -> unseen - r.unseenKept, false);
+    row("observed FPP (target " + fmtP(o.p) + ")", r -> fpp(unseen - r.unseenKept, unseen), null);
+    out.println();
+  }
+
+  private void printVerdict(long differing) {
+    long unseen = data.unseen();
+    double bound = o.p + 3 * Math.sqrt(o.p * (1 - o.p) / Math.max(1, unseen));
+    out.printf(Locale.ROOT, "sparkbloom: %s false negatives; observed FPP %s the target + 3 sigma (%s)%n",
+        sb.falseNegatives == 0 ? "no" : "FAIL: " + sb.falseNegatives,
+        (unseen - sb.unseenKept) <= bound * unseen ? "within" : "ABOVE", fmtP(bound));
+    if (gv != null) {
+      out.printf(Locale.ROOT, "answers identical to Guava's: %s%n",
+          differing == 0 ? "yes, for every user" : "no, " + differing + " users differ");
+      double speed = gv.jobSeconds() / sb.jobSeconds();
+      out.printf(Locale.ROOT, "sparkbloom vs Guava: job %s, %s fewer bytes on disk%n",
+          speed >= 1 ? String.format(Locale.ROOT, "%.1fx faster", speed)
+              : String.format(Locale.ROOT, "%.1fx slower", 1 / speed),
+          ratio(gv.bytesOnDisk, sb.bytesOnDisk));
+    }
+  }
+
+  /** A row of counts; with {@code withRatio}, Guava's count over sparkbloom's. */
+  private void count(String label, ToLongFunction<PipelineResult> value, boolean withRatio) {
+    row(label, r -> String.format(Locale.ROOT, "%,d", value.applyAsLong(r)),
+        withRatio ? r -> (double) value.applyAsLong(r) : null);
+  }
+
+  /** A row of seconds, with Guava's time over sparkbloom's. */
+  private void seconds(String label, ToDoubleFunction<PipelineResult> value) {
+    row(label, r -> String.format(Locale.ROOT, "%.2f s", value.applyAsDouble(r)), value);
+  }
+
+  private void row(String label, Function<PipelineResult, String> cell,
+      ToDoubleFunction<PipelineResult> ratioOf) {
+    String guava = gv == null ? "" : cell.apply(gv);
+    String r = gv == null || ratioOf == null ? "" : ratio(ratioOf.applyAsDouble(gv), ratioOf.applyAsDouble(sb));
+    out.printf(Locale.ROOT, FMT, label, cell.apply(sb), guava, r);
+  }
+
+  private static String ratio(double a, double b) {
+    return b <= 0 ? "-" : String.format(Locale.ROOT, "%.1fx", a / b);
+  }
+
+  private static String fpp(long fp, long total) {
+    return total == 0 ? "-" : String.format(Locale.ROOT, "%.6f", (double) fp / total);
+  }
+
+  private static String fmtP(double p) {
+    return String.format(Locale.ROOT, "%.6g", p).replaceAll("0+$", "").replaceAll("\\.$", "");
+  }
+
+  private static String guavaVersion() {
+    Package pkg = com.google.common.hash.BloomFilter.class.getPackage();
+    String v = pkg == null ? null : pkg.getImplementationVersion();
+    if (v == null) {
+      // Guava's jar manifest carries Bundle-Version; fall back to the jar name
+      String loc = String.valueOf(com.google.common.hash.BloomFilter.class.getProtectionDomain()
+          .getCodeSource().getLocation());
+      Matcher m = Pattern.compile("guava-([^/]+)\\.jar").matcher(loc);
+      v = m.find() ? m.group(1) : "?";
+    }
+    return v;
+  }
+}

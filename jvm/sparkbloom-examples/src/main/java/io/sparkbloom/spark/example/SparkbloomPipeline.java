@@ -1,0 +1,41 @@
+package io.sparkbloom.spark.example;
+
+import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.PerKeyFilters;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * sparkbloom: one filter per user (one {@code putAll} per user, or {@code buildPerKey} from the
+ * input's pairs) &rarr; saveAsObjectFile &rarr; objectFile &rarr; join &rarr;
+ * {@code retainAbsent}. By default the filters are hash-partitioned before they are saved (the
+ * history records are shuffled, not the filters) and read back with that partitioning, so the
+ * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly.
+ */
+final class SparkbloomPipeline extends Pipeline {
+  SparkbloomPipeline() {
+    super("sparkbloom");
+  }
+
+  @Override
+  void buildAndSave(Options o, DedupData data, String uri) {
+    int partitions = data.history.getNumPartitions();
+    if (o.plainJoin) {
+      // unpartitioned filters, so the join shuffles them again
+      JavaPairRDD<String, BloomFilter> filters = data.pairs == null
+          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p)
+          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions).mapToPair(t -> t);
+      filters.saveAsObjectFile(uri);
+    } else {
+      JavaPairRDD<String, BloomFilter> filters = data.pairs == null
+          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p, partitions)
+          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions);
+      PerKeyFilters.saveAsObjectFile(filters, uri);
+    }
+  }
+
+  @Override
+  JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
+    return PerKeyFilters.dedup(PerKeyFilters.<String>objectFile(jsc, uri), data.candidates);
+  }
+}
