@@ -1,7 +1,9 @@
-//! The JNI bridge: the `Java_io_sparkbloom_*` exports behind `io.sparkbloom.BloomFilter`'s
-//! `private static native` methods. The core never sees a JNIEnv.
+//! The JNI bridge: the `Java_io_sparkbloom_*` exports behind the `static native` methods of
+//! `io.sparkbloom.BloomFilterNative`. The core never sees a JNIEnv.
 //!
-//! * [`bloom_filter`]: one thin export per native method of `io.sparkbloom.BloomFilter`.
+//! * [`bloom_filter_native`]: one thin export per native method of
+//!   `io.sparkbloom.BloomFilterNative` (the Java class that declares the natives of
+//!   `BloomFilter`).
 //! * [`errors`]: the one helper every export goes through; it catches panics and turns every
 //!   error into the right Java exception, so a Rust panic never crosses into the JVM.
 //! * [`arrays`]: Java arrays of any size: small ones pinned, large ones copied in bounded
@@ -11,6 +13,6 @@
 //!   `-Xcheck:jni` reports).
 
 mod arrays;
-mod bloom_filter;
+mod bloom_filter_native;
 mod critical;
 mod errors;

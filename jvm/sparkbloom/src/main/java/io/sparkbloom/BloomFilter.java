@@ -6,20 +6,18 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A Bloom filter that sets exactly the bits Guava's {@code com.google.common.hash.BloomFilter}
  * sets, with its bits in native memory managed by a Rust core.
+ *
+ * <p><i>(This file is the public API and its documentation only, which is why it runs to ~700
+ * lines, most of them Javadoc: the native-handle lifecycle is {@code NativeHandle}, the native
+ * methods {@code BloomFilterNative}, Guava interop {@link GuavaInterop}, stream framing {@code
+ * FramedReader}, Java serialization {@code Ser}.)</i>
  *
  * <p>A Bloom filter answers "might this key have been put?": {@link #mightContain(long)} never
  * returns {@code false} for a key that was put (no false negatives), and returns {@code true}
@@ -73,87 +71,22 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * serialized.
  */
 @com.esotericsoftware.kryo.DefaultSerializer(BloomFilterKryoSerializer.class)
-public final class BloomFilter implements Serializable, AutoCloseable {
+public final class BloomFilter extends NativeHandle implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * Guava's default false-positive probability, used by {@link #create(long)}. */
+  /** Guava's default false-positive probability, used by {@link #create(long)}. */
   public static final double DEFAULT_FPP = 0.03;
 
-  /**
-   * Bytes of the FORMAT.md header, which holds the length of the rest. */
+  /** Bytes of the FORMAT.md header, which holds the length of the rest. */
   static final int HEADER_LENGTH = 24;
 
-  /**
-   * Bytes of the header of Guava's {@code writeTo} stream. */
-  static final int GUAVA_HEADER_LENGTH = 6;
-
-  /**
-   * Frees the native memory of filters that become unreachable without {@code close()}. */
-  private static final Cleaner CLEANER = Cleaner.create();
-
-  static {
-    NativeLibrary.ensureLoaded();
-  }
-
-  /**
-   * The Rust filter ({@code Box<BloomFilter>} as a pointer); 0 once closed. Never serialized. */
-  private transient volatile long handle;
-
-  /**
-   * Frees the native memory, once, on close() or when this object becomes unreachable. The
-   * filter holds this small action, not the {@code Cleaner.Cleanable}: a Cleanable is linked to
-   * every other registered one, and Spark's {@code SizeEstimator} (caching, shuffle maps) walks
-   * every field it can reach, so one filter would have "weighed" all live filters.
-   */
-  private final transient Free free;
-
-  /**
-   * The id of the thread that created this object (a number, not the {@code Thread}: Spark's
-   * {@code SizeEstimator} would weigh everything a Thread reaches). Thread ids are never reused.
-   */
-  private final transient long creatorThreadId = Thread.currentThread().getId();
-
-  /**
-   * Set (once, for good) when a thread other than the creator uses this filter: from then on
-   * {@code close()} cannot know whether a native call is in flight, so it leaves the memory to
-   * the Cleaner. Volatile, paired with {@code handle}: a thread writes this then reads {@code
-   * handle}; {@code close()} writes {@code handle} then reads this; so either the caller sees
-   * the filter closed, or {@code close()} sees it shared (Dekker's pattern, sound under the Java
-   * memory model's total order of volatile accesses).
-   */
-  private transient volatile boolean shared;
-
   private BloomFilter(long handle) {
-    this.handle = handle;
-    long bytes = nBitSize(handle) / 8;
-    this.free = new Free(handle, bytes);
-    CLEANER.register(this, free);
-    NativeMemory.allocated(bytes);
+    super(handle, BloomFilterNative.nBitSize(handle) / 8, BloomFilterNative::nFree);
   }
 
-  /**
-   * The cleaning action, run by {@code close()} or by the Cleaner, whichever comes first; the
-   * second run does nothing. A static class holding only the handle: it must not reference the
-   * filter, or the filter would never become phantom reachable.
-   */
-  private static final class Free extends AtomicBoolean implements Runnable {
-    private static final long serialVersionUID = 1L;
-    private final long handle;
-    private final long bytes;
-
-    Free(long handle, long bytes) {
-      this.handle = handle;
-      this.bytes = bytes;
-    }
-
-    @Override
-    public void run() {
-      if (compareAndSet(false, true)) {
-        nFree(handle);
-        NativeMemory.freed(bytes);
-      }
-    }
+  /** The filter behind a handle just returned by a native factory. */
+  static BloomFilter fromHandle(long handle) {
+    return new BloomFilter(handle);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -206,13 +139,22 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     }
     Objects.requireNonNull(strategy, "strategy is null");
     long n = expectedInsertions == 0 ? 1 : expectedInsertions;
-    return new BloomFilter(nCreate(n, fpp, strategy.ordinal()));
+    return new BloomFilter(BloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
   }
 
-  /**
-   * A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
+  /** A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
   static BloomFilter fromWords(long[] words, int numHashFunctions, Strategy strategy) {
-    return new BloomFilter(nFromWords(words, numHashFunctions, strategy.ordinal()));
+    return new BloomFilter(BloomFilterNative.nFromWords(words, numHashFunctions, strategy.ordinal()));
+  }
+
+  /** An empty filter of exactly this shape. */
+  static BloomFilter withShape(long numBits, int numHashFunctions, Strategy strategy) {
+    return new BloomFilter(BloomFilterNative.nWithShape(numBits, numHashFunctions, strategy.ordinal()));
+  }
+
+  /** ORs {@code words[0..count)} into this filter's words from {@code wordOffset} on. */
+  void orWords(int wordOffset, long[] words, int count) {
+    run(h -> BloomFilterNative.nOrWords(h, wordOffset, words, count));
   }
 
   /**
@@ -224,15 +166,12 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return a new filter with the same shape, strategy and bits
    */
   public BloomFilter copy() {
-    try {
-      return new BloomFilter(nCopy(handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return new BloomFilter(callLong(BloomFilterNative::nCopy));
   }
 
   // ---------------------------------------------------------------------------------------
-  // Put and query
+  // Put and query. The single-key calls write NativeHandle's try/finally out: no lambda on the
+  // hottest path.
 
   /**
    * Puts a {@code long} key (Guava's {@code Funnels.longFunnel()}).
@@ -243,7 +182,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public boolean put(long key) {
     try {
-      return nPut(handle(), key);
+      return BloomFilterNative.nPut(handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -258,7 +197,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public boolean put(byte[] key) {
     try {
-      return nPutBytes(handle(), key);
+      return BloomFilterNative.nPutBytes(handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -284,11 +223,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @param keys the keys
    */
   public boolean putAll(long[] keys) {
-    try {
-      return nPutAll(handle(), keys);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> BloomFilterNative.nPutAll(h, keys));
   }
 
   /**
@@ -300,7 +235,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public boolean mightContain(long key) {
     try {
-      return nMightContain(handle(), key);
+      return BloomFilterNative.nMightContain(handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -315,7 +250,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public boolean mightContain(byte[] key) {
     try {
-      return nMightContainBytes(handle(), key);
+      return BloomFilterNative.nMightContainBytes(handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -342,11 +277,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
   public boolean[] mightContainAll(long[] keys) {
     Objects.requireNonNull(keys, "keys is null");
     boolean[] out = new boolean[keys.length];
-    try {
-      nMightContainAll(handle(), keys, out);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    run(h -> BloomFilterNative.nMightContainAll(h, keys, out));
     return out;
   }
 
@@ -359,11 +290,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the keys of {@code keys} that were certainly never put
    */
   public long[] retainAbsent(long[] keys) {
-    try {
-      return nRetainAbsent(handle(), keys);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return call(h -> BloomFilterNative.nRetainAbsent(h, keys));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -381,12 +308,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public void merge(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
-    try {
-      nMerge(handle(), other.handle());
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    call(other, (h, o) -> {
+      BloomFilterNative.nMerge(h, o);
+      return null;
+    });
   }
 
   /**
@@ -401,12 +326,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public void intersect(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
-    try {
-      nIntersect(handle(), other.handle());
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    call(other, (h, o) -> {
+      BloomFilterNative.nIntersect(h, o);
+      return null;
+    });
   }
 
   /**
@@ -419,12 +342,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public boolean isCompatible(BloomFilter other) {
     Objects.requireNonNull(other, "other is null");
-    try {
-      return nIsCompatible(handle(), other.handle());
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    return call(other, BloomFilterNative::nIsCompatible);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -435,11 +353,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return m
    */
   public long bitSize() {
-    try {
-      return nBitSize(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callLong(BloomFilterNative::nBitSize);
   }
 
   /** The number of hash functions k, in 1..255.
@@ -447,11 +361,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return k
    */
   public int numHashFunctions() {
-    try {
-      return nNumHashes(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callInt(BloomFilterNative::nNumHashes);
   }
 
   /** How hashes become bit positions.
@@ -459,11 +369,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the strategy
    */
   public Strategy strategy() {
-    try {
-      return Strategy.ofOrdinal(nStrategy(handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return Strategy.ofOrdinal(callInt(BloomFilterNative::nStrategy));
   }
 
   /** The number of bits set.
@@ -471,11 +377,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the number of 1 bits
    */
   public long bitCount() {
-    try {
-      return nBitCount(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callLong(BloomFilterNative::nBitCount);
   }
 
   /**
@@ -485,11 +387,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the estimated number of distinct keys put
    */
   public long approximateElementCount() {
-    try {
-      return nApproximateElementCount(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callLong(BloomFilterNative::nApproximateElementCount);
   }
 
   /**
@@ -498,11 +396,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the current false-positive probability
    */
   public double expectedFpp() {
-    try {
-      return nExpectedFpp(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callDouble(BloomFilterNative::nExpectedFpp);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -520,11 +414,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return the FORMAT.md bytes
    */
   public byte[] toByteArray() {
-    try {
-      return nToBytes(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return call(BloomFilterNative::nToBytes);
   }
 
   /**
@@ -560,7 +450,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   public static BloomFilter fromByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
-    return new BloomFilter(nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+    return new BloomFilter(
+        BloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
   /**
@@ -610,125 +501,91 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     Objects.requireNonNull(in, "in is null");
     long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
     byte[] all =
-        FramedReader.read(in, HEADER_LENGTH, header -> nTotalLength(header, limit), "payload");
+        FramedReader.read(
+            in, HEADER_LENGTH, header -> BloomFilterNative.nTotalLength(header, limit), "payload");
     return fromByteArray(all, limit);
   }
 
   // ---------------------------------------------------------------------------------------
-  // Guava
+  // Guava: thin delegates to GuavaInterop, which documents them in full.
 
   /**
-   * Writes the bytes Guava's {@code BloomFilter.writeTo} writes for the same filter, which
-   * Guava 17+ reads with {@code BloomFilter.readFrom(in, funnel)} (the {@code MURMUR128_MITZ_32}
-   * strategy is read by every Guava that has {@code readFrom}). Does not flush or close.
+   * Writes the bytes Guava's {@code BloomFilter.writeTo} writes for the same filter; does not
+   * flush or close {@code out}. See {@link GuavaInterop#writeGuava}.
    *
-   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits,
-   *     which Guava cannot represent
-   * @throws IOException if {@code out} throws
    * @param out the stream to write to
+   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
+   * @throws IOException if {@code out} throws
    */
   public void writeGuava(OutputStream out) throws IOException {
-    Objects.requireNonNull(out, "out is null");
-    out.write(toGuavaByteArray());
+    GuavaInterop.writeGuava(this, out);
   }
 
   /**
-   * The bytes Guava's {@code BloomFilter.writeTo} writes for the same filter; see {@link
-   * #writeGuava}.
+   * The bytes of Guava's {@code writeTo} for the same filter; see {@link
+   * GuavaInterop#toGuavaByteArray}.
    *
-   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
    * @return the bytes of Guava's {@code writeTo}
+   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
    */
   public byte[] toGuavaByteArray() {
-    try {
-      return nToGuava(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return GuavaInterop.toGuavaByteArray(this);
   }
 
   /**
-   * The filter whose Guava {@code writeTo} bytes are exactly {@code bytes}; see {@link
-   * #readGuava}.
+   * The filter whose Guava {@code writeTo} bytes are {@code bytes}, under the default decode
+   * limit; see {@link GuavaInterop#readGuava(byte[], long)}.
    *
-   * @throws CorruptFilterException if the bytes are not exactly one Guava filter, naming the
-   *     field (strategy, numHashFunctions, numBits, length)
-   * @throws NullPointerException if {@code bytes} is null
    * @param bytes the bytes of Guava's {@code writeTo} for one filter
    * @return the filter
+   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
    */
   public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
-    return fromGuavaByteArray(bytes, DecodeLimit.defaultMaxNumBits());
+    return GuavaInterop.readGuava(bytes, DecodeLimit.defaultMaxNumBits());
   }
 
   /**
-   * Like {@link #fromGuavaByteArray(byte[])}, refusing a filter of more than {@code maxNumBits}
-   * bits.
+   * See {@link GuavaInterop#readGuava(byte[], long)}.
    *
    * @param bytes the bytes of Guava's {@code writeTo} for one filter
    * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
    * @return the filter
-   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits or
-   *     cannot be allocated
-   * @throws CorruptFilterException if the bytes are not exactly one Guava filter
-   * @throws NullPointerException if {@code bytes} is null
+   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
    */
   public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
-    return new BloomFilter(nFromGuava(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+    return GuavaInterop.readGuava(bytes, maxNumBits);
   }
 
   /**
-   * Reads one filter written by Guava's {@code BloomFilter.writeTo} (strategy byte, k, word
-   * count, words), consuming exactly its bytes. The filter answers {@code mightContain}
-   * exactly as the Guava filter did for keys of the funnels listed in the class doc.
+   * Reads one filter written by Guava's {@code writeTo}, consuming exactly its bytes, under the
+   * default decode limit; see {@link GuavaInterop#readGuava(InputStream, long)}.
    *
-   * Memory grows only as the bytes arrive; the decode limit is the system property {@code
-   * sparkbloom.decode.maxNumBits}.
-   *
-   * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
-   * @throws FilterTooLargeException if the header declares a filter above the decode limit
-   * @throws IOException if {@code in} throws
    * @param in the stream to read from
    * @return the filter
+   * @throws CorruptFilterException if the bytes are invalid or end early
+   * @throws IOException if {@code in} throws
    */
   public static BloomFilter readGuava(InputStream in) throws IOException {
-    return readGuava(in, DecodeLimit.defaultMaxNumBits());
+    return GuavaInterop.readGuava(in, DecodeLimit.defaultMaxNumBits());
   }
 
   /**
-   * Like {@link #readGuava(InputStream)}, refusing a filter of more than {@code maxNumBits} bits
-   * as soon as its header is read.
+   * See {@link GuavaInterop#readGuava(InputStream, long)}.
    *
    * @param in the stream to read from
    * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
    * @return the filter
-   * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits
-   * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
+   * @throws CorruptFilterException if the bytes are invalid or end early
    * @throws IOException if {@code in} throws
    */
   public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
-    Objects.requireNonNull(in, "in is null");
-    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
-    byte[] all =
-        FramedReader.read(
-            in, GUAVA_HEADER_LENGTH, header -> nGuavaTotalLength(header, limit), "words");
-    return fromGuavaByteArray(all, limit);
+    return GuavaInterop.readGuava(in, maxNumBits);
   }
 
   /**
-   * Converts a live Guava {@code BloomFilter} — any Guava from 14 to 33, unshaded or shaded
-   * (e.g. Spark 3's {@code org.sparkproject.guava.hash.BloomFilter}), from any class loader —
-   * keeping its bits, number of hash functions and strategy. Use it to migrate filters that only
-   * Java serialization can load (such as those saved with Spark's {@code saveAsObjectFile}).
-   *
-   * <p>The filter's funnel is not checked: answers match Guava's for {@code longFunnel()},
-   * {@code byteArrayFunnel()} and {@code stringFunnel(UTF_8)} keys. (Guava 14's {@code
-   * stringFunnel()} hashes UTF-16 chars, not UTF-8: query such a filter with the bytes of
-   * {@code s.toCharArray()} as little-endian chars.)
-   *
-   * <p>The private fields are read by reflection; where that is refused (Guava as a named
-   * module), Guava's public {@code writeTo} is used instead.
+   * Converts a live Guava {@code BloomFilter} (Guava 14 to 33, shaded or not); see {@link
+   * GuavaInterop#fromGuava(Object)}.
    *
    * @param guavaBloomFilter a {@code com.google.common.hash.BloomFilter} or a shaded copy
    * @throws IllegalArgumentException if the object is not a Guava Bloom filter
@@ -736,109 +593,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    * @return a new filter with the same bits, k and strategy
    */
   public static BloomFilter fromGuava(Object guavaBloomFilter) {
-    Objects.requireNonNull(guavaBloomFilter, "guavaBloomFilter is null");
-    Class<?> type = guavaBloomFilter.getClass();
-    if (!type.getName().endsWith(".hash.BloomFilter")) {
-      throw new IllegalArgumentException(
-          "guavaBloomFilter: " + type.getName() + " is not a Guava hash.BloomFilter");
-    }
-    Object data;
-    int numHashFunctions;
-    Object strategy;
-    try {
-      Object bits = readField(type, guavaBloomFilter, "bits");
-      data = readField(bits.getClass(), bits, "data");
-      numHashFunctions = (Integer) readField(type, guavaBloomFilter, "numHashFunctions");
-      strategy = readField(type, guavaBloomFilter, "strategy");
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      if (e instanceof IllegalArgumentException) {
-        throw (IllegalArgumentException) e;
-      }
-      // Only a refused reflective read falls back (e.g. Guava as a named module): failures of
-      // the conversion itself propagate, they would fail again after a full writeTo copy.
-      return fromGuavaWriteTo(guavaBloomFilter, e);
-    }
-    if (!(strategy instanceof Enum)) {
-      throw new IllegalArgumentException(
-          "guavaBloomFilter: unknown strategy " + strategy.getClass().getName());
-    }
-    Strategy ours = Strategy.ofOrdinal(((Enum<?>) strategy).ordinal());
-    if (data instanceof long[]) {
-      return fromWords((long[]) data, numHashFunctions, ours); // Guava <= 22: BitArray
-    }
-    if (data instanceof AtomicLongArray) {
-      return fromAtomicWords((AtomicLongArray) data, numHashFunctions, ours); // Guava >= 23
-    }
-    throw new IllegalArgumentException(
-        "guavaBloomFilter: unexpected bit array " + data.getClass().getName());
-  }
-
-  /** Words per copy from an {@code AtomicLongArray}: bounds the heap a conversion needs. */
-  private static final int WORDS_PER_COPY = 64 * 1024;
-
-  /**
-   * A filter with the words of Guava 23+'s {@code LockFreeBitArray}, copied through a bounded
-   * buffer: a 2 GB Guava filter needs no 2 GB heap copy.
-   */
-  private static BloomFilter fromAtomicWords(
-      AtomicLongArray atomic, int numHashFunctions, Strategy strategy) {
-    int length = atomic.length();
-    BloomFilter filter = withShape(64L * length, numHashFunctions, strategy);
-    long[] buffer = new long[Math.min(length, WORDS_PER_COPY)];
-    for (int from = 0; from < length; from += buffer.length) {
-      int count = Math.min(buffer.length, length - from);
-      for (int i = 0; i < count; i++) {
-        buffer[i] = atomic.get(from + i);
-      }
-      filter.orWords(from, buffer, count);
-    }
-    return filter;
-  }
-
-  /** An empty filter of exactly this shape. */
-  static BloomFilter withShape(long numBits, int numHashFunctions, Strategy strategy) {
-    return new BloomFilter(nWithShape(numBits, numHashFunctions, strategy.ordinal()));
-  }
-
-  /** ORs {@code words[0..count)} into this filter's words from {@code wordOffset} on. */
-  void orWords(int wordOffset, long[] words, int count) {
-    try {
-      nOrWords(handle(), wordOffset, words, count);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  private static BloomFilter fromGuavaWriteTo(Object guava, Exception reflectionFailure) {
-    try {
-      Method writeTo = guava.getClass().getMethod("writeTo", OutputStream.class);
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-      writeTo.invoke(guava, bytes);
-      return fromGuavaByteArray(bytes.toByteArray());
-    } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException
-        | IOException e) {
-      IllegalArgumentException failure =
-          new IllegalArgumentException(
-              "guavaBloomFilter: cannot read the fields of "
-                  + guava.getClass().getName()
-                  + " ("
-                  + reflectionFailure
-                  + ") and it has no usable writeTo",
-              e);
-      failure.addSuppressed(reflectionFailure);
-      throw failure;
-    }
-  }
-
-  private static Object readField(Class<?> type, Object target, String name)
-      throws ReflectiveOperationException {
-    Field field = type.getDeclaredField(name);
-    field.setAccessible(true);
-    Object value = field.get(target);
-    if (value == null) {
-      throw new IllegalArgumentException("guavaBloomFilter: field " + name + " is null");
-    }
-    return value;
+    return GuavaInterop.fromGuava(guavaBloomFilter);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -853,20 +608,7 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   @Override
   public void close() {
-    if (handle != 0) {
-      handle = 0;
-      if (!shared && Thread.currentThread().getId() == creatorThreadId) {
-        free.run(); // frees at most once, even if two threads close at once or the Cleaner runs
-      }
-    }
-  }
-
-  /** Whether {@link #close()} was called.
-   *
-   * @return {@code true} once closed
-   */
-  public boolean isClosed() {
-    return handle == 0;
+    super.close();
   }
 
   /**
@@ -885,16 +627,13 @@ public final class BloomFilter implements Serializable, AutoCloseable {
       return false;
     }
     BloomFilter other = (BloomFilter) o;
-    long a = peekHandle();
-    long b = other.peekHandle();
-    if (a == 0 || b == 0) {
+    if (isClosed() || other.isClosed()) {
       return false;
     }
     try {
-      return nEquals(a, b);
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
+      return call(other, BloomFilterNative::nEquals);
+    } catch (IllegalStateException closedMeanwhile) {
+      return false;
     }
   }
 
@@ -904,14 +643,10 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   @Override
   public int hashCode() {
-    long h = peekHandle();
-    if (h == 0) {
-      return System.identityHashCode(this);
-    }
     try {
-      return nHashCode(h);
-    } finally {
-      Reference.reachabilityFence(this);
+      return callInt(BloomFilterNative::nHashCode);
+    } catch (IllegalStateException closed) {
+      return System.identityHashCode(this);
     }
   }
 
@@ -921,21 +656,20 @@ public final class BloomFilter implements Serializable, AutoCloseable {
    */
   @Override
   public String toString() {
-    long h = peekHandle();
-    if (h == 0) {
-      return "BloomFilter{closed}";
-    }
     try {
-      long m = nBitSize(h);
-      return String.format(
-          java.util.Locale.ROOT,
-          "BloomFilter{m=%d, k=%d, strategy=%s, fill=%.2f%%}",
-          m,
-          nNumHashes(h),
-          Strategy.ofOrdinal(nStrategy(h)),
-          100.0 * nBitCount(h) / m);
-    } finally {
-      Reference.reachabilityFence(this);
+      return call(
+          h -> {
+            long m = BloomFilterNative.nBitSize(h);
+            return String.format(
+                java.util.Locale.ROOT,
+                "BloomFilter{m=%d, k=%d, strategy=%s, fill=%.2f%%}",
+                m,
+                BloomFilterNative.nNumHashes(h),
+                Strategy.ofOrdinal(BloomFilterNative.nStrategy(h)),
+                100.0 * BloomFilterNative.nBitCount(h) / m);
+          });
+    } catch (IllegalStateException closed) {
+      return "BloomFilter{closed}";
     }
   }
 
@@ -962,100 +696,8 @@ public final class BloomFilter implements Serializable, AutoCloseable {
     throw new InvalidObjectException("io.sparkbloom.BloomFilter is read through its serial proxy");
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Helpers
-
-  /** The handle for a native call; throws if closed. */
-  private long handle() {
-    long h = peekHandle();
-    if (h == 0) {
-      throw new IllegalStateException("BloomFilter is closed");
-    }
-    return h;
-  }
-
-  /**
-   * The handle, 0 once closed; first marks the filter shared if this thread is not its creator
-   * (see {@link #shared}). Every read of the handle for a native call goes through here.
-   */
-  private long peekHandle() {
-    if (!shared && Thread.currentThread().getId() != creatorThreadId) {
-      shared = true;
-    }
-    return handle;
-  }
-
   private static byte[] utf8(String key) {
     Objects.requireNonNull(key, "key is null");
     return key.getBytes(StandardCharsets.UTF_8);
   }
-
-  // Natives (rust/src/jni/bloom_filter.rs). A handle of 0 throws IllegalStateException.
-
-  private static native long nCreate(long expectedInsertions, double fpp, int strategy);
-
-  private static native long nFromWords(long[] words, int numHashFunctions, int strategy);
-
-  private static native void nFree(long handle);
-
-  private static native long nCopy(long handle);
-
-  private static native boolean nPut(long handle, long key);
-
-  private static native boolean nMightContain(long handle, long key);
-
-  private static native boolean nPutBytes(long handle, byte[] key);
-
-  private static native boolean nMightContainBytes(long handle, byte[] key);
-
-  private static native boolean nPutAll(long handle, long[] keys);
-
-  private static native void nMightContainAll(long handle, long[] keys, boolean[] out);
-
-  private static native long[] nRetainAbsent(long handle, long[] keys);
-
-  private static native void nMerge(long handle, long other);
-
-  private static native void nIntersect(long handle, long other);
-
-  private static native boolean nIsCompatible(long handle, long other);
-
-  private static native boolean nEquals(long handle, long other);
-
-  private static native int nHashCode(long handle);
-
-  private static native long nBitSize(long handle);
-
-  private static native int nNumHashes(long handle);
-
-  private static native int nStrategy(long handle);
-
-  private static native long nBitCount(long handle);
-
-  private static native long nApproximateElementCount(long handle);
-
-  private static native double nExpectedFpp(long handle);
-
-  private static native byte[] nToBytes(long handle);
-
-  private static native long nFromBytes(byte[] bytes, long maxNumBits)
-      throws CorruptFilterException;
-
-  private static native long nTotalLength(byte[] header, long maxNumBits)
-      throws CorruptFilterException;
-
-  private static native byte[] nToGuava(long handle);
-
-  private static native long nFromGuava(byte[] bytes, long maxNumBits)
-      throws CorruptFilterException;
-
-  private static native long nGuavaTotalLength(byte[] header, long maxNumBits)
-      throws CorruptFilterException;
-
-  private static native long nWithShape(long numBits, int numHashFunctions, int strategy);
-
-  private static native void nOrWords(long handle, int wordOffset, long[] words, int count);
-
-  /** Test hook: a Rust panic with a runtime message; must arrive as a RuntimeException. */
-  static native long nPanicForTest(long value);
 }

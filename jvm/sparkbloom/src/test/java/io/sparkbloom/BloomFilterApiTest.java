@@ -355,7 +355,7 @@ class BloomFilterApiTest {
 
   @Test
   void rustPanicBecomesRuntimeExceptionWithItsMessage() {
-    RuntimeException e = assertThrows(RuntimeException.class, () -> BloomFilter.nPanicForTest(1234));
+    RuntimeException e = assertThrows(RuntimeException.class, () -> BloomFilterNative.nPanicForTest(1234));
     assertEquals(RuntimeException.class, e.getClass());
     assertTrue(e.getMessage().contains("test panic with value 1234"), e.getMessage());
     // The JVM and the library are fine afterwards.

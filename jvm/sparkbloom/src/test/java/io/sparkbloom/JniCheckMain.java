@@ -268,7 +268,7 @@ public final class JniCheckMain {
     expect(CorruptFilterException.class, () -> BloomFilter.readFrom(new ByteArrayInputStream(corrupt)));
     expect(CorruptFilterException.class, () -> BloomFilter.fromGuavaByteArray(new byte[] {7, 1, 0, 0, 0, 1}));
     expect(CorruptFilterException.class, () -> BloomFilter.readGuava(new ByteArrayInputStream(new byte[] {0, 1, -1, -1, -1, -1})));
-    expect(RuntimeException.class, () -> BloomFilter.nPanicForTest(42));
+    expect(RuntimeException.class, () -> BloomFilterNative.nPanicForTest(42));
     BloomFilter closed = BloomFilter.create(10, 0.1);
     closed.close();
     closed.close();

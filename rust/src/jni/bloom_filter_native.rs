@@ -1,9 +1,11 @@
-//! Exports behind `io.sparkbloom.BloomFilter`'s `private static native` methods.
+//! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative`.
 //!
 //! A filter crosses JNI as a handle: `Box::into_raw(Box::new(BloomFilter)) as jlong`, freed by
-//! `nFree` exactly once (the Java side guarantees it through `Cleaner.Cleanable::clean`). The
-//! Java side never passes a handle of 0 for a live filter; 0 here means "closed" and becomes
-//! `IllegalStateException`. Java `long` keys are the same 64 bits as Rust `u64` keys.
+//! `nFree` exactly once: Java's `NativeHandle` runs it from `close()` only when no other thread
+//! can be inside a call on the filter (only its creating thread ever used it), and otherwise
+//! from the `Cleaner` once the filter is unreachable, which a running call prevents
+//! (`reachabilityFence`). A handle of 0 means "closed" and becomes `IllegalStateException`.
+//! Java `long` keys are the same 64 bits as Rust `u64` keys.
 //!
 //! Each export is one line around [`run`], which catches panics and maps errors.
 
@@ -24,8 +26,8 @@ fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
     if handle == 0 {
         return Err(JniError::Closed);
     }
-    // SAFETY: a non-zero handle comes from `into_handle` and the Java side frees it only once,
-    // after its last use (close() must not race other calls; see BloomFilter.java).
+    // SAFETY: a non-zero handle comes from `into_handle`, and the Java side frees it only once,
+    // never while a call holding it can still run (see the module doc and NativeHandle.java).
     Ok(unsafe { &*(handle as *const BloomFilter) })
 }
 
@@ -47,7 +49,7 @@ fn non_negative(name: &'static str, value: jlong) -> JniResult<u64> {
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCreate<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreate<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     expected_insertions: jlong,
@@ -63,7 +65,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCreate<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromWords<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     words: JLongArray<'l>,
@@ -99,7 +101,7 @@ fn as_i64_mut(words: &mut [u64]) -> &mut [i64] {
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nWithShape<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nWithShape<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     num_bits: jlong,
@@ -123,7 +125,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nWithShape<'l>(
 /// ORs `words[..count]` into the filter's words from `word_offset` on (a conversion filling a
 /// filter nobody else uses yet, chunk by chunk).
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nOrWords<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nOrWords<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -155,7 +157,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nOrWords<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFree<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFree<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -170,7 +172,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFree<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCopy<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCopy<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -179,7 +181,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nCopy<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPut<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPut<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -189,7 +191,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPut<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContain<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContain<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -199,7 +201,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContain<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutBytes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -213,7 +215,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutBytes<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainBytes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -227,7 +229,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainBytes<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutAll<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -245,7 +247,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPutAll<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainAll<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAll<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -261,7 +263,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMightContainAll<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nRetainAbsent<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nRetainAbsent<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -284,7 +286,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nRetainAbsent<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMerge<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMerge<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -294,7 +296,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nMerge<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nIntersect<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nIntersect<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -304,7 +306,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nIntersect<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nIsCompatible<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nIsCompatible<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -314,7 +316,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nIsCompatible<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nEquals<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nEquals<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -324,7 +326,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nEquals<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nHashCode<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nHashCode<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -343,7 +345,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nHashCode<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nBitSize<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nBitSize<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -352,7 +354,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nBitSize<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nNumHashes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nNumHashes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -361,7 +363,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nNumHashes<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nStrategy<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nStrategy<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -370,7 +372,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nStrategy<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nBitCount<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nBitCount<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -379,7 +381,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nBitCount<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nApproximateElementCount<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nApproximateElementCount<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -391,7 +393,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nApproximateElementCount<'
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nExpectedFpp<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nExpectedFpp<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -400,7 +402,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nExpectedFpp<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToBytes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -412,7 +414,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToBytes<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromBytes<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     bytes: JByteArray<'l>,
@@ -427,7 +429,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromBytes<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nTotalLength<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nTotalLength<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     header: JByteArray<'l>,
@@ -445,7 +447,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nTotalLength<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToGuava<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToGuava<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
@@ -457,7 +459,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nToGuava<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromGuava<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromGuava<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     bytes: JByteArray<'l>,
@@ -472,7 +474,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilter_nFromGuava<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nGuavaTotalLength<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     header: JByteArray<'l>,
@@ -495,7 +497,7 @@ fn as_i8(bytes: &[u8]) -> &[i8] {
 /// Test hook: panics with a runtime-formatted (`String`) message, so the Java suite can check
 /// that a panic becomes a `RuntimeException` carrying the message and never crosses JNI.
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilter_nPanicForTest<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPanicForTest<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     value: jlong,

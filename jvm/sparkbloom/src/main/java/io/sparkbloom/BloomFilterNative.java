@@ -1,0 +1,85 @@
+package io.sparkbloom;
+
+/**
+ * The native methods behind {@link BloomFilter}, and nothing else (the JNI exports are in {@code
+ * rust/src/jni/bloom_filter_native.rs}, one Rust function per method). Loading this class loads
+ * the library.
+ *
+ * <p>A filter crosses JNI as a handle, the address of a Rust {@code BloomFilter}; {@link
+ * NativeHandle} owns it. A handle of 0 (closed) throws {@link IllegalStateException}; every other
+ * failure arrives as the exception the Rust side names (see {@code rust/src/jni/errors.rs}).
+ */
+final class BloomFilterNative {
+  static {
+    NativeLibrary.ensureLoaded();
+  }
+
+  private BloomFilterNative() {}
+
+  static native long nCreate(long expectedInsertions, double fpp, int strategy);
+
+  static native long nFromWords(long[] words, int numHashFunctions, int strategy);
+
+  static native void nFree(long handle);
+
+  static native long nCopy(long handle);
+
+  static native boolean nPut(long handle, long key);
+
+  static native boolean nMightContain(long handle, long key);
+
+  static native boolean nPutBytes(long handle, byte[] key);
+
+  static native boolean nMightContainBytes(long handle, byte[] key);
+
+  static native boolean nPutAll(long handle, long[] keys);
+
+  static native void nMightContainAll(long handle, long[] keys, boolean[] out);
+
+  static native long[] nRetainAbsent(long handle, long[] keys);
+
+  static native void nMerge(long handle, long other);
+
+  static native void nIntersect(long handle, long other);
+
+  static native boolean nIsCompatible(long handle, long other);
+
+  static native boolean nEquals(long handle, long other);
+
+  static native int nHashCode(long handle);
+
+  static native long nBitSize(long handle);
+
+  static native int nNumHashes(long handle);
+
+  static native int nStrategy(long handle);
+
+  static native long nBitCount(long handle);
+
+  static native long nApproximateElementCount(long handle);
+
+  static native double nExpectedFpp(long handle);
+
+  static native byte[] nToBytes(long handle);
+
+  static native long nFromBytes(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native byte[] nToGuava(long handle);
+
+  static native long nFromGuava(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nGuavaTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nWithShape(long numBits, int numHashFunctions, int strategy);
+
+  static native void nOrWords(long handle, int wordOffset, long[] words, int count);
+
+  /** Test hook: a Rust panic with a runtime message; must arrive as a RuntimeException. */
+  static native long nPanicForTest(long value);
+}

@@ -1,0 +1,207 @@
+package io.sparkbloom;
+
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
+import java.util.function.LongToDoubleFunction;
+import java.util.function.LongToIntFunction;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Owns one native object for a Java class (a filter): the handle, freeing it exactly once, and
+ * the rules that keep a native call from ever touching freed memory.
+ *
+ * <ul>
+ *   <li>{@link #close()} frees at once when only the creating thread ever used the object;
+ *       otherwise a call from another thread may still be running, so it only marks the object
+ *       closed and the {@link Cleaner} frees it once no thread can reach it.
+ *   <li>A native call gets the handle through {@link #handle()} (0 once closed throws {@link
+ *       IllegalStateException}) and keeps this object reachable until the call returns ({@code
+ *       Reference.reachabilityFence}), so the Cleaner cannot free the memory under it. The
+ *       {@code call}/{@code test}/{@code run} helpers do both.
+ *   <li>The native bytes are counted in {@link NativeMemory}, which asks for a collection when
+ *       unclosed objects pile up.
+ * </ul>
+ */
+abstract class NativeHandle implements AutoCloseable {
+  /** Frees the native memory of objects that become unreachable without {@code close()}. */
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  /** The native object's address; 0 once closed. Never serialized. */
+  private transient volatile long handle;
+
+  /**
+   * Frees the native memory, once, on close() or when this object becomes unreachable. The
+   * object holds this small action, not the {@code Cleaner.Cleanable}: a Cleanable is linked to
+   * every other registered one, and Spark's {@code SizeEstimator} (caching, shuffle maps) walks
+   * every field it can reach, so one filter would have "weighed" all live filters.
+   */
+  private final transient Free free;
+
+  /**
+   * The id of the thread that created this object (a number, not the {@code Thread}: Spark's
+   * {@code SizeEstimator} would weigh everything a Thread reaches). Thread ids are never reused.
+   */
+  private final transient long creatorThreadId = Thread.currentThread().getId();
+
+  /**
+   * Set (once, for good) when a thread other than the creator uses this object: from then on
+   * {@code close()} cannot know whether a native call is in flight, so it leaves the memory to
+   * the Cleaner. Volatile, paired with {@code handle}: a thread writes this then reads {@code
+   * handle}; {@code close()} writes {@code handle} then reads this; so either the caller sees
+   * the object closed, or {@code close()} sees it shared (Dekker's pattern, sound under the Java
+   * memory model's total order of volatile accesses).
+   */
+  private transient volatile boolean shared;
+
+  /**
+   * Takes ownership of {@code handle}, which {@code freeNative} frees; {@code nativeBytes} is
+   * what it holds, for {@link NativeMemory}.
+   */
+  NativeHandle(long handle, long nativeBytes, LongConsumer freeNative) {
+    this.handle = handle;
+    this.free = new Free(handle, nativeBytes, freeNative);
+    CLEANER.register(this, free);
+    NativeMemory.allocated(nativeBytes);
+  }
+
+  /**
+   * The cleaning action, run by {@code close()} or by the Cleaner, whichever comes first; the
+   * second run does nothing. A static class holding only the handle: it must not reference the
+   * owner, or the owner would never become phantom reachable.
+   */
+  private static final class Free extends AtomicBoolean implements Runnable {
+    private static final long serialVersionUID = 1L;
+    private final long handle;
+    private final long bytes;
+    private final transient LongConsumer freeNative;
+
+    Free(long handle, long bytes, LongConsumer freeNative) {
+      this.handle = handle;
+      this.bytes = bytes;
+      this.freeNative = freeNative;
+    }
+
+    @Override
+    public void run() {
+      if (compareAndSet(false, true)) {
+        freeNative.accept(handle);
+        NativeMemory.freed(bytes);
+      }
+    }
+  }
+
+  /**
+   * Closes this object: later calls on it throw {@link IllegalStateException}; a second {@code
+   * close()} does nothing. The native memory is freed now if only the creating thread ever used
+   * the object and closes it; otherwise the Cleaner frees it once the object is unreachable.
+   */
+  @Override
+  public void close() {
+    if (handle != 0) {
+      handle = 0;
+      if (!shared && Thread.currentThread().getId() == creatorThreadId) {
+        free.run(); // frees at most once, even if two threads close at once or the Cleaner runs
+      }
+    }
+  }
+
+  /**
+   * Whether {@link #close()} was called.
+   *
+   * @return {@code true} once closed
+   */
+  public boolean isClosed() {
+    return handle == 0;
+  }
+
+  /** The handle for a native call; throws if closed. */
+  final long handle() {
+    long h = peekHandle();
+    if (h == 0) {
+      throw new IllegalStateException(getClass().getSimpleName() + " is closed");
+    }
+    return h;
+  }
+
+  /**
+   * The handle, 0 once closed; first marks this object shared if this thread is not its creator
+   * (see {@link #shared}). Every read of the handle for a native call goes through here.
+   */
+  final long peekHandle() {
+    if (!shared && Thread.currentThread().getId() != creatorThreadId) {
+      shared = true;
+    }
+    return handle;
+  }
+
+  // Native calls with the handle, keeping this object reachable until they return. The hot
+  // single-key calls of subclasses write the same try/finally out by hand: a capturing lambda
+  // there costs an allocation per key unless the JIT removes it.
+
+  final <R> R call(LongFunction<R> nativeCall) {
+    try {
+      return nativeCall.apply(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  final boolean test(LongPredicate nativeCall) {
+    try {
+      return nativeCall.test(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  final long callLong(LongUnaryOperator nativeCall) {
+    try {
+      return nativeCall.applyAsLong(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  final int callInt(LongToIntFunction nativeCall) {
+    try {
+      return nativeCall.applyAsInt(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  final double callDouble(LongToDoubleFunction nativeCall) {
+    try {
+      return nativeCall.applyAsDouble(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  final void run(LongConsumer nativeCall) {
+    try {
+      nativeCall.accept(handle());
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A native call on the handles of this object and {@code other}, both kept reachable. */
+  final <R> R call(NativeHandle other, PairCall<R> nativeCall) {
+    try {
+      return nativeCall.apply(handle(), other.handle());
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(other);
+    }
+  }
+
+  /** A native call on two handles. */
+  interface PairCall<R> {
+    R apply(long handle, long other);
+  }
+}
