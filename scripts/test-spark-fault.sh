@@ -27,8 +27,7 @@ if ! "$VENV/bin/python" -c "import sys, pyspark; sys.exit(pyspark.__version__ !=
   echo "[spark-fault] pip install pyspark==$SPARK_VERSION (large download) ..." >&2
   "$VENV/bin/pip" install -q --disable-pip-version-check "pyspark==$SPARK_VERSION"
 fi
-SPARK_HOME="$("$VENV/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
-export SPARK_HOME
+PYSPARK_HOME="$("$VENV/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
 
 TEST_CLASSES=jvm/sparkbloom-spark/target/test-classes
 built() {
@@ -49,6 +48,12 @@ APP_JAR="$ROOT/target/spark-fault/spark-fault-app.jar"
 rm -f "$APP_JAR"
 jar cf "$APP_JAR" -C "$TEST_CLASSES" io/sparkbloom/spark/fault
 WORK="$(mktemp -d "$ROOT/target/spark-fault/run.XXXXXX")"
+# A SPARK_HOME of links to the distribution's bin/ and jars/: the local-cluster worker writes
+# its executors' logs under $SPARK_HOME/work, which then stays in this run's directory.
+export SPARK_HOME="$WORK/spark-home"
+mkdir -p "$SPARK_HOME"
+ln -s "$PYSPARK_HOME/bin" "$SPARK_HOME/bin"
+ln -s "$PYSPARK_HOME/jars" "$SPARK_HOME/jars"
 
 # Everything on the loopback interface; warnings only (jvm/sparkbloom-spark/conf/log4j2.properties).
 export SPARK_LOCAL_IP=127.0.0.1
