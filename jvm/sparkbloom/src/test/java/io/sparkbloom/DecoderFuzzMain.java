@@ -29,11 +29,15 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  * DecoderFuzzTest} (or by hand for the long run):
  *
  * <pre>
- * java -Xcheck:jni -Xmx128m -cp TEST_CLASSPATH io.sparkbloom.DecoderFuzzMain inputs=1000000 [seed=1]
+ * java -Xcheck:jni -Xmx128m -cp TEST_CLASSPATH io.sparkbloom.DecoderFuzzMain inputs=1000000 [first=0] [seed=1]
  *     [paths=fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo] [golden=tests/golden]
  *     [progress=FILE]
  * java ... io.sparkbloom.DecoderFuzzMain replay=PATH:INDEX [seed=1]
  * </pre>
+ *
+ * <p>{@code first=} is the index of the first input, so that one path's inputs can be shared out
+ * among processes ({@code first=0 inputs=500000} and {@code first=500000 inputs=500000} together
+ * are {@code inputs=1000000}).
  *
  * <p>The contract checked per input: either a valid filter, which re-encodes and decodes to an
  * equal filter (and, for Guava bytes, re-encodes to exactly the input), or the documented
@@ -160,6 +164,7 @@ public final class DecoderFuzzMain {
     }
 
     long count = Long.parseLong(opts.getOrDefault("inputs", "1000"));
+    long first = Long.parseLong(opts.getOrDefault("first", "0"));
     List<Decoder> decoders = new ArrayList<>();
     for (String p : opts.getOrDefault("paths", "fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo").split(",")) {
       decoders.add(Decoder.of(p.trim()));
@@ -173,7 +178,7 @@ public final class DecoderFuzzMain {
     }
     long findings = 0;
     for (Decoder d : decoders) {
-      Tally t = runner.run(d, count, progress);
+      Tally t = runner.run(d, first, count, progress);
       print(t, runner);
       findings += t.findings.values().stream().mapToLong(f -> f.count).sum();
     }
@@ -234,9 +239,9 @@ public final class DecoderFuzzMain {
       }
     }
 
-    Tally run(Decoder d, long count, MappedByteBuffer progress) {
+    Tally run(Decoder d, long first, long count, MappedByteBuffer progress) {
       Tally t = new Tally(d);
-      for (long i = 0; i < count; i++) {
+      for (long i = first; i < first + count; i++) {
         byte[] input = input(d, i);
         if (progress != null) {
           progress.putLong(0, d.ordinal());
