@@ -70,8 +70,12 @@ public final class DecoderFuzzMain {
   /** Reproducers kept per finding type: the shortest inputs. */
   static final int REPRODUCERS = 3;
 
-  /** Valid filters above this many bits skip the round trip (a 45-byte input can be 4 GiB). */
-  static final long ROUND_TRIP_MAX_BITS = 1L << 31;
+  /**
+   * Valid filters above this many bits (32 MiB) skip the round trip: a 45-byte input can declare
+   * a 4 GiB filter, and the round trip's byte arrays must fit the child's 128 MiB heap (a
+   * {@code toGuavaByteArray()} that does not fit is issue 9's item 6, not a decoder's fault).
+   */
+  static final long ROUND_TRIP_MAX_BITS = 1L << 28;
 
   enum Decoder {
     FROM_BYTE_ARRAY("fromByteArray"),
@@ -187,7 +191,7 @@ public final class DecoderFuzzMain {
 
   private static void print(Tally t, Runner runner) {
     StringBuilder line = new StringBuilder("FUZZ path=" + t.decoder + " inputs=" + t.inputs + " valid=" + t.valid
-        + " (round trip skipped above 2^31 bits: " + t.validWithoutRoundTrip + ")");
+        + " (round trip skipped above 2^28 bits: " + t.validWithoutRoundTrip + ")");
     t.documented.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
     t.findings.forEach((k, v) -> line.append(" FINDING:").append(k).append('=').append(v.count));
     System.out.println(line);

@@ -30,9 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the Kryo serializer allocating a declared length before reading;
  * {@code NegativeArraySizeException} from a negative Kryo length and from a negative
  * {@code byte[]} length inside the serial proxy's stream; a plain {@code IOException} from
- * {@code readGuava}/{@code readFrom} for a header claiming more than 2^31 − 9 bytes (the
- * long run also finds {@code RuntimeException: sparkbloom JNI call failed} when the Java heap
- * cannot hold {@code toGuavaByteArray()} of a valid 2^31-bit filter).
+ * {@code readGuava}/{@code readFrom} for a header claiming more than 2^31 − 9 bytes.
  */
 class DecoderFuzzTest {
 
