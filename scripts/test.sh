@@ -8,6 +8,8 @@
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
+#   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
+#            build and in the dedup stage, and corrupt part files (same pyspark distribution).
 # Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -120,6 +122,16 @@ pyspark_tests() {
   SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark.sh
 }
 
+# Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed.
+spark_fault_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "Spark fault suite skipped (SPARKBLOOM_SKIP_PYSPARK=1: no pyspark distribution)"
+    return 0
+  fi
+  # The jvm-tests suite has just built the jars and compiled the test classes.
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-spark-fault.sh
+}
+
 ensure_rust_components
 suite "rust-lint" rust_lint
 suite "rust-tests" rust_tests
@@ -130,6 +142,7 @@ suite "jvm-tests" jvm_tests
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
+suite "spark-fault" spark_fault_tests
 
 echo
 if [ "$failed" -gt 0 ]; then

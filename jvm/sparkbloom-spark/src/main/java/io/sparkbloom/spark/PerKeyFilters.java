@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapred.SequenceFileInputFormat;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.SparkContext;
@@ -195,11 +196,15 @@ public final class PerKeyFilters {
       JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(
           path, PartFilesInputFormat.class, NullWritable.class, BytesWritable.class, n);
       if (files.getNumPartitions() == n) {
-        JavaRDD<Tuple2<K, BloomFilter>> records = files.values().flatMap(ObjectFileRecords::deserialize);
+        JavaRDD<Tuple2<K, BloomFilter>> records =
+            PartFilesInputFormat.records(files, ObjectFileRecords::deserialize);
         return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
       }
     }
-    return jsc.<Tuple2<K, BloomFilter>>objectFile(path).mapToPair(t -> t);
+    // as jsc.objectFile(path) reads, but a bad record names its file
+    JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
+        SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
+    return PartFilesInputFormat.<Tuple2<K, BloomFilter>>records(files, ObjectFileRecords::deserialize).mapToPair(t -> t);
   }
 
   // ---- dedup -------------------------------------------------------------------------------
