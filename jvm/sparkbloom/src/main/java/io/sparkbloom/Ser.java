@@ -37,7 +37,17 @@ final class Ser implements Serializable {
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    Object read = in.readUnshared();
+    Object read;
+    try {
+      read = in.readUnshared();
+    } catch (RuntimeException e) {
+      // A tampered stream makes ObjectInputStream itself throw NegativeArraySizeException,
+      // ClassCastException, NullPointerException...: an invalid stream, not a bug to crash on.
+      InvalidObjectException invalid =
+          new InvalidObjectException("io.sparkbloom.Ser: unreadable filter bytes: " + e);
+      invalid.initCause(e);
+      throw invalid;
+    }
     if (!(read instanceof byte[])) {
       throw new InvalidObjectException(
           "io.sparkbloom.Ser: expected the filter's bytes, found "
