@@ -86,6 +86,23 @@ pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy
     }
 }
 
+/// The shape of the "BloomFilterHelper" that services run on plain Redis `SETBIT`/`GETBIT`
+/// (seed 000): m = ⌊−n·ln p / ln²2⌋ **not** rounded up to whole words, k = max(1, round(m/n ·
+/// ln 2)). Its offsets are Guava's `MURMUR128_MITZ_32` walk over that m.
+pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    let num_bits = optimal_num_of_bits(expected_insertions, fpp)?;
+    if num_bits == 0 {
+        return Err(Error::invalid(
+            "fpp",
+            format!("{expected_insertions} insertions at fpp {fpp} give 0 bits"),
+        ));
+    }
+    Ok(Shape {
+        num_bits,
+        num_hashes: optimal_num_of_hashes(expected_insertions, num_bits)?,
+    })
+}
+
 /// The shape for a given bit budget: `m` = `num_bits` rounded up to whole words, k from (n, m).
 pub fn shape_for_bits(expected_insertions: u64, num_bits: u64) -> Result<Shape> {
     check_insertions(expected_insertions)?;
@@ -191,6 +208,19 @@ fn java_round(x: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redis_helper_shapes_are_not_rounded() {
+        // The helper: (int) (-10000 · ln 0.001 / ln²2) = 143775, k = round(143775/10000 · ln 2) = 10.
+        assert_eq!(
+            redis_helper_shape(10_000, 0.001).unwrap(),
+            Shape {
+                num_bits: 143_775,
+                num_hashes: 10
+            }
+        );
+        assert!(redis_helper_shape(1, 0.9).is_err(), "0 bits");
+    }
 
     #[test]
     fn guava_shapes() {

@@ -18,7 +18,7 @@ use crate::format::{self, guava};
 use crate::{BloomFilter, Strategy, sizing};
 
 /// The filter behind a handle.
-fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
+pub(super) fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
     if handle == 0 {
         return Err(JniError::Closed);
     }
@@ -27,11 +27,11 @@ fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
     Ok(unsafe { &*(handle as *const BloomFilter) })
 }
 
-fn into_handle(filter: BloomFilter) -> jlong {
+pub(super) fn into_handle(filter: BloomFilter) -> jlong {
     Box::into_raw(Box::new(filter)) as jlong
 }
 
-fn strategy(ordinal: jint) -> JniResult<Strategy> {
+pub(super) fn strategy(ordinal: jint) -> JniResult<Strategy> {
     u8::try_from(ordinal)
         .ok()
         .and_then(Strategy::from_ordinal)
@@ -40,7 +40,7 @@ fn strategy(ordinal: jint) -> JniResult<Strategy> {
         })
 }
 
-fn non_negative(name: &'static str, value: jlong) -> JniResult<u64> {
+pub(super) fn non_negative(name: &'static str, value: jlong) -> JniResult<u64> {
     u64::try_from(value).map_err(|_| Error::invalid(name, format!("{value} is negative")).into())
 }
 
