@@ -117,6 +117,23 @@ class RedisPushTest {
     SparkException e =
         assertThrows(SparkException.class, () -> RedisPush.push(filters, server.uri(), other, "other:"));
     assertTrue(String.valueOf(e.getMessage()).contains("is not the shape of"), e.getMessage());
+    assertEquals(0, snapshot("other:*").size(), "a batch is checked before any of it is sent");
+  }
+
+  /** An unreachable server fails the job after the retries, naming the server; nothing reports success. */
+  @Test
+  void unreachableServerFailsTheJob() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    RedisLayout layout = RedisLayout.guavaCompatible(1_000, 0.01);
+    JavaPairRDD<String, BloomFilter> filters =
+        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs(3), 1), 1_000, 0.01);
+    SparkException e = assertThrows(
+        SparkException.class,
+        () -> RedisPush.push(filters, "redis://127.0.0.1:" + closedPort, layout, "never:"));
+    assertTrue(String.valueOf(e.getMessage()).contains("127.0.0.1:" + closedPort), e.getMessage());
   }
 
   @Test
