@@ -162,7 +162,9 @@ public final class RedisBloom implements AutoCloseable {
     try {
       uri = new URI(redisUri);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("invalid argument redisUri: " + e.getMessage(), e);
+      // The reason and position only: the input may hold a password.
+      throw new IllegalArgumentException(
+          "invalid argument redisUri: not a URI (" + e.getReason() + " at index " + e.getIndex() + ")");
     }
     if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme()) || uri.getHost() == null) {
       throw new IllegalArgumentException(

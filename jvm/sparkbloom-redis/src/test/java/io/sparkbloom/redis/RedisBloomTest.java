@@ -261,6 +261,9 @@ class RedisBloomTest {
   @Test
   void badArguments() {
     assertThrows(IllegalArgumentException.class, () -> RedisBloom.connect("http://127.0.0.1:1", HELPER));
+    IllegalArgumentException notUri =
+        assertThrows(IllegalArgumentException.class, () -> RedisBloom.connect("redis://:pass word@h:1", HELPER));
+    assertFalse(notUri.getMessage().contains("pass"), "no password in messages: " + notUri.getMessage());
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(0, 0.01));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(10, 1.0));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(1, 0.9));
