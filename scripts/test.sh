@@ -2,8 +2,9 @@
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, benches compile.
-#   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2]),
-#         JMH benchmarks compile.
+#   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2];
+#         Redis client and push against private redis-server instances, installed from Debian's
+#         redis-server package when missing), JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
@@ -74,8 +75,16 @@ fuzz_smoke() {
   scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-30}"
 }
 
+# sparkbloom-redis's tests start private redis-server instances (Debian package redis-server).
+ensure_redis_server() {
+  command -v redis-server >/dev/null && return 0
+  local sudo=
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server
+}
+
 jvm_tests() {
-  mvn -B -ntp -f jvm/pom.xml install
+  ensure_redis_server && mvn -B -ntp -f jvm/pom.xml install
 }
 
 # A JDK under /usr/lib/jvm whose version differs from the one Maven runs on (here the machine's

@@ -14,15 +14,26 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const MANIFEST_HEADER: &str = "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect";
+const MANIFEST_HEADER: &str = "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing";
 
 enum Keys {
     Long(Vec<i64>),
     Utf8(Vec<String>),
 }
 
+/// How (n, fpp) become the filter's shape.
+#[derive(Clone, Copy, PartialEq)]
+enum Sizing {
+    /// Guava's `create(n, fpp)`: m rounded up to whole words (format version 1).
+    Guava,
+    /// The Redis "BloomFilterHelper": m not rounded (`sizing::redis_helper_shape`), so m is
+    /// not a multiple of 64 here and the files are format version 2.
+    Helper,
+}
+
 struct Spec {
     name: &'static str,
+    sizing: Sizing,
     n: u64,
     fpp: &'static str,
     strategy: Strategy,
@@ -32,7 +43,12 @@ struct Spec {
 
 impl Spec {
     fn filter(&self) -> BloomFilter {
-        let shape = sizing::shape_for(self.n, self.fpp.parse().expect("fpp")).expect("shape");
+        let fpp = self.fpp.parse().expect("fpp");
+        let shape = match self.sizing {
+            Sizing::Guava => sizing::shape_for(self.n, fpp),
+            Sizing::Helper => sizing::redis_helper_shape(self.n, fpp),
+        }
+        .expect("shape");
         let filter = BloomFilter::with_shape(shape, self.strategy).expect("filter");
         match &self.keys {
             Keys::Long(keys) => keys.iter().for_each(|&k| {
@@ -63,12 +79,16 @@ impl Spec {
 
     fn row(&self, file: &str, format: &str, expect: &str) -> String {
         format!(
-            "{file}\t{format}\t{}\t{}\t{}\t{}\t{}\t{expect}",
+            "{file}\t{format}\t{}\t{}\t{}\t{}\t{}\t{expect}\t{}",
             self.strategy.name(),
             self.n,
             self.fpp,
             self.key_type(),
-            self.keys_file
+            self.keys_file,
+            match self.sizing {
+                Sizing::Guava => "guava",
+                Sizing::Helper => "helper",
+            }
         )
     }
 }
@@ -95,6 +115,7 @@ fn specs() -> Vec<Spec> {
     );
     vec![
         Spec {
+            sizing: Sizing::Guava,
             name: "n100_p0.03_keys123",
             n: 100,
             fpp: "0.03",
@@ -103,6 +124,7 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(vec![1, 2, 3]),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n10000_p0.001_200keys",
             n: 10_000,
             fpp: "0.001",
@@ -111,6 +133,7 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(seeded(2024, 200)),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n10000_p0.001_10000keys",
             n: 10_000,
             fpp: "0.001",
@@ -119,6 +142,7 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(seeded(2024, 10_000)),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n1000_p0.01_mitz32",
             n: 1_000,
             fpp: "0.01",
@@ -127,6 +151,7 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(seeded(32, 1_000)),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n1000_p0.01_mitz32_sparse",
             n: 1_000,
             fpp: "0.01",
@@ -135,14 +160,16 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(vec![1, 2, 3]),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n1000_p0.01_utf8",
             n: 1_000,
             fpp: "0.01",
             strategy: Strategy::Murmur128Mitz64,
             keys_file: "keys_utf8.txt",
-            keys: Keys::Utf8(words),
+            keys: Keys::Utf8(words.clone()),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n1000_p0.01_empty",
             n: 1_000,
             fpp: "0.01",
@@ -151,12 +178,32 @@ fn specs() -> Vec<Spec> {
             keys: Keys::Long(vec![]),
         },
         Spec {
+            sizing: Sizing::Guava,
             name: "n1_p0.5_one_word",
             n: 1,
             fpp: "0.5",
             strategy: Strategy::Murmur128Mitz64,
             keys_file: "keys_small_signed.txt",
             keys: Keys::Long(vec![-1, 0, 42, i64::MIN, i64::MAX]),
+        },
+        // The Redis helper's shapes (m not a multiple of 64: format version 2), sparse and dense.
+        Spec {
+            sizing: Sizing::Helper,
+            name: "helper_n10000_p0.001_200keys",
+            n: 10_000,
+            fpp: "0.001",
+            strategy: Strategy::Murmur128Mitz32,
+            keys_file: "keys_seeded_200.txt",
+            keys: Keys::Long(seeded(2024, 200)),
+        },
+        Spec {
+            sizing: Sizing::Helper,
+            name: "helper_n50_p0.03_utf8",
+            n: 50,
+            fpp: "0.03",
+            strategy: Strategy::Murmur128Mitz32,
+            keys_file: "keys_utf8.txt",
+            keys: Keys::Utf8(words.clone()),
         },
     ]
 }
@@ -217,9 +264,11 @@ struct Corrupt {
 /// the CRC or the length), so the decoder must name exactly that field.
 fn corrupt_files(specs: &[Spec], sbloom: &[Vec<u8>], guava: &[Vec<u8>]) -> Vec<Corrupt> {
     let sparse = 0; // n100_p0.03_keys123: sparse, m = 768
-    let dense = specs.len() - 1; // n1_p0.5_one_word: dense, m = 64
+    let dense = specs.len() - 3; // n1_p0.5_one_word: dense, m = 64
+    let v2_dense = specs.len() - 1; // helper_n50_p0.03_utf8: dense, m = 364
     assert_eq!(sbloom[sparse][6], 1);
     assert_eq!(sbloom[dense][6], 0);
+    assert_eq!((sbloom[v2_dense][4], sbloom[v2_dense][6]), (2, 0));
     let edit = |base: usize, f: &dyn Fn(&mut Vec<u8>)| {
         let mut b = sbloom[base].clone();
         f(&mut b);
@@ -247,7 +296,20 @@ fn corrupt_files(specs: &[Spec], sbloom: &[Vec<u8>], guava: &[Vec<u8>]) -> Vec<C
             "unknown_version.sbloom",
             sparse,
             "version",
+            edit(sparse, &|b| b[4] = 3),
+        ),
+        (
+            "version2_m_multiple_of_64.sbloom",
+            sparse,
+            "numBits",
             edit(sparse, &|b| b[4] = 2),
+        ),
+        (
+            "version2_dense_bit_at_m.sbloom",
+            v2_dense,
+            "payload",
+            // m = 364: bit 364 is byte 45, mask 0x10, of the dense payload.
+            edit(v2_dense, &|b| b[HEADER_LEN + 45] |= 0x10),
         ),
         (
             "unknown_strategy.sbloom",
@@ -424,18 +486,26 @@ fn generate(dir: &Path) {
     for spec in &specs {
         let filter = spec.filter();
         let ours = encode(&filter);
-        let theirs = write_guava(&filter).expect("fits Guava's stream");
-        // Self-check before writing: both files decode to this very filter.
+        // Self-check before writing: every file decodes to this very filter.
         assert!(decode(&ours).expect("decodes") == filter);
-        assert!(read_guava(&theirs).expect("reads") == filter);
         write(dir, spec.keys_file, spec.keys_text().as_bytes());
-        for (ext, format, bytes) in [("sbloom", "sparkbloom", &ours), ("guava", "guava", &theirs)] {
+        let mut files = vec![("sbloom", "sparkbloom", ours.clone())];
+        // Guava's stream holds whole words only: no twin for the helper's shapes.
+        if spec.sizing == Sizing::Guava {
+            let theirs = write_guava(&filter).expect("fits Guava's stream");
+            assert!(read_guava(&theirs).expect("reads") == filter);
+            files.push(("guava", "guava", theirs.clone()));
+            guava.push(theirs);
+        } else {
+            assert!(write_guava(&filter).is_err());
+            guava.push(Vec::new());
+        }
+        for (ext, format, bytes) in files {
             let file = format!("{}.{ext}", spec.name);
-            write(dir, &file, bytes);
+            write(dir, &file, &bytes);
             manifest.push(spec.row(&file, format, "ok"));
         }
         sbloom.push(ours);
-        guava.push(theirs);
     }
     for c in corrupt_files(&specs, &sbloom, &guava) {
         let got = match c.format {
@@ -467,10 +537,11 @@ Read by the Rust suite (`rust/tests/golden.rs`) and the JVM suite.
 | `key_type` | `long` (signed decimal, hashed as 8 little-endian bytes) or `utf8` (hashed as UTF-8 bytes) |
 | `keys` | the file listing the keys put, one per line |
 | `expect` | `ok`, or for a corrupt file the error field the decoder must name |
+| `sizing` | `guava`: the shape is Guava's `create(n, fpp)` (m rounded up to whole words, format version 1); `helper`: the Redis BloomFilterHelper's m = (int)(−n·ln fpp / ln²2), k = max(1, round(m/n·ln 2)), m not rounded (format version 2; no Guava twin) |
 
 A valid file must decode to a filter containing every listed key and re-encode to the same
-bytes; building `create(n, fpp)` with `strategy`, putting the keys and encoding must give the
-file byte for byte. Corrupt files (`corrupt/`) reuse the row of the file they were made from.
+bytes; building the `sizing` column's shape for (n, fpp) with `strategy`, putting the keys and
+encoding must give the file byte for byte. Corrupt files (`corrupt/`) reuse the row of the file they were made from.
 ";
 
 /// The sizing table of FORMAT.md, from the code.

@@ -57,40 +57,54 @@ impl BloomFilter {
         )
     }
 
-    /// An empty filter of the given shape; `shape.num_bits` must be a positive multiple of 64
-    /// of at most [`sizing::MAX_NUM_BITS`] and `shape.num_hashes` in 1..=255.
+    /// An empty filter of the given shape; `shape.num_bits` must lie in
+    /// 1..=[`sizing::MAX_NUM_BITS`] (any count: the Redis helper's layout sizes m without
+    /// rounding to whole words; the bits of the last word at or above m stay zero) and
+    /// `shape.num_hashes` in 1..=255.
     pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
         check_shape(shape)?;
         BloomFilter::from_bits(
-            BitArray::zeroed((shape.num_bits / 64) as usize)?,
-            shape.num_hashes,
+            BitArray::zeroed(shape.num_bits.div_ceil(64) as usize)?,
+            shape,
             strategy,
         )
+    }
+
+    /// A filter of `shape` over existing words (bit b in word b >> 6 at bit b & 63), taken
+    /// without copying: exactly ceil(m / 64) words, every bit at or above m clear.
+    pub fn from_words_with_shape(
+        words: Vec<u64>,
+        shape: Shape,
+        strategy: Strategy,
+    ) -> Result<BloomFilter> {
+        check_shape(shape)?;
+        check_words_fit(&words, shape.num_bits)?;
+        BloomFilter::from_bits(BitArray::from_words(words), shape, strategy)
     }
 
     /// A filter over existing 64-bit words (bit b in word b >> 6 at bit b & 63), taken
     /// without copying.
     pub fn from_words(words: Vec<u64>, num_hashes: u32, strategy: Strategy) -> Result<BloomFilter> {
-        check_shape(Shape {
+        let shape = Shape {
             num_bits: (words.len() as u64).saturating_mul(64),
             num_hashes,
-        })?;
-        BloomFilter::from_bits(BitArray::from_words(words), num_hashes, strategy)
+        };
+        check_shape(shape)?;
+        BloomFilter::from_bits(BitArray::from_words(words), shape, strategy)
     }
 
-    fn from_bits(bits: BitArray, num_hashes: u32, strategy: Strategy) -> Result<BloomFilter> {
-        let num_bits = bits.len_words() as u64 * 64;
-        let shape = Shape {
-            num_bits,
-            num_hashes,
-        };
+    fn from_bits(bits: BitArray, shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+        debug_assert_eq!(bits.len_words() as u64, shape.num_bits.div_ceil(64));
+        let num_bits = shape.num_bits;
         Ok(BloomFilter {
             bits,
             shape,
             strategy,
-            indexer: Indexer::new(num_bits, num_hashes, strategy),
+            indexer: Indexer::new(num_bits, shape.num_hashes, strategy),
+            // Bit counts that are not whole words (Redis helper layouts) stay on the scalar walk.
             vector_lanes: strategy == Strategy::Murmur128Mitz64
                 && num_bits >= batch_avx512::MIN_BITS
+                && num_bits.is_multiple_of(64)
                 && batch_avx512::available(),
         })
     }
@@ -223,7 +237,7 @@ impl BloomFilter {
     /// An independent copy; allocation failure (or a copy beyond the process's memory limit)
     /// is an error, where [`Clone`] panics.
     pub fn try_clone(&self) -> Result<BloomFilter> {
-        BloomFilter::from_bits(self.bits.try_clone()?, self.num_hashes(), self.strategy)
+        BloomFilter::from_bits(self.bits.try_clone()?, self.shape, self.strategy)
     }
 
     /// An error naming every parameter that differs, if any.
@@ -445,6 +459,38 @@ fn check_shape(shape: Shape) -> Result<()> {
     sizing::check_num_hashes(shape.num_hashes)
 }
 
+/// `words` are exactly the ceil(m / 64) words of an m-bit filter, with no bit set at or above m.
+fn check_words_fit(words: &[u64], num_bits: u64) -> Result<()> {
+    let expected = num_bits.div_ceil(64);
+    if words.len() as u64 != expected {
+        return Err(Error::invalid(
+            "words",
+            format!(
+                "{} words for {num_bits} bits, expected {expected}",
+                words.len()
+            ),
+        ));
+    }
+    match first_bit_at_or_above(words, num_bits) {
+        Some(bit) => Err(Error::invalid(
+            "words",
+            format!("bit {bit} is set, at or above numBits {num_bits}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The lowest set bit at or above `num_bits` in the last word, if any (ceil(m / 64) words).
+pub(crate) fn first_bit_at_or_above(words: &[u64], num_bits: u64) -> Option<u64> {
+    let used = num_bits % 64;
+    let last = *words.last()?;
+    if used == 0 {
+        return None;
+    }
+    let above = last & (u64::MAX << used);
+    (above != 0).then(|| (words.len() as u64 - 1) * 64 + above.trailing_zeros() as u64)
+}
+
 /// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
 /// returns an error instead.
 impl Clone for BloomFilter {
@@ -664,15 +710,24 @@ mod tests {
     fn bad_shapes_are_errors() {
         assert!(BloomFilter::from_words(vec![], 3, Strategy::Murmur128Mitz64).is_err());
         assert!(BloomFilter::from_words(vec![0; 2], 0, Strategy::Murmur128Mitz64).is_err());
+        for num_bits in [0, sizing::MAX_NUM_BITS + 1] {
+            let shape = Shape {
+                num_bits,
+                num_hashes: 3,
+            };
+            assert!(BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).is_err());
+        }
+        let odd = Shape {
+            num_bits: 100,
+            num_hashes: 3,
+        };
+        let err =
+            BloomFilter::from_words_with_shape(vec![0, 1 << 36], odd, Strategy::Murmur128Mitz32)
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("bit 100 is set"), "{err}");
         assert!(
-            BloomFilter::with_shape(
-                Shape {
-                    num_bits: 100,
-                    num_hashes: 3
-                },
-                Strategy::Murmur128Mitz64
-            )
-            .is_err()
+            BloomFilter::from_words_with_shape(vec![0; 3], odd, Strategy::Murmur128Mitz32).is_err()
         );
         let mut out = [false; 1];
         assert!(
@@ -681,5 +736,46 @@ mod tests {
                 .might_contain_all_into(&[1, 2], &mut out)
                 .is_err()
         );
+    }
+
+    /// Bit counts that are not whole words (the Redis helper sizes m = ⌊−n·ln p / ln²2⌋):
+    /// every index below m, nothing at or above m ever set, batch and single paths agree,
+    /// clones and unions keep the shape.
+    #[test]
+    fn any_bit_count() {
+        let mut state = 5;
+        for (num_bits, strategy) in [
+            (1, Strategy::Murmur128Mitz32),
+            (1, Strategy::Murmur128Mitz64),
+            (143_775, Strategy::Murmur128Mitz32),
+            (143_775, Strategy::Murmur128Mitz64),
+            (65, Strategy::Murmur128Mitz64),
+            ((1 << 20) + 3, Strategy::Murmur128Mitz64),
+        ] {
+            let shape = Shape {
+                num_bits,
+                num_hashes: 10,
+            };
+            let f = BloomFilter::with_shape(shape, strategy).unwrap();
+            assert_eq!(f.num_bits(), num_bits);
+            assert!(!f.vector_lanes);
+            let keys: Vec<u64> = (0..2_000).map(|_| splitmix64(&mut state)).collect();
+            f.put_all(&keys[..1_000]);
+            let g = BloomFilter::with_shape(shape, strategy).unwrap();
+            keys[..1_000].iter().for_each(|&k| {
+                g.put(k);
+            });
+            assert!(f == g, "m={num_bits}");
+            let words: Vec<u64> = f.words().collect();
+            assert_eq!(words.len() as u64, num_bits.div_ceil(64));
+            assert_eq!(first_bit_at_or_above(&words, num_bits), None);
+            let single: Vec<bool> = keys.iter().map(|&k| f.might_contain(k)).collect();
+            assert_eq!(f.might_contain_all(&keys), single);
+            assert!(single[..1_000].iter().all(|&p| p), "no false negatives");
+            let copy = f.clone();
+            assert_eq!(copy.shape(), shape);
+            copy.union(&g).unwrap();
+            assert!(copy == f);
+        }
     }
 }

@@ -27,15 +27,13 @@ pub struct Shape {
     pub num_hashes: u32,
 }
 
-/// Which rule `num_bits` breaks as a filter's bit count, if any: a positive multiple of 64 of
-/// at most [`MAX_NUM_BITS`]. Shared by the constructors and the decoders so both say the same.
+/// Which rule `num_bits` breaks as a filter's bit count, if any: positive and at most
+/// [`MAX_NUM_BITS`]. Shared by the constructors and the decoders so both say the same.
 pub(crate) fn num_bits_violation(num_bits: u64) -> Option<String> {
     if num_bits == 0 {
         Some("is not positive".to_owned())
     } else if num_bits > MAX_NUM_BITS {
         Some(format!("exceeds the maximum of {MAX_NUM_BITS} bits (2^43)"))
-    } else if !num_bits.is_multiple_of(64) {
-        Some("is not a multiple of 64".to_owned())
     } else {
         None
     }
@@ -100,6 +98,23 @@ pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy
         Strategy::Murmur128Mitz64 => shape_for(expected_insertions, fpp),
         Strategy::Murmur128Mitz32 => guava14_shape_for(expected_insertions, fpp),
     }
+}
+
+/// The shape of the "BloomFilterHelper" that services run on plain Redis `SETBIT`/`GETBIT`
+/// (seed 000): m = ⌊−n·ln p / ln²2⌋ **not** rounded up to whole words, k = max(1, round(m/n ·
+/// ln 2)). Its offsets are Guava's `MURMUR128_MITZ_32` walk over that m.
+pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    let num_bits = optimal_num_of_bits(expected_insertions, fpp)?;
+    if num_bits == 0 {
+        return Err(Error::invalid(
+            "fpp",
+            format!("{expected_insertions} insertions at fpp {fpp} give 0 bits"),
+        ));
+    }
+    Ok(Shape {
+        num_bits,
+        num_hashes: optimal_num_of_hashes(expected_insertions, num_bits)?,
+    })
 }
 
 /// The shape for a given bit budget: `m` = `num_bits` rounded up to whole words, k from (n, m).
@@ -207,6 +222,19 @@ fn java_round(x: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redis_helper_shapes_are_not_rounded() {
+        // The helper: (int) (-10000 · ln 0.001 / ln²2) = 143775, k = round(143775/10000 · ln 2) = 10.
+        assert_eq!(
+            redis_helper_shape(10_000, 0.001).unwrap(),
+            Shape {
+                num_bits: 143_775,
+                num_hashes: 10
+            }
+        );
+        assert!(redis_helper_shape(1, 0.9).is_err(), "0 bits");
+    }
 
     #[test]
     fn guava_shapes() {

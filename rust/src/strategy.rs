@@ -149,12 +149,12 @@ pub(crate) struct FastMod {
 }
 
 impl FastMod {
-    /// `m` ≥ 2 (filters have at least 64 bits).
+    /// `m` ≥ 1. For m = 1 the multiplier wraps to 0 and every remainder is 0, as it must be.
     pub(crate) fn new(m: u64) -> FastMod {
-        debug_assert!(m >= 2);
+        debug_assert!(m >= 1);
         FastMod {
             m,
-            multiplier: u128::MAX / m as u128 + 1,
+            multiplier: (u128::MAX / m as u128).wrapping_add(1),
         }
     }
 
@@ -205,11 +205,13 @@ mod tests {
     fn two_division_walk_equals_guava_loop() {
         let mut state = 7u64;
         for _ in 0..20_000 {
-            let m = match splitmix64(&mut state) % 4 {
+            // Any m, not only multiples of 64 (the Redis helper's layout): case 4.
+            let m = match splitmix64(&mut state) % 5 {
                 0 => 64 * (1 + splitmix64(&mut state) % 1000),
                 1 => 64 * (1 + splitmix64(&mut state) % (1 << 37)),
                 2 => 1u64 << (6 + splitmix64(&mut state) % 37),
-                _ => crate::sizing::MAX_NUM_BITS,
+                3 => crate::sizing::MAX_NUM_BITS,
+                _ => 1 + splitmix64(&mut state) % 200_000,
             };
             let k = 1 + (splitmix64(&mut state) % 40) as u32;
             let hash = Hash128 {
@@ -229,6 +231,7 @@ mod tests {
     fn fast_mod_is_exact() {
         let mut state = 11u64;
         let mut divisors: Vec<u64> = vec![
+            1,
             2,
             3,
             64,

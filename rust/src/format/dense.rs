@@ -1,5 +1,6 @@
-//! The dense payload: the m/8 bytes of the word array, each word little-endian, so bit b sits
-//! at byte b >> 3, bit b & 7. It is the in-memory layout on little-endian hosts: a copy.
+//! The dense payload: the ceil(m/64) words of the word array, each little-endian, so bit b sits
+//! at byte b >> 3, bit b & 7. It is the in-memory layout on little-endian hosts: a copy. Bits
+//! at or above m (version 2 only) are zero.
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
@@ -7,9 +8,9 @@ use crate::sizing::Shape;
 use crate::strategy::Strategy;
 use byteorder::{ByteOrder, LittleEndian};
 
-/// Bytes of a dense payload for `num_bits` bits.
+/// Bytes of a dense payload for `num_bits` bits: whole words (m/8 when m is a multiple of 64).
 pub(crate) fn payload_len(num_bits: u64) -> u64 {
-    num_bits / 8
+    num_bits.div_ceil(64) * 8
 }
 
 /// Appends the filter's words (one snapshot each, if other threads are writing).
@@ -23,7 +24,13 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
 pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     debug_assert_eq!(payload.len() as u64, payload_len(shape.num_bits));
     let words = words_from_bytes::<LittleEndian>(payload)?;
-    BloomFilter::from_words(words, shape.num_hashes, strategy)
+    if let Some(bit) = crate::filter::first_bit_at_or_above(&words, shape.num_bits) {
+        return Err(Error::corrupt(
+            "payload",
+            format!("bit {bit} is set, at or above numBits {}", shape.num_bits),
+        ));
+    }
+    BloomFilter::from_words_with_shape(words, shape, strategy)
 }
 
 /// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) in byte order `E`:

@@ -25,6 +25,15 @@ const MAX_WORDS: u64 = i32::MAX as u64;
 /// The bytes Guava's `writeTo` would write for this filter (errors past 2^31−1 words).
 pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     let num_words = filter.num_bits() / 64;
+    if !filter.num_bits().is_multiple_of(64) {
+        return Err(Error::invalid(
+            "numBits",
+            format!(
+                "{} is not a multiple of 64; Guava's stream holds whole words only",
+                filter.num_bits()
+            ),
+        ));
+    }
     if num_words > MAX_WORDS {
         return Err(Error::invalid(
             "numBits",

@@ -3,11 +3,11 @@
 //! | off | size | field |
 //! |---|---|---|
 //! | 0 | 4 | magic `SBLM` |
-//! | 4 | 1 | version = 1 |
+//! | 4 | 1 | version: 1 when m is a multiple of 64, 2 otherwise |
 //! | 5 | 1 | strategy (Guava ordinal) |
 //! | 6 | 1 | encoding: 0 dense, 1 sparse |
 //! | 7 | 1 | k, 1..=255 |
-//! | 8 | 8 | m, u64 LE, multiple of 64, 64..=2^43 |
+//! | 8 | 8 | m, u64 LE, 1..=2^43; a multiple of 64 exactly when version = 1 |
 //! | 16 | 8 | payload length, u64 LE |
 
 use super::{HEADER_LEN, TRAILER_LEN, dense, sparse};
@@ -17,8 +17,21 @@ use crate::strategy::Strategy;
 
 /// "SBLM": spells the format in a hex dump and rejects foreign bytes early.
 pub(crate) const MAGIC: [u8; 4] = *b"SBLM";
-/// The only version this reader knows. Any layout change bumps it; v1 stays readable forever.
+/// The version of filters whose m is a multiple of 64; stays readable forever.
 pub(crate) const VERSION: u8 = 1;
+/// The version of filters whose m is not a multiple of 64 (the Redis helper's layout): the
+/// same layout, but version-1 readers must refuse m they cannot represent, so they meet an
+/// unknown version first. The newest version this reader knows.
+pub(crate) const VERSION_ANY_BITS: u8 = 2;
+
+/// The version a filter of `num_bits` bits is written with.
+pub(crate) fn version_for(num_bits: u64) -> u8 {
+    if num_bits.is_multiple_of(64) {
+        VERSION
+    } else {
+        VERSION_ANY_BITS
+    }
+}
 
 /// How the payload stores the bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +54,7 @@ impl Header {
     pub(crate) fn to_bytes(self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         out[0..4].copy_from_slice(&MAGIC);
-        out[4] = VERSION;
+        out[4] = version_for(self.shape.num_bits);
         out[5] = self.strategy.ordinal();
         out[6] = self.encoding as u8;
         // k ≤ 255 is an invariant of every BloomFilter (sizing::check_num_hashes).
@@ -75,12 +88,12 @@ impl Header {
                 ),
             ));
         }
-        if bytes[4] != VERSION {
+        let version = bytes[4];
+        if version != VERSION && version != VERSION_ANY_BITS {
             return Err(Error::corrupt(
                 "version",
                 format!(
-                    "unknown format version {}; this reader knows version {VERSION}",
-                    bytes[4]
+                    "unknown format version {version}; this reader knows versions {VERSION} and {VERSION_ANY_BITS}"
                 ),
             ));
         }
@@ -110,6 +123,17 @@ impl Header {
         let num_bits = read_u64(bytes, 8);
         if let Some(rule) = num_bits_violation(num_bits) {
             return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
+        }
+        if version_for(num_bits) != version {
+            let rule = if version == VERSION {
+                "a multiple of 64 in version 1"
+            } else {
+                "not a multiple of 64 in version 2"
+            };
+            return Err(Error::corrupt(
+                "numBits",
+                format!("{num_bits} must be {rule}"),
+            ));
         }
         let payload_len = read_u64(bytes, 16);
         let dense_len = dense::payload_len(num_bits);

@@ -11,6 +11,7 @@ mod checksum;
 mod dense;
 pub mod guava;
 mod header;
+pub mod redis_bitmap;
 mod sparse;
 
 use crate::error::{Error, Result};

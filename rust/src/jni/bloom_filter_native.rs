@@ -17,7 +17,7 @@ use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer}
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding, run, run_primitive};
 use crate::error::Error;
-use crate::format::{self, guava};
+use crate::format::{self, guava, redis_bitmap};
 use crate::sizing::Shape;
 use crate::{BloomFilter, Strategy, sizing};
 
@@ -485,6 +485,46 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l
         let header = read_all(env, &header, "header")?;
         let total = decoding(guava::total_len_with_limit(as_u8(header.as_slice()), limit))?;
         Ok(total.min(i64::MAX as u64) as jlong)
+    })
+}
+
+/// The filter's bits as a Redis string (bit 0 = the top bit of byte 0), for `sparkbloom-redis`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToRedisBitmap<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> JByteArray<'l> {
+    run(env, |env| {
+        let bytes = redis_bitmap::encode(filter(handle)?)?;
+        new_array(env, as_i8(&bytes), "the Redis bitmap")
+    })
+}
+
+/// A filter of the given shape whose bits are a Redis string's (`format::redis_bitmap`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromRedisBitmap<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    bitmap: JByteArray<'l>,
+    num_bits: jlong,
+    num_hashes: jint,
+    strategy_ordinal: jint,
+) -> jlong {
+    run(env, |env| {
+        let shape = Shape {
+            num_bits: non_negative("numBits", num_bits)?,
+            num_hashes: u32::try_from(num_hashes).map_err(|_| {
+                Error::invalid("numHashFunctions", format!("{num_hashes} is negative"))
+            })?,
+        };
+        let strategy = strategy(strategy_ordinal)?;
+        let bitmap = read_all(env, &bitmap, "bitmap")?;
+        Ok(into_handle(redis_bitmap::decode(
+            as_u8(bitmap.as_slice()),
+            shape,
+            strategy,
+        )?))
     })
 }
 

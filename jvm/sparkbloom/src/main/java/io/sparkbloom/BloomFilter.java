@@ -147,9 +147,25 @@ public final class BloomFilter extends NativeHandle implements Serializable {
     return new BloomFilter(BloomFilterNative.nFromWords(words, numHashFunctions, strategy.ordinal()));
   }
 
-  /** An empty filter of exactly this shape. */
-  static BloomFilter withShape(long numBits, int numHashFunctions, Strategy strategy) {
-    return new BloomFilter(BloomFilterNative.nWithShape(numBits, numHashFunctions, strategy.ordinal()));
+  /**
+   * An empty filter of an explicit shape: exactly {@code bitSize} bits (any count from 1 to
+   * 2<sup>43</sup>, not only multiples of 64) and {@code numHashFunctions} hash functions.
+   * Bits are placed as Guava places them over that m; with {@link Strategy#MURMUR128_MITZ_32}
+   * and the bit count of the widely copied Redis "BloomFilterHelper" ({@code (int) (-n ln p /
+   * ln²2)}, not rounded up) this is the helper's filter, bit for bit ({@code
+   * io.sparkbloom.redis.RedisLayout}). A filter whose m is not a multiple of 64 serializes as
+   * format version 2 ({@code FORMAT.md}) and cannot be written as Guava's stream.
+   *
+   * @param bitSize m, in 1..2<sup>43</sup>
+   * @param numHashFunctions k, in 1..255
+   * @param strategy how hashes become bit positions; not null
+   * @throws IllegalArgumentException naming the argument that is out of range
+   * @throws OutOfMemoryError if the bit array cannot be allocated
+   * @return an empty filter
+   */
+  public static BloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
+    Objects.requireNonNull(strategy, "strategy is null");
+    return new BloomFilter(BloomFilterNative.nWithShape(bitSize, numHashFunctions, strategy.ordinal()));
   }
 
   /** ORs {@code words[0..count)} into this filter's words from {@code wordOffset} on. */
@@ -348,7 +364,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   // ---------------------------------------------------------------------------------------
   // Properties
 
-  /** The number of bits m, a multiple of 64 (Guava's package-private {@code bitSize()}).
+  /**
+   * The number of bits m (Guava's package-private {@code bitSize()}): a multiple of 64 for
+   * every filter sized by {@link #create}, any count for one made by {@link #withShape}.
    *
    * @return m
    */
@@ -504,6 +522,44 @@ public final class BloomFilter extends NativeHandle implements Serializable {
         FramedReader.read(
             in, HEADER_LENGTH, header -> BloomFilterNative.nTotalLength(header, limit), "payload");
     return fromByteArray(all, limit);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Redis bitmaps (sparkbloom-redis)
+
+  /**
+   * The bits as a Redis bitmap string: bit b is byte {@code b / 8}, mask {@code 0x80 >>> (b %
+   * 8)} (Redis numbers bits from the most significant bit of byte 0: {@code SETBIT key 0 1}
+   * makes the value {@code "\x80"}), {@code ceil(bitSize() / 8)} bytes. Storing it with {@code
+   * SET} gives the key that {@code SETBIT key b 1} for every set bit b would give, up to
+   * trailing zero bytes; {@code GETBIT key b} then answers bit b. One native call.
+   *
+   * @throws IllegalStateException if this filter is closed
+   * @return a new array of {@code ceil(bitSize() / 8)} bytes
+   */
+  public byte[] toRedisBitmap() {
+    return call(BloomFilterNative::nToRedisBitmap);
+  }
+
+  /**
+   * The filter of the given shape whose Redis bitmap is {@code bitmap} (see {@link
+   * #toRedisBitmap()}): what {@code GET key} returns for a key filled with {@code SETBIT}. A
+   * shorter string is the same filter with zero tail bytes (Redis grows strings on demand).
+   *
+   * @param bitmap the Redis string value; not null
+   * @param bitSize m, in 1..2<sup>43</sup>
+   * @param numHashFunctions k, in 1..255
+   * @param strategy how hashes become bit positions; not null
+   * @throws IllegalArgumentException naming {@code bitmap} if it is longer than {@code
+   *     ceil(bitSize / 8)} bytes or sets a bit at or above {@code bitSize} (it is not a filter of
+   *     this shape), or naming another argument that is out of range
+   * @return a new filter
+   */
+  public static BloomFilter fromRedisBitmap(
+      byte[] bitmap, long bitSize, int numHashFunctions, Strategy strategy) {
+    Objects.requireNonNull(strategy, "strategy is null");
+    return new BloomFilter(
+        BloomFilterNative.nFromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy.ordinal()));
   }
 
   // ---------------------------------------------------------------------------------------

@@ -80,6 +80,11 @@ final class BloomFilterNative {
 
   static native void nOrWords(long handle, int wordOffset, long[] words, int count);
 
+  static native byte[] nToRedisBitmap(long handle);
+
+  static native long nFromRedisBitmap(
+      byte[] bitmap, long numBits, int numHashFunctions, int strategy);
+
   /** Test hook: a Rust panic with a runtime message; must arrive as a RuntimeException. */
   static native long nPanicForTest(long value);
 }

@@ -31,7 +31,9 @@ class GoldenFilesTest {
   Stream<DynamicTest> goldenFiles() throws IOException {
     List<String> lines = Files.readAllLines(GOLDEN.resolve("manifest.tsv"), StandardCharsets.UTF_8);
     assertEquals(
-        "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect", lines.get(0), "manifest columns");
+        "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing",
+        lines.get(0),
+        "manifest columns");
     List<DynamicTest> tests = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {
       if (line.isBlank()) {
@@ -53,9 +55,11 @@ class GoldenFilesTest {
     final String keyType;
     final String keys;
     final String expect;
+    /** {@code guava} (Guava's create(n, fpp) shape) or {@code helper} (the Redis helper's). */
+    final String sizing;
 
     Row(String[] c) {
-      assertEquals(8, c.length, String.join("|", c));
+      assertEquals(9, c.length, String.join("|", c));
       file = c[0];
       format = c[1];
       strategy = Strategy.valueOf(c[2]);
@@ -64,6 +68,7 @@ class GoldenFilesTest {
       keyType = c[5];
       keys = c[6];
       expect = c[7];
+      sizing = c[8];
     }
   }
 
@@ -135,6 +140,13 @@ class GoldenFilesTest {
    * which reproduces Guava 14.0.1's k.
    */
   private static BloomFilter emptyOfShape(Row row) {
+    if (row.sizing.equals("helper")) {
+      // The Redis BloomFilterHelper: m = (int) (-n ln p / ln^2 2), not rounded up to words.
+      long m = (long) (-row.n * Math.log(row.fpp) / (Math.log(2) * Math.log(2)));
+      int k = Math.max(1, (int) Math.round((double) m / row.n * Math.log(2)));
+      return BloomFilter.withShape(m, k, row.strategy);
+    }
+    assertEquals("guava", row.sizing);
     try (BloomFilter shape = BloomFilter.create(row.n, row.fpp)) {
       return BloomFilter.fromWords(
           new long[Math.toIntExact(shape.bitSize() / 64)], shape.numHashFunctions(), row.strategy);
