@@ -21,19 +21,17 @@ pub struct Loaded {
     pub file_bytes: u64,
 }
 
-/// The layout of `bytes`, from its first bytes.
+/// The layout of `bytes`, from its first byte: FORMAT.md starts with the magic "SBLM", Guava's
+/// stream with its strategy ordinal (0 or 1). Other bytes are read as Guava's stream, whose
+/// strategy check then names them (the error says the file is neither).
 pub fn detect(bytes: &[u8], path: &Path) -> CliResult<FileFormat> {
     match bytes.first() {
         None => Err(CliError::new(format!(
             "{}: empty file, not a filter",
             display(path)
         ))),
-        Some(b'S') if bytes.starts_with(b"SBLM") || bytes.len() < 4 => Ok(FileFormat::Sparkbloom),
-        Some(0 | 1) => Ok(FileFormat::Guava),
-        Some(&first) => Err(CliError::new(format!(
-            "{}: not a Bloom filter file: starts with 0x{first:02x}, neither FORMAT.md's magic \"SBLM\" nor a Guava writeTo strategy byte (0 or 1)",
-            display(path)
-        ))),
+        Some(b'S') => Ok(FileFormat::Sparkbloom),
+        Some(_) => Ok(FileFormat::Guava),
     }
 }
 
@@ -44,8 +42,20 @@ pub fn read(path: &Path) -> CliResult<Loaded> {
         FileFormat::Sparkbloom => format::decode(&bytes),
         FileFormat::Guava => format::guava::decode(&bytes),
     };
-    let filter = decoded
-        .map_err(|e| CliError::core(format_args!("{} ({})", display(path), name(format)), e))?;
+    let filter = decoded.map_err(|e| {
+        if bytes[0] > 1 && bytes[0] != b'S' {
+            CliError::core(
+                format_args!(
+                    "{}: not a Bloom filter file (first byte 0x{:02x}: neither FORMAT.md's magic \"SBLM\" nor a Guava writeTo strategy ordinal 0 or 1)",
+                    display(path),
+                    bytes[0]
+                ),
+                e,
+            )
+        } else {
+            CliError::core(format_args!("{} ({})", display(path), name(format)), e)
+        }
+    })?;
     let (version, encoding) = match format {
         // decode checked the header: byte 4 is the version, byte 6 the encoding (FORMAT.md 1.1).
         FileFormat::Sparkbloom => (

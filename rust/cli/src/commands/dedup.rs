@@ -60,7 +60,7 @@ fn load_or_create(args: &DedupArgs) -> CliResult<BloomFilter> {
     let Loaded { filter, .. } = filter_file::read(state)?;
     if let Err(e) = fresh.check_compatible(&filter) {
         return Err(CliError::new(format!(
-            "--state {}: the saved filter does not match --expected-insertions {} --fpp {} --strategy: {e}; pass the options it was made with, or a new state file",
+            "--state {}: the saved filter does not match --expected-insertions {} --fpp {} --strategy (these options vs the file: {e}); pass the options it was made with, or a new state file",
             display(state),
             args.sizing.expected_insertions,
             args.sizing.fpp,
