@@ -40,6 +40,9 @@ pub fn run(args: &DedupArgs, progress: bool) -> CliResult<()> {
             lines.progress.message(&message);
         }
     }
+    if let Some(message) = warning.take() {
+        lines.progress.message(&message);
+    }
     out.flush().map_err(stdout_error)?;
     if let Some(state) = &args.state {
         filter_file::write(state, &filter, crate::cli::FileFormat::Sparkbloom)?;
