@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!(
                 "sparkbloom: {} (see --help)",
-                first_line(&e.render().to_string())
+                first_paragraph(&e.render().to_string())
             );
             return ExitCode::from(2);
         }
@@ -63,10 +63,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// Clap's error without its "error: " prefix and the usage lines after it.
-fn first_line(rendered: &str) -> &str {
-    let line = rendered.lines().next().unwrap_or(rendered);
-    line.strip_prefix("error: ").unwrap_or(line)
+/// Clap's message on one line: its first paragraph without the "error: " prefix (the usage
+/// lines after it are what --help shows).
+fn first_paragraph(rendered: &str) -> String {
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let text = paragraph.join(" ");
+    text.strip_prefix("error: ").unwrap_or(&text).to_string()
 }
 
 /// Rust ignores SIGPIPE, so a write to a closed pipe fails with EPIPE; the default action ends
