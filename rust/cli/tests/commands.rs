@@ -41,20 +41,11 @@ fn dedup_state_continues_where_the_last_run_stopped_and_is_a_readable_filter() {
     let second = run_in(&dir, &args, b"u2\nu4\nu1\nu5\n").ok();
     assert_eq!(second.stdout_text(), "u4\nu5\n");
     let saved = format::decode(&fs::read(dir.join("seen.sbloom")).unwrap()).unwrap();
+    let expected = BloomFilter::new(1000, 0.001).unwrap();
     for url in ["u1", "u2", "u3", "u4", "u5"] {
-        assert!(saved.might_contain_str(url), "{url}");
+        expected.put_str(url);
     }
-    assert_eq!(
-        saved,
-        BloomFilter::new(1000, 0.001)
-            .map(|f| {
-                for url in ["u1", "u2", "u3", "u4", "u5"] {
-                    f.put_str(url);
-                }
-                f
-            })
-            .unwrap()
-    );
+    assert_eq!(saved, expected);
     // No temp file left beside the state.
     let names: Vec<_> = fs::read_dir(&dir)
         .unwrap()
@@ -193,7 +184,7 @@ fn build_per_key_writes_one_filter_per_key_into_a_directory() {
     let mut csv = String::new();
     let mut state = 5;
     let users = ["alice", "bob", "c/d", ".hidden"];
-    let mut expected: Vec<BloomFilter> = users
+    let expected: Vec<BloomFilter> = users
         .iter()
         .map(|_| BloomFilter::new(1000, 0.001).unwrap())
         .collect();

@@ -100,4 +100,5 @@ pub fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+#[allow(unused_imports)] // not every test file generates data
 pub use sparkbloom::testutil::splitmix64;
