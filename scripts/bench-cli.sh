@@ -51,20 +51,20 @@ PY
 bytes=$(stat -c %s "$work/urls.txt")
 seq 1 "$distinct" >"$work/longs.txt"
 
-# measure NAME COMMAND...: stdin from $input, stdout to $work/out; prints "seconds kib out_lines".
+# measure NAME COMMAND...: stdin from $input, stdout to $work/out; prints "seconds kib out_lines"
+# (wall time from bash's clock, peak RSS from GNU time).
 measure() {
   local name=$1
   shift
+  local start=$EPOCHREALTIME
   /usr/bin/time -v -o "$work/time.txt" "$@" <"$input" >"$work/out" 2>"$work/err" || {
     echo "$name failed:" >&2
     cat "$work/err" >&2
     exit 1
   }
-  local wall kib
-  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt" |
-    awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+  local end=$EPOCHREALTIME kib
   kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
-  echo "$wall $kib $(wc -l <"$work/out")"
+  echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }') $kib $(wc -l <"$work/out")"
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

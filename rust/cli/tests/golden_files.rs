@@ -1,6 +1,7 @@
 //! The CLI against the shared golden files (tests/golden/manifest.tsv): `build` writes every
-//! valid MITZ_64 file byte for byte from its keys (MITZ_32 ones: see below), `convert` turns each layout into the other byte for
-//! byte, and every corrupt file makes `inspect` fail with one line naming the file and field.
+//! valid MITZ_64 file byte for byte from its keys (MITZ_32 ones: see `core_built`), `convert`
+//! turns each layout into the other byte for byte, and every corrupt file makes `inspect` and
+//! `convert` fail with one line naming the file and the field.
 
 mod support;
 

@@ -66,7 +66,9 @@ class CliInteropTest {
           BloomFilter ourFromGuava = BloomFilter.fromGuavaByteArray(Files.readAllBytes(guavaFile));
           BloomFilter built = BloomFilter.create(N, FPP, ours.strategy())) {
         com.google.common.hash.BloomFilter<Long> guava = readGuava(guavaFile, Funnels.longFunnel());
-        assertEquals(strategy.equals("mitz64") ? Strategy.MURMUR128_MITZ_64 : Strategy.MURMUR128_MITZ_32, ours.strategy());
+        Strategy expectedStrategy =
+            strategy.equals("mitz64") ? Strategy.MURMUR128_MITZ_64 : Strategy.MURMUR128_MITZ_32;
+        assertEquals(expectedStrategy, ours.strategy());
         assertEquals(ours, ourFromGuava);
         // The CLI writes what this library writes for the same keys.
         built.putAll(Arrays.copyOf(probe, (int) N));
@@ -92,8 +94,7 @@ class CliInteropTest {
 
   @Test
   void stringKeyFiltersAndTheDedupStateAnswerAsThisLibraryAndGuavaDo() throws Exception {
-    Path put =
-        lines("put.txt", Arrays.stream(probeStrings, 0, (int) N).map(String::valueOf));
+    Path put = lines("put.txt", Arrays.stream(probeStrings, 0, (int) N));
     Path all = lines("all.txt", Arrays.stream(probeStrings));
     Path guavaFile = dir.resolve("s.guava");
     run("build", "-n", "" + N, "-p", "" + FPP, put.toString(), "-o", guavaFile.toString(),
