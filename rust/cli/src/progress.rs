@@ -20,6 +20,7 @@ pub struct Progress {
     start: Instant,
     last_draw: Instant,
     drawn: bool,
+    finished: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,7 @@ impl Progress {
             start: now,
             last_draw: now,
             drawn: false,
+            finished: false,
         }
     }
 
@@ -112,9 +114,15 @@ impl Progress {
         eprintln!("{message}");
     }
 
-    /// Removes the progress line (the work is done).
+    /// The work is done: a terminal's progress line goes away; a log gets the final totals.
     pub fn finish(&mut self) {
-        self.clear();
+        if std::mem::replace(&mut self.finished, true) {
+            return;
+        }
+        match self.mode {
+            Mode::Log => self.draw(),
+            _ => self.clear(),
+        }
     }
 
     fn clear(&mut self) {

@@ -55,6 +55,32 @@ fn dedup_state_continues_where_the_last_run_stopped_and_is_a_readable_filter() {
 }
 
 #[test]
+fn progress_goes_to_stderr_only() {
+    let dir = scratch("progress");
+    let input = lines_of(&(0..5000).map(|i| i % 3000).collect::<Vec<_>>());
+    let plain = run_in(
+        &dir,
+        &["dedup", "-n", "5000", "-p", "0.01"],
+        input.as_bytes(),
+    )
+    .ok();
+    let shown = run_in(
+        &dir,
+        &["--progress", "dedup", "-n", "5000", "-p", "0.01"],
+        input.as_bytes(),
+    );
+    assert_eq!(shown.code, Some(0));
+    assert_eq!(shown.stdout, plain.stdout);
+    // Not a terminal: a log line now and then, and always the totals at the end.
+    let last = shown.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("sparkbloom dedup: 0.0 MiB, 5000 lines, "),
+        "{:?}",
+        shown.stderr
+    );
+}
+
+#[test]
 fn dedup_reads_files_in_order() {
     let dir = scratch("dedup_files");
     fs::write(dir.join("a.txt"), "x\ny\n").unwrap();
