@@ -116,6 +116,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult<()> {
     temp_name.push(file_name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
     let temp = dir.join(temp_name);
+    // A temp file of this name is a leftover of a crashed run with the same process id.
+    let _ = fs::remove_file(&temp);
     let written = (|| {
         let mut file = OpenOptions::new()
             .write(true)
