@@ -318,7 +318,7 @@ fn inspect_json_one_object_per_file_and_the_over_capacity_warning() {
     let over = run_in(&dir, &["inspect", "-n", "5000", path_str(&full)], b"").ok();
     assert!(
         over.stdout_text()
-            .contains("warning:           over capacity: about 9,990 keys, more than 5,000"),
+            .contains("warning:           over capacity: about 9,990 keys, more than the 5,000 it was sized for\n"),
         "{}",
         over.stdout_text()
     );
@@ -457,4 +457,23 @@ fn help_on_every_subcommand_has_an_example() {
             "{command} --help:\n{text}"
         );
     }
+}
+
+#[test]
+fn inspect_warns_past_the_capacity_when_n_is_not_given() {
+    let dir = scratch("inspect_capacity");
+    let keys = lines_of(&(0..300).collect::<Vec<_>>());
+    let args = [
+        "build", "-n", "100", "-p", "0.01", "--keys", "long", "-o", "f.sbloom",
+    ];
+    run_in(&dir, &args, keys.as_bytes()).ok();
+    let text = run_in(&dir, &["inspect", "f.sbloom"], b"")
+        .ok()
+        .stdout_text();
+    // m = 960, k = 7: capacity ⌊960·ln2/6.5⌋ = 102.
+    assert!(text.contains("capacity:          102 "), "{text}");
+    assert!(
+        text.contains("more than its capacity 102, so its false-positive rate is above"),
+        "{text}"
+    );
 }

@@ -85,10 +85,17 @@ fn text_block(
         grouped(fill.capacity),
     );
     if over {
+        let limit = match expected {
+            Some(n) => format!("the {} it was sized for", grouped(n)),
+            // Past the capacity the fill is above the design fill, so is the false-positive rate.
+            None => format!(
+                "its capacity {}, so its false-positive rate is above the design rate",
+                grouped(fill.capacity)
+            ),
+        };
         text.push_str(&format!(
-            "warning:           over capacity: about {} keys, more than {}; the false-positive rate is above the one the filter was sized for\n",
-            grouped(fill.estimated_count),
-            grouped(expected.unwrap_or(fill.capacity))
+            "warning:           over capacity: about {} keys, more than {limit}\n",
+            grouped(fill.estimated_count)
         ));
     }
     text
