@@ -99,19 +99,38 @@ pub fn write(path: &Path, filter: &BloomFilter, format: FileFormat) -> CliResult
             .and_then(|_| out.flush())
             .map_err(|e| CliError::io(Path::new("<stdout>"), "write", e));
     }
-    write_atomically(path, &bytes)
+    match fs::metadata(path) {
+        // A regular file (through any symlinks): replaced atomically where it really lives, so
+        // a symlink stays a symlink.
+        Ok(meta) if meta.is_file() => {
+            let real = fs::canonicalize(path).map_err(|e| CliError::io(path, "resolve", e))?;
+            write_atomically(&real, &bytes, path)
+        }
+        Ok(meta) if meta.is_dir() => Err(CliError::new(format!(
+            "{}: is a directory, not a file to write",
+            display(path)
+        ))),
+        // A device or a pipe (/dev/stdout, a FIFO): written in place; renaming a file over it
+        // would replace the device itself.
+        Ok(_) => OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut out| out.write_all(&bytes))
+            .map_err(|e| CliError::io(path, "write", e)),
+        Err(_) => write_atomically(path, &bytes, path),
+    }
 }
 
 /// A temp file beside `path`, written and fsynced, then renamed over it; the directory is
-/// fsynced so the rename itself survives a crash.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult<()> {
+/// fsynced so the rename itself survives a crash. Errors name `shown`.
+fn write_atomically(path: &Path, bytes: &[u8], shown: &Path) -> CliResult<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let file_name = path
         .file_name()
-        .ok_or_else(|| CliError::new(format!("{}: not a file name", display(path))))?;
+        .ok_or_else(|| CliError::new(format!("{}: not a file name", display(shown))))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(file_name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
@@ -129,7 +148,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> CliResult<()> {
     })();
     if let Err(e) = written {
         let _ = fs::remove_file(&temp);
-        return Err(CliError::io(path, "write", e));
+        return Err(CliError::io(shown, "write", e));
     }
     // Best effort: not every file system lets a directory be opened for fsync.
     if let Ok(dir) = File::open(&dir) {

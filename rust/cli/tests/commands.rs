@@ -477,3 +477,53 @@ fn inspect_warns_past_the_capacity_when_n_is_not_given() {
         "{text}"
     );
 }
+
+#[test]
+fn output_to_a_symlink_or_a_pipe_writes_through_it_and_keeps_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("output_special");
+    fs::write(dir.join("real.sbloom"), b"old").unwrap();
+    std::os::unix::fs::symlink("real.sbloom", dir.join("link.sbloom")).unwrap();
+    run_in(
+        &dir,
+        &["build", "-n", "10", "-p", "0.1", "-o", "link.sbloom"],
+        b"a\n",
+    )
+    .ok();
+    assert!(
+        fs::symlink_metadata(dir.join("link.sbloom"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let written = format::decode(&fs::read(dir.join("real.sbloom")).unwrap()).unwrap();
+    assert!(written.might_contain_str("a"));
+
+    // A FIFO (like /dev/stdout or /dev/null, not a file to rename over): written in place.
+    let fifo = dir.join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(fifo).unwrap())
+    };
+    run_in(
+        &dir,
+        &["build", "-n", "10", "-p", "0.1", "-o", "pipe"],
+        b"a\n",
+    )
+    .ok();
+    assert_eq!(
+        reader.join().unwrap(),
+        fs::read(dir.join("real.sbloom")).unwrap()
+    );
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "still a FIFO"
+    );
+}
