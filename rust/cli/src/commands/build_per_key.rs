@@ -1,0 +1,104 @@
+//! `sparkbloom build --per-key`: `key,item` lines (split at the first comma) into one filter per
+//! key, written into a directory as `<key>.sbloom` (or `.guava`), the offline rebuild of a Spark
+//! job's per-user filters. Every key's filter stays in memory until the end.
+
+use crate::cli::{BuildArgs, FileFormat};
+use crate::commands::new_filter;
+use crate::error::{CliError, CliResult, display};
+use crate::filter_file;
+use crate::keys::{self, Key, Skipped, quoted};
+use sparkbloom::BloomFilter;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::lines::Lines;
+
+pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
+    // Refuse a bad sizing or output before reading anything.
+    new_filter(&args.sizing)?;
+    prepare_directory(&args.output)?;
+    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
+    let mut filters: BTreeMap<Vec<u8>, BloomFilter> = BTreeMap::new();
+    let mut skipped = Skipped::default();
+    while let Some(line) = lines.next_line()? {
+        let Some(comma) = line.text.iter().position(|&b| b == b',') else {
+            let e = CliError::new(format!(
+                "{}: expected key,item; no comma in {}",
+                line.location,
+                quoted(line.text)
+            ));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        };
+        let (group, item) = (&line.text[..comma], &line.text[comma + 1..]);
+        if group.is_empty() {
+            let e = CliError::new(format!("{}: empty key before the comma", line.location));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        }
+        let key = match keys::parse(args.keys, item, &line.location) {
+            Ok(key) => key,
+            Err(e) => {
+                skipped.skip_or_fail(args.skip_malformed, e)?;
+                continue;
+            }
+        };
+        let filter = match filters.get(group) {
+            Some(filter) => filter,
+            None => filters
+                .entry(group.to_vec())
+                .or_insert(new_filter(&args.sizing)?),
+        };
+        match key {
+            Key::Long(key) => filter.put(key),
+            Key::String(text) => filter.put_bytes(text),
+        };
+    }
+    skipped.report();
+    let extension = match args.format {
+        FileFormat::Sparkbloom => "sbloom",
+        FileFormat::Guava => "guava",
+    };
+    for (group, filter) in &filters {
+        let path = args
+            .output
+            .join(format!("{}.{extension}", file_stem(group)));
+        filter_file::write(&path, filter, args.format)?;
+    }
+    eprintln!(
+        "sparkbloom: wrote {} filter(s) into {}",
+        filters.len(),
+        display(&args.output)
+    );
+    Ok(())
+}
+
+fn prepare_directory(dir: &Path) -> CliResult<()> {
+    if dir == Path::new("-") {
+        return Err(CliError::new(
+            "--per-key writes a directory of files: -o DIR, not -",
+        ));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::new(format!(
+            "{}: exists and is not a directory (--per-key writes one file per key into -o DIR)",
+            display(dir)
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, "create directory", e))
+}
+
+/// The key as a file name: bytes outside [A-Za-z0-9_.-] (and a leading '.') as %XX, so any key
+/// gives a distinct, safe name.
+pub fn file_stem(key: &[u8]) -> String {
+    let mut stem = String::with_capacity(key.len());
+    for (i, &b) in key.iter().enumerate() {
+        let plain = b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || (b == b'.' && i > 0);
+        if plain {
+            stem.push(b as char);
+        } else {
+            stem.push_str(&format!("%{b:02X}"));
+        }
+    }
+    stem
+}

@@ -1,0 +1,86 @@
+//! `sparkbloom`: Guava-compatible Bloom filters on the command line (issue 13). Every failure
+//! is one line on stderr, `sparkbloom: <file/line/option>: <what is wrong>`, and exit status 1
+//! (2 for a command line clap rejects); a closed stdout (`| head`) ends the process quietly.
+
+mod cli;
+mod commands;
+mod error;
+mod filter_file;
+mod keys;
+mod lines;
+mod progress;
+mod stats;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use cli::{Cli, Command};
+use commands::combine::Operation;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    quiet_on_closed_pipe();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            let _ = e.print();
+            return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+        Err(e) => {
+            eprintln!(
+                "sparkbloom: {} (see --help)",
+                first_paragraph(&e.render().to_string())
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let progress = cli.progress;
+    let result = match &cli.command {
+        Command::Dedup(args) => commands::dedup::run(args, progress),
+        Command::Build(args) => commands::build::run(args, progress),
+        Command::Inspect(args) => commands::inspect::run(args),
+        Command::Query(args) => commands::query::run(args, progress),
+        Command::Merge(args) => commands::combine::run(args, Operation::Union),
+        Command::Intersect(args) => commands::combine::run(args, Operation::Intersection),
+        Command::Convert(args) => commands::convert::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sparkbloom: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Clap's message on one line: its first paragraph without the "error: " prefix (the usage
+/// lines after it are what --help shows).
+fn first_paragraph(rendered: &str) -> String {
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let text = paragraph.join(" ");
+    text.strip_prefix("error: ").unwrap_or(&text).to_string()
+}
+
+/// Rust ignores SIGPIPE, so a write to a closed pipe fails with EPIPE; the default action ends
+/// the process silently instead, as `cat` and `grep` do, and no state file is written for a run
+/// whose output was not all delivered.
+fn quiet_on_closed_pipe() {
+    // SAFETY: restoring a signal's default disposition at startup, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
