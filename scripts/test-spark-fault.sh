@@ -16,17 +16,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-SPARK_VERSION="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' jvm/pom.xml | head -n 1)"
-VENV="${SPARKBLOOM_PYSPARK_VENV:-$ROOT/target/pyspark-venv}"
-
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "[spark-fault] creating $VENV" >&2
-  python3 -m venv "$VENV"
-fi
-if ! "$VENV/bin/python" -c "import sys, pyspark; sys.exit(pyspark.__version__ != '$SPARK_VERSION')" 2>/dev/null; then
-  echo "[spark-fault] pip install pyspark==$SPARK_VERSION (large download) ..." >&2
-  "$VENV/bin/pip" install -q --disable-pip-version-check "pyspark==$SPARK_VERSION"
-fi
+# shellcheck source=pyspark-venv.sh
+source "$ROOT/scripts/pyspark-venv.sh" spark-fault
 PYSPARK_HOME="$("$VENV/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
 
 TEST_CLASSES=jvm/sparkbloom-spark/target/test-classes

@@ -516,12 +516,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws IOException if {@code in} throws
    */
   public static BloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
-    Objects.requireNonNull(in, "in is null");
-    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
-    byte[] all =
-        FramedReader.read(
-            in, HEADER_LENGTH, header -> BloomFilterNative.nTotalLength(header, limit), "payload");
-    return fromByteArray(all, limit);
+    return FramedReader.readFilter(
+        in, maxNumBits, HEADER_LENGTH, "payload", BloomFilterNative::nTotalLength,
+        BloomFilter::fromByteArray);
   }
 
   // ---------------------------------------------------------------------------------------

@@ -17,12 +17,45 @@ final class FramedReader {
   /** Bytes allocated beyond the header before any payload has been read. */
   private static final int FIRST_CHUNK = 64 * 1024;
 
-  /** The whole length of the filter a header starts, validated (throws naming the field). */
+  /**
+   * The whole length of the filter a header starts, validated (throws naming the field), with
+   * a filter above {@code maxNumBits} bits refused.
+   */
   interface TotalLength {
+    long of(byte[] header, long maxNumBits) throws CorruptFilterException;
+  }
+
+  /** The filter whose bytes are exactly {@code bytes}, refusing one above {@code maxNumBits}. */
+  interface Decoder {
+    BloomFilter decode(byte[] bytes, long maxNumBits) throws CorruptFilterException;
+  }
+
+  /** {@link TotalLength} with the limit already applied. */
+  interface HeaderLength {
     long of(byte[] header) throws CorruptFilterException;
   }
 
   private FramedReader() {}
+
+  /**
+   * Reads and decodes one filter of a format whose header is {@code headerLength} bytes: the
+   * shared body of {@code BloomFilter.readFrom} and {@code GuavaInterop.readGuava}.
+   *
+   * @throws IllegalArgumentException if {@code maxNumBits} is negative
+   */
+  static BloomFilter readFilter(
+      InputStream in,
+      long maxNumBits,
+      int headerLength,
+      String payloadName,
+      TotalLength totalLength,
+      Decoder decoder)
+      throws IOException {
+    java.util.Objects.requireNonNull(in, "in is null");
+    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
+    byte[] all = read(in, headerLength, header -> totalLength.of(header, limit), payloadName);
+    return decoder.decode(all, limit);
+  }
 
   /**
    * The bytes of one filter: its header of {@code headerLength} bytes, then the rest, whose
@@ -33,7 +66,7 @@ final class FramedReader {
    * @throws FilterTooLargeException if the filter would not fit a Java array
    * @throws IOException if {@code in} throws
    */
-  static byte[] read(InputStream in, int headerLength, TotalLength totalLength, String payloadName)
+  static byte[] read(InputStream in, int headerLength, HeaderLength totalLength, String payloadName)
       throws IOException {
     byte[] header = new byte[headerLength];
     readFully(in, header, 0, headerLength, headerLength, "header");

@@ -82,12 +82,9 @@ public final class GuavaInterop {
    * @throws IOException if {@code in} throws
    */
   public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
-    Objects.requireNonNull(in, "in is null");
-    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
-    byte[] all =
-        FramedReader.read(
-            in, HEADER_LENGTH, header -> BloomFilterNative.nGuavaTotalLength(header, limit), "words");
-    return readGuava(all, limit);
+    return FramedReader.readFilter(
+        in, maxNumBits, HEADER_LENGTH, "words", BloomFilterNative::nGuavaTotalLength,
+        GuavaInterop::readGuava);
   }
 
   /**
