@@ -39,7 +39,9 @@ ensure_rust_components() {
 
 rust_lint() {
   cargo fmt --all -- --check && rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs &&
-    cargo clippy --all-targets --locked -- -D warnings
+    cargo clippy --all-targets --locked -- -D warnings &&
+    # The JNI bridge is behind the `jni` feature (the JVM build enables it): lint it too.
+    cargo clippy --all-targets --all-features --locked -- -D warnings
 }
 
 rust_tests() {

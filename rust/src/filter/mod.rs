@@ -1,11 +1,22 @@
 //! The Bloom filter: Guava's bit placement over a thread-safe bit array.
+//!
+//! This file is the API; `batch.rs` is the engine behind the batched calls, and `avx512.rs`
+//! their eight-key vector lanes (x86-64 only; `avx512_absent.rs` stands in elsewhere).
 
-use crate::batch_avx512;
 use crate::bit_array::BitArray;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
 use crate::strategy::{Indexer, Strategy};
+
+/// AVX-512 lanes for batches: x86-64 only, chosen at run time.
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+/// Elsewhere a stand-in that is never available: batches take the scalar path.
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "avx512_absent.rs"]
+mod avx512;
+mod batch;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
@@ -19,24 +30,30 @@ pub struct BloomFilter {
     strategy: Strategy,
     indexer: Indexer,
     /// Batched operations hash and walk eight keys at a time in AVX-512 lanes
-    /// (`batch_avx512`): the CPU has them, the strategy is MITZ_64, and the filter is large
+    /// (`avx512`): the CPU has them, the strategy is MITZ_64, and the filter is large
     /// enough for the vector remainder.
     vector_lanes: bool,
 }
 
-/// Batched operations on filters larger than this prefetch all of a group's bits before
-/// reading any, overlapping the cache misses; smaller filters live in cache anyway.
-const PREFETCH_MIN_BYTES: usize = 256 * 1024;
-/// Keys per group of computed (and prefetched) indexes: enough misses in flight to hide
-/// memory latency; two vectors of eight.
-const GROUP: usize = 16;
-/// Batched puts into a cache-resident filter accumulate privately once they average this
-/// many bits per word: a locked OR costs several plain ones.
-const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
-
 impl BloomFilter {
     /// The filter Guava's `BloomFilter.create(longFunnel(), n, p)` builds: same m, same k,
-    /// strategy `MURMUR128_MITZ_64`.
+    /// strategy `MURMUR128_MITZ_64`. Errors name the bad argument: `expected_insertions` must
+    /// be in 1..=2^63−1, `fpp` in the open interval (0, 1), and the bits at most 2^43.
+    ///
+    /// ```
+    /// use sparkbloom::{BloomFilter, Strategy};
+    ///
+    /// // 10,000 keys at 0.1 %: ⌊−n·ln p / ln²2⌋ = 143,775 bits, rounded up to 2,247 words;
+    /// // k = round(−ln p / ln 2) = 10.
+    /// let f = BloomFilter::new(10_000, 0.001)?;
+    /// assert_eq!((f.num_bits(), f.num_hashes()), (143_808, 10));
+    /// assert_eq!(f.strategy(), Strategy::Murmur128Mitz64);
+    /// assert!(f.put(42));
+    /// assert!(!f.put(42), "nothing changes the second time");
+    /// assert!(f.might_contain(42));
+    /// assert!(BloomFilter::new(10_000, 1.5).unwrap_err().to_string().contains("fpp"));
+    /// # Ok::<(), sparkbloom::Error>(())
+    /// ```
     pub fn new(expected_insertions: u64, fpp: f64) -> Result<BloomFilter> {
         BloomFilter::with_shape(
             sizing::shape_for(expected_insertions, fpp)?,
@@ -54,6 +71,34 @@ impl BloomFilter {
         BloomFilter::with_shape(
             sizing::shape_for_strategy(expected_insertions, fpp, strategy)?,
             strategy,
+        )
+    }
+
+    /// ClickHouse's best-practice filter for (n, p), strategy `MURMUR128_MITZ_64`: the smallest
+    /// whole number of bits per key `b`, then the smallest `k`, whose theoretical false-positive
+    /// probability (1 − e^(−k/b))^k is at most `fpp` (the table lookup of ClickHouse's
+    /// `calculationBestPractices`), with m = n·b rounded up to whole 64-bit words; see
+    /// [`sizing::best_practice_shape`].
+    ///
+    /// Compared with [`new`](Self::new) (Guava's real-valued m, then k from p), it trades a few
+    /// more bits for fewer hash functions: k = 5 instead of 7 at p = 0.01, so puts and queries
+    /// touch fewer words. Filters of the two sizings have different shapes and do not merge.
+    ///
+    /// ```
+    /// use sparkbloom::BloomFilter;
+    ///
+    /// // 1 % takes 10 bits per key and 5 hashes: (1 − e^(−1/2))^5 ≈ 0.0094.
+    /// let f = BloomFilter::with_best_practice(1_000, 0.01)?;
+    /// assert_eq!((f.num_bits(), f.num_hashes()), (10_048, 5));
+    /// // Guava's sizing for the same (n, p): fewer bits, more hashes.
+    /// let guava = BloomFilter::new(1_000, 0.01)?;
+    /// assert_eq!((guava.num_bits(), guava.num_hashes()), (9_600, 7));
+    /// # Ok::<(), sparkbloom::Error>(())
+    /// ```
+    pub fn with_best_practice(expected_insertions: u64, fpp: f64) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::best_practice_shape(expected_insertions, fpp)?,
+            Strategy::Murmur128Mitz64,
         )
     }
 
@@ -90,23 +135,27 @@ impl BloomFilter {
             strategy,
             indexer: Indexer::new(num_bits, num_hashes, strategy),
             vector_lanes: strategy == Strategy::Murmur128Mitz64
-                && num_bits >= batch_avx512::MIN_BITS
-                && batch_avx512::available(),
+                && num_bits >= avx512::MIN_BITS
+                && avx512::available(),
         })
     }
 
+    /// Bits in the array (m), a multiple of 64.
     pub fn num_bits(&self) -> u64 {
         self.shape.num_bits
     }
 
+    /// Bit positions per key (k, Guava's `numHashFunctions`), 1..=255.
     pub fn num_hashes(&self) -> u32 {
         self.shape.num_hashes
     }
 
+    /// m and k together.
     pub fn shape(&self) -> Shape {
         self.shape
     }
 
+    /// How keys map to bit positions (Guava's `BloomFilter.Strategies`).
     pub fn strategy(&self) -> Strategy {
         self.strategy
     }
@@ -118,10 +167,14 @@ impl BloomFilter {
         self.put_hash(hash_u64(key))
     }
 
+    /// Adds a byte-string key, hashed as Guava's `Funnels.byteArrayFunnel()` hashes it;
+    /// returns whether any bit changed.
     pub fn put_bytes(&self, key: &[u8]) -> bool {
         self.put_hash(hash_bytes(key))
     }
 
+    /// Adds a string key by its UTF-8 bytes (Guava's `Funnels.stringFunnel(UTF_8)`): the same
+    /// bits as [`put_bytes`](Self::put_bytes) of those bytes.
     pub fn put_str(&self, key: &str) -> bool {
         self.put_bytes(key.as_bytes())
     }
@@ -132,10 +185,13 @@ impl BloomFilter {
         self.contains_hash(hash_u64(key))
     }
 
+    /// [`might_contain`](Self::might_contain) for a key added with
+    /// [`put_bytes`](Self::put_bytes).
     pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
         self.contains_hash(hash_bytes(key))
     }
 
+    /// [`might_contain`](Self::might_contain) for a key added with [`put_str`](Self::put_str).
     pub fn might_contain_str(&self, key: &str) -> bool {
         self.might_contain_bytes(key.as_bytes())
     }
@@ -171,6 +227,8 @@ impl BloomFilter {
         Ok(())
     }
 
+    /// `might_contain` of every key, in order; a batch is faster than one call per key
+    /// (indexes computed together, prefetched on large filters, AVX-512 where available).
     pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
         let mut out = vec![false; keys.len()];
         self.query_each(keys, |i, present| out[i] = present);
@@ -253,6 +311,8 @@ impl BloomFilter {
         }
     }
 
+    /// Whether [`union`](Self::union) and [`intersect`](Self::intersect) accept `other`: the
+    /// same m, k and strategy.
     pub fn is_compatible(&self, other: &BloomFilter) -> bool {
         self.check_compatible(other).is_ok()
     }
@@ -280,7 +340,8 @@ impl BloomFilter {
         self.bits.clear()
     }
 
-    /// ORs `bits` into word `i` (a converter filling a filter word by word).
+    /// ORs `bits` into word `i` (a converter filling a filter word by word: the JNI bridge's).
+    #[cfg(feature = "jni")]
     pub(crate) fn or_word(&self, i: usize, bits: u64) {
         self.bits.or_word(i, bits);
     }
@@ -308,130 +369,6 @@ impl BloomFilter {
     #[inline(always)]
     fn contains_hash(&self, hash: Hash128) -> bool {
         self.indexer.for_each(hash, |index| self.bits.get(index))
-    }
-
-    fn prefetches(&self) -> bool {
-        self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
-    }
-
-    /// Whether a batch of `batch_len` keys sets enough bits per word of a cache-resident
-    /// filter that ORing them into a private array first, then each word once atomically,
-    /// beats one locked OR per bit.
-    fn accumulates(&self, batch_len: usize) -> bool {
-        let words = self.bits.len_words();
-        words * 8 <= PREFETCH_MIN_BYTES
-            && batch_len.saturating_mul(self.num_hashes() as usize)
-                >= ACCUMULATE_MIN_BITS_PER_WORD * words
-    }
-
-    fn put_all_accumulated(&self, keys: &[u64]) -> bool {
-        let mut private = Vec::new();
-        if private.try_reserve_exact(self.bits.len_words()).is_err() {
-            // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
-            return keys
-                .iter()
-                .fold(false, |changed, &key| self.put(key) | changed);
-        }
-        private.resize(self.bits.len_words(), 0u64);
-        self.for_each_indexed(keys, false, |_, indexes| {
-            for &index in indexes {
-                private[(index >> 6) as usize] |= 1 << (index & 63);
-            }
-        });
-        private
-            .iter()
-            .enumerate()
-            .fold(false, |changed, (i, &bits)| {
-                self.bits.or_word(i, bits) | changed
-            })
-    }
-
-    fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
-        // Large filters: prefetching a group's indexes overlaps more misses than gathers
-        // that wait on each other (measured: BENCHMARKS.md).
-        #[cfg(target_arch = "x86_64")]
-        if self.vector_lanes && !self.prefetches() {
-            return self.query_each_vector(keys, emit);
-        }
-        self.query_each_scalar(keys, emit)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn query_each_vector(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        let target = self.vector_target();
-        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter
-        // of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
-        // words live as long as `self`.
-        unsafe {
-            batch_avx512::query(target, keys, |first, present| {
-                for j in 0..(keys.len() - first).min(8) {
-                    emit(first + j, present >> j & 1 != 0);
-                }
-            })
-        }
-    }
-
-    fn vector_target(&self) -> batch_avx512::Target {
-        batch_avx512::Target {
-            words: self.bits.as_ptr(),
-            num_bits: self.num_bits(),
-            num_hashes: self.num_hashes(),
-            wrap: self.indexer.wrap(),
-        }
-    }
-
-    fn query_each_scalar(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        if self.prefetches() {
-            self.for_each_indexed(keys, true, |i, indexes| {
-                emit(i, indexes.iter().all(|&index| self.bits.get(index)))
-            });
-            return;
-        }
-        keys.iter()
-            .enumerate()
-            .for_each(|(i, &key)| emit(i, self.might_contain(key)));
-    }
-
-    /// For groups of keys: computes every bit index of the group (eight keys at a time in
-    /// vector lanes where the filter allows), prefetches them if `prefetch`, then calls
-    /// `visit(key position, its k indexes)` for each key of the group.
-    fn for_each_indexed(&self, keys: &[u64], prefetch: bool, mut visit: impl FnMut(usize, &[u64])) {
-        let k = self.num_hashes() as usize;
-        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
-        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
-        let scratch = &mut scratch[..GROUP * k];
-        for (group_no, group) in keys.chunks(GROUP).enumerate() {
-            self.fill_indexes(group, scratch);
-            if prefetch {
-                scratch[..group.len() * k]
-                    .iter()
-                    .for_each(|&index| self.bits.prefetch(index));
-            }
-            for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
-                visit(group_no * GROUP + j, slots);
-            }
-        }
-    }
-
-    /// `out[j * k + i]` = the i-th index of `keys[j]`.
-    fn fill_indexes(&self, keys: &[u64], out: &mut [u64]) {
-        let k = self.num_hashes() as usize;
-        #[cfg(target_arch = "x86_64")]
-        if self.vector_lanes {
-            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a shape
-            // in the vector path's range (see `query_each_vector`); `out` has room for k
-            // indexes per key.
-            unsafe { batch_avx512::indexes(self.vector_target(), keys, out) }
-            return;
-        }
-        for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
-            let mut filled = 0;
-            self.indexer.for_each(hash_u64(key), |index| {
-                slots[filled] = index;
-                filled += 1;
-                true
-            });
-        }
     }
 }
 
@@ -463,6 +400,17 @@ impl PartialEq for BloomFilter {
 
 impl Eq for BloomFilter {}
 
+/// Hashes what [`PartialEq`] compares (shape, strategy, words), so equal filters hash equally:
+/// a filter can key a `HashMap`, and the JNI bridge's `hashCode` can follow `equals`. Words
+/// that other threads are writing are hashed as a snapshot, as `==` compares them.
+impl std::hash::Hash for BloomFilter {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.shape.hash(state);
+        self.strategy.hash(state);
+        self.words().for_each(|word| word.hash(state));
+    }
+}
+
 impl std::fmt::Debug for BloomFilter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BloomFilter")
@@ -477,7 +425,6 @@ impl std::fmt::Debug for BloomFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::splitmix64;
 
     #[test]
     fn guava_31_put_1_2_3_words() {
@@ -502,109 +449,6 @@ mod tests {
         ];
         assert_eq!(f.words().collect::<Vec<_>>(), expected);
         assert_eq!(f.bits_set(), 15);
-    }
-
-    #[test]
-    fn batch_paths_agree_with_single_key_paths() {
-        for (n, p) in [(10_000, 0.001), (1_000_000, 0.01)] {
-            let f = BloomFilter::new(n, p).unwrap();
-            assert_eq!(f.prefetches(), n == 1_000_000);
-            let mut state = n;
-            let keys: Vec<u64> = (0..5_000).map(|_| splitmix64(&mut state)).collect();
-            assert!(f.put_all(&keys[..2_500]));
-            let probe: Vec<u64> = keys.iter().rev().copied().collect();
-            let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
-            assert_eq!(f.might_contain_all(&probe), single);
-            let absent: Vec<u64> = probe
-                .iter()
-                .copied()
-                .filter(|&k| !f.might_contain(k))
-                .collect();
-            assert_eq!(f.retain_absent(&probe), absent);
-            assert!(keys[..2_500].iter().all(|k| !absent.contains(k)));
-            let g = BloomFilter::new(n, p).unwrap();
-            keys[..2_500].iter().for_each(|&k| {
-                g.put(k);
-            });
-            assert_eq!(f, g, "put_all sets the same bits as put");
-        }
-    }
-
-    /// The AVX-512 batch paths (where the CPU has them) and the scalar batch paths against
-    /// single-key puts and queries, which take the scalar walk: shapes at the vector
-    /// remainder's lower bound, odd word counts, k from 1 to 255, m above 2^32; filters half
-    /// full, so keys fail at every probe; every tail length.
-    #[test]
-    fn vector_batches_agree_with_single_keys() {
-        let mut state = 99;
-        let shapes = [
-            (batch_avx512::MIN_BITS, 1),
-            (batch_avx512::MIN_BITS + 64, 7),
-            (143_808, 10),
-            (100_032, 255),
-            (1 << 20, 3),
-            ((1 << 24) + 64 * 1001, 23),
-            ((1 << 32) + 64 * 3, 4),
-        ];
-        for (num_bits, num_hashes) in shapes {
-            let shape = Shape {
-                num_bits,
-                num_hashes,
-            };
-            let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
-            assert_eq!(f.vector_lanes, batch_avx512::available());
-            let half_full = ((num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64)
-                as usize)
-                .min(200_000);
-            let put: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
-            // Batches of every size class: a tail-only group, odd groups, accumulated batches.
-            let mut rest = &put[..];
-            for batch in [1, 5, 17, 64, 4096].into_iter().cycle() {
-                let (now, later) = rest.split_at(batch.min(rest.len()));
-                f.put_all(now);
-                rest = later;
-                if rest.is_empty() {
-                    break;
-                }
-            }
-            let mut scalar = f.clone();
-            scalar.vector_lanes = false;
-            let one_by_one = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
-            put.iter().for_each(|&k| {
-                one_by_one.put(k);
-            });
-            assert!(
-                f == one_by_one,
-                "put_all sets the bits put does, m={num_bits}"
-            );
-            for len in (0..=40).chain([4096, 5003]) {
-                let probe: Vec<u64> = (0..len)
-                    .map(|i| {
-                        if i % 2 == 0 {
-                            put[splitmix64(&mut state) as usize % put.len()]
-                        } else {
-                            splitmix64(&mut state)
-                        }
-                    })
-                    .collect();
-                let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
-                assert_eq!(
-                    f.might_contain_all(&probe),
-                    single,
-                    "m={num_bits} k={num_hashes}"
-                );
-                assert_eq!(scalar.might_contain_all(&probe), single);
-                let absent: Vec<u64> = probe
-                    .iter()
-                    .zip(&single)
-                    .filter(|&(_, &present)| !present)
-                    .map(|(&k, _)| k)
-                    .collect();
-                assert_eq!(f.retain_absent(&probe), absent);
-                assert_eq!(scalar.retain_absent(&probe), absent);
-                assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
-            }
-        }
     }
 
     #[test]
@@ -635,6 +479,57 @@ mod tests {
                 .to_string()
                 .contains("strategy")
         );
+    }
+
+    #[test]
+    fn equal_filters_hash_equally() {
+        use std::hash::{BuildHasher, RandomState};
+        let hasher = RandomState::new();
+        let a = BloomFilter::new(1000, 0.01).unwrap();
+        let b = BloomFilter::new(1000, 0.01).unwrap();
+        (0..100).for_each(|k| {
+            a.put(k);
+            b.put(99 - k);
+        });
+        assert_eq!(a, b);
+        assert_eq!(hasher.hash_one(&a), hasher.hash_one(&b));
+        b.put(1000);
+        assert_ne!(a, b);
+        assert_ne!(hasher.hash_one(&a), hasher.hash_one(&b), "one more bit");
+        // Same words, another strategy or k: unequal, and hashed apart.
+        let mitz32 = BloomFilter::from_words(a.words().collect(), 7, Strategy::Murmur128Mitz32);
+        let k6 = BloomFilter::from_words(a.words().collect(), 6, Strategy::Murmur128Mitz64);
+        for other in [mitz32.unwrap(), k6.unwrap()] {
+            assert_ne!(a, other);
+            assert_ne!(hasher.hash_one(&a), hasher.hash_one(&other));
+        }
+    }
+
+    #[test]
+    fn best_practice_filters_follow_the_clickhouse_table() {
+        // ClickHouse calculationBestPractices: 0.025 → 8 bits per key, k = 4.
+        let f = BloomFilter::with_best_practice(10_000, 0.025).unwrap();
+        assert_eq!((f.num_bits(), f.num_hashes()), (80_000, 4));
+        assert_eq!(f.strategy(), Strategy::Murmur128Mitz64);
+        (0..10_000u64).for_each(|k| {
+            f.put(k);
+        });
+        assert!(
+            (0..10_000u64).all(|k| f.might_contain(k)),
+            "no false negatives"
+        );
+        // Full at n, the expected FPP is near the theoretical (1 − e^(−4/8))^4 ≈ 0.0240.
+        assert!(
+            (f.expected_fpp() - 0.0240).abs() < 0.002,
+            "{}",
+            f.expected_fpp()
+        );
+        for (n, p, name) in [(0, 0.01, "expectedInsertions"), (10, 1.0, "fpp")] {
+            match BloomFilter::with_best_practice(n, p) {
+                Err(Error::InvalidArgument { name: got, .. }) => assert_eq!(got, name),
+                other => panic!("n={n} p={p}: {other:?}"),
+            }
+        }
     }
 
     #[test]
