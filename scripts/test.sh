@@ -2,7 +2,7 @@
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, benches compile.
-#   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2]),
+#   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration on local[2]),
 #         JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
