@@ -18,6 +18,7 @@ const GROUP: usize = 16;
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
 impl BloomFilter {
+    /// Whether batches prefetch each group's bits: the filter is too large for cache.
     pub(super) fn prefetches(&self) -> bool {
         self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
     }
@@ -32,6 +33,7 @@ impl BloomFilter {
                 >= ACCUMULATE_MIN_BITS_PER_WORD * words
     }
 
+    /// `put_all` through a private word array, ORed into the filter once per word.
     pub(super) fn put_all_accumulated(&self, keys: &[u64]) -> bool {
         let mut private = Vec::new();
         if private.try_reserve_exact(self.bits.len_words()).is_err() {
@@ -54,6 +56,7 @@ impl BloomFilter {
             })
     }
 
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
         // Large filters: prefetching a group's indexes overlaps more misses than gathers
         // that wait on each other (measured: BENCHMARKS.md).
