@@ -20,7 +20,7 @@
 //! # Ok::<(), sparkbloom::Error>(())
 //! ```
 //!
-//! Filters travel as bytes in a checksummed format both peers read ([`format`]), or as
+//! Filters travel as bytes in a checksummed format both peers read ([`mod@format`]), or as
 //! Guava's own `writeTo` stream ([`format::guava`]):
 //!
 //! ```
@@ -58,8 +58,8 @@ pub mod guava_format {
     pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
 }
 pub mod hashing;
-/// The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
-/// `Java_io_sparkbloom_*` exports are `pub` for the dynamic linker, not for Rust callers.
+// The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
+// `Java_io_sparkbloom_*` exports are `pub` for the dynamic linker, not for Rust callers.
 #[cfg(feature = "jni")]
 #[allow(unreachable_pub)]
 mod jni;

@@ -9,10 +9,10 @@ use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
 use crate::strategy::{Indexer, Strategy};
 
-/// AVX-512 lanes for batches: x86-64 only, chosen at run time.
+// AVX-512 lanes for batches: x86-64 only, chosen at run time.
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-/// Elsewhere a stand-in that is never available: batches take the scalar path.
+// Elsewhere a stand-in that is never available: batches take the scalar path.
 #[cfg(not(target_arch = "x86_64"))]
 #[path = "avx512_absent.rs"]
 mod avx512;
