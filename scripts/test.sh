@@ -2,9 +2,9 @@
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, benches compile.
-#   JVM:  cargo build --release + JUnit (core jar, -Xcheck:jni; Spark integration on local[2];
-#         Redis client and push against private redis-server instances, installed from Debian's
-#         redis-server package when missing), JMH benchmarks compile.
+#   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration
+#         on local[2]; Redis client and push against private redis-server instances, installed
+#         from Debian's redis-server package when missing), JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
@@ -42,7 +42,9 @@ ensure_rust_components() {
 
 rust_lint() {
   cargo fmt --all -- --check && rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs &&
-    cargo clippy --all-targets --locked -- -D warnings
+    cargo clippy --all-targets --locked -- -D warnings &&
+    # The JNI bridge is behind the `jni` feature (the JVM build enables it): lint it too.
+    cargo clippy --all-targets --all-features --locked -- -D warnings
 }
 
 rust_tests() {

@@ -9,15 +9,26 @@ pub type Result<T> = std::result::Result<T, Error>;
 pub enum Error {
     /// A caller-supplied argument is out of range (`IllegalArgumentException` on the JVM).
     #[error("invalid argument {name}: {reason}")]
-    InvalidArgument { name: &'static str, reason: String },
+    InvalidArgument {
+        /// The argument, by its Java name: `expectedInsertions`, `fpp`, `numBits`, ...
+        name: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
 
-    /// Two filters cannot be combined (`IllegalArgumentException` on the JVM).
+    /// Two filters cannot be combined (`IllegalArgumentException` on the JVM); the message names
+    /// every parameter that differs.
     #[error("incompatible filters: {0}")]
     Incompatible(String),
 
     /// Serialized bytes are malformed (`CorruptFilterException` on the JVM).
     #[error("corrupt filter: {field}: {reason}")]
-    Corrupt { field: &'static str, reason: String },
+    Corrupt {
+        /// The first bad field, by its `FORMAT.md` name: `magic`, `length`, `checksum`, ...
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
 
     /// Memory for `what` could not be allocated, or would not fit this process's memory limit
     /// (`OutOfMemoryError` on the JVM; `FilterTooLargeException` when decoding).

@@ -4,11 +4,15 @@
 //! slice-based copies are proven equal to it on every length 0..=64 and on random inputs
 //! (tests below), and the 8-byte path is what `Funnels.longFunnel()` feeds Guava.
 
+use crate::le;
+
 /// The two 64-bit halves of a 128-bit Murmur3 hash: Guava's `HashCode.asBytes()` is
 /// `h1` little-endian followed by `h2` little-endian, and `asLong()` is `h1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hash128 {
+    /// The first half: Guava's `HashCode.asLong()`, the first 8 bytes of `asBytes()`.
     pub h1: u64,
+    /// The second half: the last 8 bytes of `asBytes()`.
     pub h2: u64,
 }
 
@@ -61,8 +65,8 @@ pub fn hash_bytes(bytes: &[u8]) -> Hash128 {
     let (mut h1, mut h2) = (0u64, 0u64);
     let mut blocks = bytes.chunks_exact(16);
     for block in &mut blocks {
-        let k1 = u64::from_le_bytes(block[0..8].try_into().expect("16-byte block"));
-        let k2 = u64::from_le_bytes(block[8..16].try_into().expect("16-byte block"));
+        let k1 = le::u64_at(block, 0);
+        let k2 = le::u64_at(block, 8);
         h1 ^= mix_k1(k1);
         h1 = h1
             .rotate_left(27)
@@ -78,20 +82,12 @@ pub fn hash_bytes(bytes: &[u8]) -> Hash128 {
     }
     let tail = blocks.remainder();
     if tail.len() > 8 {
-        h2 ^= mix_k2(le_partial(&tail[8..]));
+        h2 ^= mix_k2(le::u64_padded(&tail[8..]));
     }
     if !tail.is_empty() {
-        h1 ^= mix_k1(le_partial(&tail[..tail.len().min(8)]));
+        h1 ^= mix_k1(le::u64_padded(&tail[..tail.len().min(8)]));
     }
     finish(h1, h2, bytes.len() as u64)
-}
-
-/// Little-endian value of up to 8 bytes.
-#[inline(always)]
-fn le_partial(bytes: &[u8]) -> u64 {
-    let mut buf = [0u8; 8];
-    buf[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(buf)
 }
 
 #[cfg(test)]

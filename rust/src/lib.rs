@@ -19,8 +19,30 @@
 //! assert_eq!(seen.retain_absent(&[42, 7, 99, 8]), vec![7, 8]);
 //! # Ok::<(), sparkbloom::Error>(())
 //! ```
+//!
+//! Filters travel as bytes in a checksummed format both peers read ([`mod@format`]), or as
+//! Guava's own `writeTo` stream ([`format::guava`]):
+//!
+//! ```
+//! use sparkbloom::{BloomFilter, format};
+//!
+//! let f = BloomFilter::new(10_000, 0.001)?;
+//! f.put_all(&[17, 42, 99]);
+//! assert_eq!(f.bits_set(), 29); // 3 keys × k = 10 positions, two of them shared
+//! let bytes = format::encode(&f); // sparse: far smaller than the 17,976 dense bytes
+//! assert_eq!(bytes.len(), 87); // header 24, count and r 9, 29 Rice codes 50, CRC 4
+//! assert_eq!(format::decode(&bytes)?, f);
+//! let guava = format::guava::encode(&f)?; // what Guava's writeTo writes: 6 + 8 · 2,247 bytes
+//! assert_eq!(guava.len(), 17_982);
+//! assert_eq!(format::guava::decode(&guava)?, f);
+//! # Ok::<(), sparkbloom::Error>(())
+//! ```
+//!
+//! The JNI bridge behind the Java library is compiled only with the `jni` feature.
 
-mod batch_avx512;
+#![deny(missing_docs)]
+#![warn(unreachable_pub)]
+
 mod bit_array;
 pub mod error;
 mod filter;
@@ -36,11 +58,15 @@ pub mod guava_format {
     pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
 }
 pub mod hashing;
+// The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
+// `Java_io_sparkbloom_*` exports are `pub` for the dynamic linker, not for Rust callers.
+#[cfg(feature = "jni")]
+#[allow(unreachable_pub)]
 mod jni;
+mod le;
 mod memory_limit;
 pub mod sizing;
 mod strategy;
-#[doc(hidden)]
 pub mod testutil;
 
 pub use error::{Error, Result};

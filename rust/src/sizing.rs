@@ -23,7 +23,9 @@ pub const MAX_NUM_HASHES: u32 = 255;
 /// The shape of a filter: bit count (a whole number of 64-bit words) and hash count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Shape {
+    /// Bits in the array (m): a positive multiple of 64, at most [`MAX_NUM_BITS`].
     pub num_bits: u64,
+    /// Bit positions per key (k, Guava's `numHashFunctions`): 1..=[`MAX_NUM_HASHES`].
     pub num_hashes: u32,
 }
 
@@ -72,6 +74,18 @@ pub fn optimal_num_of_hashes_for_fpp(fpp: f64) -> Result<u32> {
 
 /// The shape Guava 33.8's `BloomFilter.create(funnel, n, p)` gives: bits from (n, p) rounded up
 /// to whole 64-bit words, k from p.
+///
+/// ```
+/// use sparkbloom::sizing::{optimal_num_of_bits, shape_for};
+/// use sparkbloom::Shape;
+///
+/// // The per-user filter of the README: 143,775 bits round up to 2,247 words.
+/// assert_eq!(optimal_num_of_bits(10_000, 0.001)?, 143_775);
+/// assert_eq!(shape_for(10_000, 0.001)?, Shape { num_bits: 143_808, num_hashes: 10 });
+/// // Guava 31.1's create(longFunnel(), 100, 0.03).
+/// assert_eq!(shape_for(100, 0.03)?, Shape { num_bits: 768, num_hashes: 5 });
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
 pub fn shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     let bits = optimal_num_of_bits(expected_insertions, fpp)?;
     Ok(Shape {
@@ -108,7 +122,10 @@ pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     if num_bits == 0 {
         return Err(Error::invalid(
             "fpp",
-            format!("{expected_insertions} insertions at fpp {fpp} give 0 bits"),
+            format!(
+                "{expected_insertions} insertions at fpp {} give 0 bits",
+                display_f64(fpp)
+            ),
         ));
     }
     Ok(Shape {
@@ -117,19 +134,19 @@ pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     })
 }
 
-/// The shape for a given bit budget: `m` = `num_bits` rounded up to whole words, k from (n, m).
-pub fn shape_for_bits(expected_insertions: u64, num_bits: u64) -> Result<Shape> {
-    check_insertions(expected_insertions)?;
-    let num_bits = round_up_to_words(num_bits)?;
-    Ok(Shape {
-        num_bits,
-        num_hashes: optimal_num_of_hashes(expected_insertions, num_bits)?,
-    })
-}
-
 /// The best-practice lookup of ClickHouse's `calculationBestPractices` (seed 004): the smallest
 /// whole bits-per-key `b`, then the smallest `k`, whose theoretical FPP (1 − e^(−k/b))^k ≤ `fpp`.
-/// Returns `(bits_per_key, k)`.
+/// Returns `(bits_per_key, k)`. [`BloomFilter::with_best_practice`](crate::BloomFilter::with_best_practice)
+/// builds a filter of this sizing.
+///
+/// ```
+/// use sparkbloom::sizing::{best_practice, theoretical_fpp};
+///
+/// assert_eq!(best_practice(0.025)?, (8, 4));
+/// assert_eq!(best_practice(0.01)?, (10, 5));
+/// assert!(theoretical_fpp(10.0, 5) <= 0.01 && theoretical_fpp(9.0, 5) > 0.01);
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
 pub fn best_practice(fpp: f64) -> Result<(u32, u32)> {
     check_fpp(fpp)?;
     for bits_per_key in 1..=MAX_BITS_PER_KEY {
@@ -146,6 +163,15 @@ pub fn best_practice(fpp: f64) -> Result<(u32, u32)> {
 }
 
 /// The shape of [`best_practice`] for `n` keys: m = n·b rounded up to whole words.
+///
+/// ```
+/// use sparkbloom::sizing::best_practice_shape;
+/// use sparkbloom::Shape;
+///
+/// // 1,000 keys × 10 bits = 10,000 bits, rounded up to 157 words.
+/// assert_eq!(best_practice_shape(1_000, 0.01)?, Shape { num_bits: 10_048, num_hashes: 5 });
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
 pub fn best_practice_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     check_insertions(expected_insertions)?;
     let (bits_per_key, num_hashes) = best_practice(fpp)?;

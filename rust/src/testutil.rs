@@ -1,6 +1,16 @@
-//! Deterministic pseudo-random numbers for tests: no unseeded randomness anywhere.
+//! Deterministic pseudo-random numbers for the crate's tests, benchmarks and golden files
+//! (`rust/examples/gen_golden.rs`): no unseeded randomness anywhere. Public so that those,
+//! which link the crate as users do, share one generator with the unit tests.
 
-/// SplitMix64: a fast, well-mixed 64-bit sequence from any seed.
+/// SplitMix64: a fast, well-mixed 64-bit sequence from any seed; advances `state`.
+///
+/// ```
+/// use sparkbloom::testutil::splitmix64;
+///
+/// let mut state = 0;
+/// assert_eq!(splitmix64(&mut state), 0xe220_a839_7b1d_cdaf);
+/// assert_eq!(state, 0x9e37_79b9_7f4a_7c15);
+/// ```
 pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;

@@ -1,6 +1,8 @@
 //! Bit-level writing and reading for the sparse payload: bits are packed LSB-first within
 //! each byte, so bit i of the stream is bit i & 7 of byte i >> 3 (the dense payload's order).
 
+use crate::le;
+
 /// Appends bits to a byte vector.
 pub(crate) struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
@@ -100,14 +102,10 @@ impl<'a> BitReader<'a> {
     #[inline]
     fn peek(&self) -> u64 {
         let first = (self.pos >> 3) as usize;
-        let word = match self.data.get(first..first + 8) {
-            Some(bytes) => u64::from_le_bytes(bytes.try_into().expect("8 bytes")),
-            None => {
-                let rest = self.data.get(first..).unwrap_or(&[]);
-                let mut window = [0u8; 8];
-                window[..rest.len()].copy_from_slice(rest);
-                u64::from_le_bytes(window)
-            }
+        let word = if first + 8 <= self.data.len() {
+            le::u64_at(self.data, first)
+        } else {
+            le::u64_padded(self.data.get(first..).unwrap_or(&[]))
         };
         word >> (self.pos & 7)
     }

@@ -4,6 +4,7 @@
 
 use super::TRAILER_LEN;
 use crate::error::{Error, Result};
+use crate::le;
 
 /// Appends the CRC-32 of everything in `out`.
 pub(crate) fn append(out: &mut Vec<u8>) {
@@ -14,7 +15,7 @@ pub(crate) fn append(out: &mut Vec<u8>) {
 /// Checks the trailer of `bytes` (whose length the caller has checked) against its body.
 pub(crate) fn verify(bytes: &[u8]) -> Result<()> {
     let (body, trailer) = bytes.split_at(bytes.len() - TRAILER_LEN);
-    let stored = u32::from_le_bytes(trailer.try_into().expect("4-byte trailer"));
+    let stored = le::u32_at(trailer, 0);
     let actual = crc32fast::hash(body);
     if stored != actual {
         return Err(Error::corrupt(

@@ -4,9 +4,9 @@
 
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
-use byteorder::{ByteOrder, LittleEndian};
 
 /// Bytes of a dense payload for `num_bits` bits: whole words (m/8 when m is a multiple of 64).
 pub(crate) fn payload_len(num_bits: u64) -> u64 {
@@ -23,7 +23,7 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.
 pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     debug_assert_eq!(payload.len() as u64, payload_len(shape.num_bits));
-    let words = words_from_bytes::<LittleEndian>(payload)?;
+    let words = words_from_bytes(payload, le::u64s_into)?;
     if let Some(bit) = crate::filter::first_bit_at_or_above(&words, shape.num_bits) {
         return Err(Error::corrupt(
             "payload",
@@ -33,20 +33,20 @@ pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<B
     BloomFilter::from_words_with_shape(words, shape, strategy)
 }
 
-/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) in byte order `E`:
-/// the dense payload (little-endian) and Guava's stream (big-endian). Allocation failure is an
-/// error, not an abort.
-pub(crate) fn words_from_bytes<E: ByteOrder>(bytes: &[u8]) -> Result<Vec<u64>> {
+/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) as `read_into`
+/// reads them: the dense payload (little-endian, [`le::u64s_into`]) and Guava's stream
+/// (big-endian). Allocation failure is an error, not an abort.
+pub(crate) fn words_from_bytes(bytes: &[u8], read_into: fn(&[u8], &mut [u64])) -> Result<Vec<u64>> {
     let mut words = Vec::new();
     words
         .try_reserve_exact(bytes.len() / 8)
         .map_err(|_| Error::allocation("the bit array", bytes.len() as u64))?;
     words.resize(bytes.len() / 8, 0);
-    E::read_u64_into(bytes, &mut words);
+    read_into(bytes, &mut words);
     Ok(words)
 }
 
 /// Word `i` of a dense payload.
 pub(crate) fn word(payload: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(payload[i * 8..i * 8 + 8].try_into().expect("8-byte word"))
+    le::u64_at(payload, i * 8)
 }

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
 use crate::strategy::Strategy;
-use byteorder::BigEndian;
+use byteorder::{BigEndian, ByteOrder};
 
 /// Bytes of Guava's header.
 pub const HEADER_LEN: usize = 6;
@@ -63,7 +63,7 @@ pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter>
     let (strategy, num_hashes, total) = parse_header(bytes)?;
     super::check_limit(words_in(total) * 64, max_num_bits)?;
     super::check_exact_len(bytes, total)?;
-    let words = super::words_from_bytes::<BigEndian>(&bytes[HEADER_LEN..])?;
+    let words = super::words_from_bytes(&bytes[HEADER_LEN..], BigEndian::read_u64_into)?;
     BloomFilter::from_words(words, num_hashes, strategy)
 }
 

@@ -12,6 +12,7 @@
 
 use super::{HEADER_LEN, TRAILER_LEN, dense, sparse};
 use crate::error::{Error, Result};
+use crate::le;
 use crate::sizing::{Shape, num_bits_violation};
 use crate::strategy::Strategy;
 
@@ -120,7 +121,7 @@ impl Header {
         if num_hashes == 0 {
             return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
         }
-        let num_bits = read_u64(bytes, 8);
+        let num_bits = le::u64_at(bytes, 8);
         if let Some(rule) = num_bits_violation(num_bits) {
             return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
         }
@@ -135,7 +136,7 @@ impl Header {
                 format!("{num_bits} must be {rule}"),
             ));
         }
-        let payload_len = read_u64(bytes, 16);
+        let payload_len = le::u64_at(bytes, 16);
         let dense_len = dense::payload_len(num_bits);
         match encoding {
             Encoding::Dense if payload_len != dense_len => {
@@ -179,13 +180,6 @@ impl Header {
             payload_len,
         })
     }
-}
-
-/// The u64 LE at `at`; the caller has checked that 8 bytes are there.
-pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(word)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -27,6 +27,23 @@ pub const TRAILER_LEN: usize = 4;
 
 /// The filter in format v1; sparse or dense, whichever is smaller (deterministic). Panics if
 /// the bytes cannot be allocated, as `Vec` does; [`try_encode`] returns an error instead.
+///
+/// ```
+/// use sparkbloom::{BloomFilter, format};
+///
+/// let f = BloomFilter::new(10_000, 0.001)?; // 143,808 bits: a dense payload of 17,976 bytes
+/// // Empty: sparse, a header, a count and a Rice parameter (9 bytes), no codes, a CRC.
+/// assert_eq!(format::encode(&f).len(), 24 + 9 + 4);
+/// (0..10_000).for_each(|key| {
+///     f.put(key);
+/// });
+/// // Full at n, half its bits are set: dense is smaller.
+/// let bytes = format::encode(&f);
+/// assert_eq!(bytes.len(), 24 + 17_976 + 4);
+/// assert_eq!(&bytes[..4], b"SBLM");
+/// assert_eq!(format::decode(&bytes)?, f);
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
 pub fn encode(filter: &BloomFilter) -> Vec<u8> {
     try_encode(filter).unwrap_or_else(|e| panic!("format::encode: {e}"))
 }
@@ -70,7 +87,23 @@ pub(crate) fn reserve(len: u64) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Decodes exactly one filter occupying all of `bytes`.
+/// Decodes exactly one filter occupying all of `bytes`. Every field is checked, and an error
+/// names the first bad one.
+///
+/// ```
+/// use sparkbloom::{BloomFilter, Error, format};
+///
+/// let f = BloomFilter::new(1_000, 0.01)?;
+/// f.put_all(&[1, 2, 3]);
+/// let mut bytes = format::encode(&f);
+/// assert_eq!(format::decode(&bytes)?, f);
+/// bytes[30] ^= 1; // one flipped bit in the payload
+/// match format::decode(&bytes) {
+///     Err(Error::Corrupt { field, .. }) => assert_eq!(field, "checksum"),
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
 pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
     decode_with_limit(bytes, MAX_NUM_BITS)
 }

@@ -13,9 +13,9 @@
 
 use super::bitstream::{BitReader, BitWriter, low_mask};
 use super::dense;
-use super::header::read_u64;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
@@ -150,7 +150,7 @@ fn for_each_gap(dense: &[u8], mut visit: impl FnMut(u64)) {
 pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     let bad = |reason: String| Error::corrupt("payload", reason);
     // The header guarantees payload.len() ≥ MIN_PAYLOAD_LEN.
-    let count = read_u64(payload, 0);
+    let count = le::u64_at(payload, 0);
     let r = payload[8] as u32;
     let data = &payload[MIN_PAYLOAD_LEN as usize..];
     if r > MAX_RICE {

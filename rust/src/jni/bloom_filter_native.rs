@@ -9,6 +9,8 @@
 //!
 //! Each export is one line around [`run`], which catches panics and maps errors.
 
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+
 use jni::EnvUnowned;
 use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
@@ -332,15 +334,10 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nHashCode<'l>(
     handle: jlong,
 ) -> jint {
     run(env, |_| {
-        let f = filter(handle)?;
-        // Java's Arrays.hashCode(long[]) over the words, seeded with the shape: equal filters
-        // (same shape, strategy and bits) hash equally.
-        let seed = 31i32
-            .wrapping_mul(f.num_hashes() as i32)
-            .wrapping_add(f.strategy().ordinal() as i32);
-        Ok(f.words().fold(seed, |h, w| {
-            h.wrapping_mul(31).wrapping_add((w ^ (w >> 32)) as i32)
-        }))
+        // The core's Hash (shape, strategy, words) through a fixed-key hasher: equal filters
+        // hash equally, in every JVM that loads this library.
+        let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(filter(handle)?);
+        Ok((hash ^ (hash >> 32)) as jint)
     })
 }
 

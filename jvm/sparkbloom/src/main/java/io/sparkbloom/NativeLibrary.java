@@ -79,7 +79,7 @@ final class NativeLibrary {
             + ", os.arch="
             + osArch
             + " (this jar carries linux-x86_64 only). Build the Rust library for this platform"
-            + " (cargo build --release) and pass its path with -D"
+            + " (cargo build --release --features jni) and pass its path with -D"
             + PATH_PROPERTY
             + "=/path/to/libsparkbloom.so");
   }

@@ -80,7 +80,7 @@
  *
  * The jar carries {@code native/linux-x86_64/libsparkbloom.so}, extracted to a uniquely named
  * temporary file and loaded once. {@code -Dsparkbloom.native.path=/path/to/libsparkbloom.so}
- * loads another build instead (other platforms: {@code cargo build --release}); {@code
- * -Dsparkbloom.native.tmpdir} picks the extraction directory.
+ * loads another build instead (other platforms: {@code cargo build --release --features jni});
+ * {@code -Dsparkbloom.native.tmpdir} picks the extraction directory.
  */
 package io.sparkbloom;

@@ -7,13 +7,14 @@
 //! The scalar walk needs two exact 64-bit remainders per key, done there with a 128-bit
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
 //! corrected once (see [`Lanes::rem`]), exact for every filter of at least [`MIN_BITS`] bits.
+//!
+//! x86-64 only: `filter/mod.rs` compiles this module under one `cfg(target_arch)` gate and
+//! `avx512_absent.rs` in its place elsewhere.
 
-#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): at (10^4, 10^-3),
 /// 1 → 2 cut a batch query from 11.6 to 7.8 ns per key; 3 and 4 measured slower than 2.
-#[cfg(target_arch = "x86_64")]
 const LOCKSTEP: usize = 2;
 
 /// The vector remainder is exact from this many bits up (see [`Lanes::rem`]); smaller filters
@@ -22,7 +23,7 @@ pub(crate) const MIN_BITS: u64 = 1 << 13;
 
 /// Setting this environment variable (to anything) keeps every filter on the scalar path: to
 /// rule the vector path out when chasing a problem, and for the test suite's scalar run.
-pub const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
+pub(crate) const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
 
 /// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
 /// multiplies and conversions), and [`DISABLE_ENV`] is unset. Decided once per process.
@@ -32,12 +33,7 @@ pub(crate) fn available() -> bool {
 }
 
 fn cpu_has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
 }
 
 /// The filter a batch is queried against: its words and MITZ_64 walk constants.
@@ -58,7 +54,6 @@ pub(crate) struct Target {
 /// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at
 /// `target.num_bits / 64` readable words that stay alive for the call; `target.num_bits` must
 /// lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(usize, u8)) {
     debug_assert!(target.num_bits >= MIN_BITS && target.num_hashes >= 1);
@@ -85,7 +80,6 @@ pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(u
 }
 
 /// Up to eight keys in lanes (the others zero), and the mask of the lanes holding them.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     assert!(keys.len() <= 8);
@@ -106,7 +100,6 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
 ///
 /// # Panics
 /// If `out` has fewer than `keys.len() · k` slots.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(crate) unsafe fn indexes(target: Target, keys: &[u64], out: &mut [u64]) {
     let k = target.num_hashes as usize;
@@ -129,7 +122,6 @@ pub(crate) unsafe fn indexes(target: Target, keys: &[u64], out: &mut [u64]) {
 }
 
 /// Per-batch constants, broadcast to all lanes.
-#[cfg(target_arch = "x86_64")]
 struct Lanes {
     words: *const i64,
     num_hashes: u32,
@@ -140,10 +132,8 @@ struct Lanes {
     m_minus_wrap: __m512i,
 }
 
-#[cfg(target_arch = "x86_64")]
 const LOW_63: i64 = i64::MAX;
 
-#[cfg(target_arch = "x86_64")]
 impl Lanes {
     #[target_feature(enable = "avx512f,avx512dq")]
     fn new(target: Target) -> Lanes {
@@ -232,7 +222,6 @@ impl Lanes {
 }
 
 /// `Indexer::for_each_mitz64`'s state, lane by lane.
-#[cfg(target_arch = "x86_64")]
 struct Walk {
     /// The current index, (combined mod 2^63) mod m.
     idx: __m512i,
@@ -245,7 +234,6 @@ struct Walk {
     step_wrapped: __m512i,
 }
 
-#[cfg(target_arch = "x86_64")]
 impl Walk {
     /// To the next index: a += d (both < 2^63, no overflow); when `a` passes 2^63 (the `& MAX`
     /// drops that bit) the step is the wrapped one; idx = (idx + step) mod m.
@@ -261,7 +249,6 @@ impl Walk {
 
 /// `hashing::hash_u64` in each lane: Murmur3_x64_128 (seed 0) of the key's 8 little-endian
 /// bytes, one tail block mixed into h1.
-#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
     let mul = |x, c: u64| _mm512_mullo_epi64(x, _mm512_set1_epi64(c as i64));
@@ -287,7 +274,7 @@ fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
     (h1, h2)
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::hashing::hash_u64;

@@ -1,0 +1,36 @@
+//! The stand-in for `avx512.rs` where the target is not x86-64: the same items, never
+//! available, so every batch takes the scalar path and `query`/`indexes` are never called.
+
+/// As in `avx512.rs`: the smallest filter the vector path would take (the unit tests' shapes).
+pub(crate) const MIN_BITS: u64 = 1 << 13;
+
+/// No AVX-512 off x86-64.
+pub(crate) fn available() -> bool {
+    false
+}
+
+/// The filter a batch is queried against (see `avx512.rs`); unused off x86-64.
+#[derive(Clone, Copy)]
+#[allow(dead_code)] // read only by the x86-64 lanes
+pub(crate) struct Target {
+    pub(crate) words: *const u64,
+    pub(crate) num_bits: u64,
+    pub(crate) num_hashes: u32,
+    pub(crate) wrap: u64,
+}
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn query(_target: Target, _keys: &[u64], _visit: impl FnMut(usize, u8)) {
+    unreachable!("AVX-512 lanes are unavailable off x86-64")
+}
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn indexes(_target: Target, _keys: &[u64], _out: &mut [u64]) {
+    unreachable!("AVX-512 lanes are unavailable off x86-64")
+}

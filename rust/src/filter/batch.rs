@@ -1,0 +1,260 @@
+//! The batch engine behind `put_all`, `might_contain_all` and `retain_absent`: groups of keys
+//! whose bit indexes are computed together (eight at a time in AVX-512 lanes where the filter
+//! allows), prefetched on filters too large for cache, accumulated privately on small filters
+//! that a batch fills densely, and the dispatch between the vector and scalar paths.
+
+use super::{BloomFilter, avx512};
+use crate::hashing::hash_u64;
+use crate::sizing;
+
+/// Batched operations on filters larger than this prefetch all of a group's bits before
+/// reading any, overlapping the cache misses; smaller filters live in cache anyway.
+const PREFETCH_MIN_BYTES: usize = 256 * 1024;
+/// Keys per group of computed (and prefetched) indexes: enough misses in flight to hide
+/// memory latency; two vectors of eight.
+const GROUP: usize = 16;
+/// Batched puts into a cache-resident filter accumulate privately once they average this
+/// many bits per word: a locked OR costs several plain ones.
+const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
+
+impl BloomFilter {
+    /// Whether batches prefetch each group's bits: the filter is too large for cache.
+    pub(super) fn prefetches(&self) -> bool {
+        self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
+    }
+
+    /// Whether a batch of `batch_len` keys sets enough bits per word of a cache-resident
+    /// filter that ORing them into a private array first, then each word once atomically,
+    /// beats one locked OR per bit.
+    pub(super) fn accumulates(&self, batch_len: usize) -> bool {
+        let words = self.bits.len_words();
+        words * 8 <= PREFETCH_MIN_BYTES
+            && batch_len.saturating_mul(self.num_hashes() as usize)
+                >= ACCUMULATE_MIN_BITS_PER_WORD * words
+    }
+
+    /// `put_all` through a private word array, ORed into the filter once per word.
+    pub(super) fn put_all_accumulated(&self, keys: &[u64]) -> bool {
+        let mut private = Vec::new();
+        if private.try_reserve_exact(self.bits.len_words()).is_err() {
+            // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
+            return keys
+                .iter()
+                .fold(false, |changed, &key| self.put(key) | changed);
+        }
+        private.resize(self.bits.len_words(), 0u64);
+        self.for_each_indexed(keys, false, |_, indexes| {
+            for &index in indexes {
+                private[(index >> 6) as usize] |= 1 << (index & 63);
+            }
+        });
+        private
+            .iter()
+            .enumerate()
+            .fold(false, |changed, (i, &bits)| {
+                self.bits.or_word(i, bits) | changed
+            })
+    }
+
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
+    pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
+        // Large filters: prefetching a group's indexes overlaps more misses than gathers
+        // that wait on each other (measured: BENCHMARKS.md).
+        if self.vector_lanes && !self.prefetches() {
+            return self.query_each_vector(keys, emit);
+        }
+        self.query_each_scalar(keys, emit)
+    }
+
+    fn query_each_vector(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        let target = self.vector_target();
+        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter
+        // of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
+        // words live as long as `self`.
+        unsafe {
+            avx512::query(target, keys, |first, present| {
+                for j in 0..(keys.len() - first).min(8) {
+                    emit(first + j, present >> j & 1 != 0);
+                }
+            })
+        }
+    }
+
+    fn vector_target(&self) -> avx512::Target {
+        avx512::Target {
+            words: self.bits.as_ptr(),
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes(),
+            wrap: self.indexer.wrap(),
+        }
+    }
+
+    fn query_each_scalar(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        if self.prefetches() {
+            self.for_each_indexed(keys, true, |i, indexes| {
+                emit(i, indexes.iter().all(|&index| self.bits.get(index)))
+            });
+            return;
+        }
+        keys.iter()
+            .enumerate()
+            .for_each(|(i, &key)| emit(i, self.might_contain(key)));
+    }
+
+    /// For groups of keys: computes every bit index of the group (eight keys at a time in
+    /// vector lanes where the filter allows), prefetches them if `prefetch`, then calls
+    /// `visit(key position, its k indexes)` for each key of the group.
+    pub(super) fn for_each_indexed(
+        &self,
+        keys: &[u64],
+        prefetch: bool,
+        mut visit: impl FnMut(usize, &[u64]),
+    ) {
+        let k = self.num_hashes() as usize;
+        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
+        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+        let scratch = &mut scratch[..GROUP * k];
+        for (group_no, group) in keys.chunks(GROUP).enumerate() {
+            self.fill_indexes(group, scratch);
+            if prefetch {
+                scratch[..group.len() * k]
+                    .iter()
+                    .for_each(|&index| self.bits.prefetch(index));
+            }
+            for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
+                visit(group_no * GROUP + j, slots);
+            }
+        }
+    }
+
+    /// `out[j * k + i]` = the i-th index of `keys[j]`.
+    fn fill_indexes(&self, keys: &[u64], out: &mut [u64]) {
+        let k = self.num_hashes() as usize;
+        if self.vector_lanes {
+            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a shape
+            // in the vector path's range (see `query_each_vector`); `out` has room for k
+            // indexes per key.
+            unsafe { avx512::indexes(self.vector_target(), keys, out) }
+            return;
+        }
+        for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
+            let mut filled = 0;
+            self.indexer.for_each(hash_u64(key), |index| {
+                slots[filled] = index;
+                filled += 1;
+                true
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizing::Shape;
+    use crate::strategy::Strategy;
+    use crate::testutil::splitmix64;
+
+    #[test]
+    fn batch_paths_agree_with_single_key_paths() {
+        for (n, p) in [(10_000, 0.001), (1_000_000, 0.01)] {
+            let f = BloomFilter::new(n, p).unwrap();
+            assert_eq!(f.prefetches(), n == 1_000_000);
+            let mut state = n;
+            let keys: Vec<u64> = (0..5_000).map(|_| splitmix64(&mut state)).collect();
+            assert!(f.put_all(&keys[..2_500]));
+            let probe: Vec<u64> = keys.iter().rev().copied().collect();
+            let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+            assert_eq!(f.might_contain_all(&probe), single);
+            let absent: Vec<u64> = probe
+                .iter()
+                .copied()
+                .filter(|&k| !f.might_contain(k))
+                .collect();
+            assert_eq!(f.retain_absent(&probe), absent);
+            assert!(keys[..2_500].iter().all(|k| !absent.contains(k)));
+            let g = BloomFilter::new(n, p).unwrap();
+            keys[..2_500].iter().for_each(|&k| {
+                g.put(k);
+            });
+            assert_eq!(f, g, "put_all sets the same bits as put");
+        }
+    }
+
+    /// The AVX-512 batch paths (where the CPU has them) and the scalar batch paths against
+    /// single-key puts and queries, which take the scalar walk: shapes at the vector
+    /// remainder's lower bound, odd word counts, k from 1 to 255, m above 2^32; filters half
+    /// full, so keys fail at every probe; every tail length.
+    #[test]
+    fn vector_batches_agree_with_single_keys() {
+        let mut state = 99;
+        let shapes = [
+            (avx512::MIN_BITS, 1),
+            (avx512::MIN_BITS + 64, 7),
+            (143_808, 10),
+            (100_032, 255),
+            (1 << 20, 3),
+            ((1 << 24) + 64 * 1001, 23),
+            ((1 << 32) + 64 * 3, 4),
+        ];
+        for (num_bits, num_hashes) in shapes {
+            let shape = Shape {
+                num_bits,
+                num_hashes,
+            };
+            let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            assert_eq!(f.vector_lanes, avx512::available());
+            let half_full = ((num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64)
+                as usize)
+                .min(200_000);
+            let put: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
+            // Batches of every size class: a tail-only group, odd groups, accumulated batches.
+            let mut rest = &put[..];
+            for batch in [1, 5, 17, 64, 4096].into_iter().cycle() {
+                let (now, later) = rest.split_at(batch.min(rest.len()));
+                f.put_all(now);
+                rest = later;
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            let mut scalar = f.clone();
+            scalar.vector_lanes = false;
+            let one_by_one = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            put.iter().for_each(|&k| {
+                one_by_one.put(k);
+            });
+            assert!(
+                f == one_by_one,
+                "put_all sets the bits put does, m={num_bits}"
+            );
+            for len in (0..=40).chain([4096, 5003]) {
+                let probe: Vec<u64> = (0..len)
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            put[splitmix64(&mut state) as usize % put.len()]
+                        } else {
+                            splitmix64(&mut state)
+                        }
+                    })
+                    .collect();
+                let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                assert_eq!(
+                    f.might_contain_all(&probe),
+                    single,
+                    "m={num_bits} k={num_hashes}"
+                );
+                assert_eq!(scalar.might_contain_all(&probe), single);
+                let absent: Vec<u64> = probe
+                    .iter()
+                    .zip(&single)
+                    .filter(|&(_, &present)| !present)
+                    .map(|(&k, _)| k)
+                    .collect();
+                assert_eq!(f.retain_absent(&probe), absent);
+                assert_eq!(scalar.retain_absent(&probe), absent);
+                assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
+            }
+        }
+    }
+}

@@ -1,0 +1,473 @@
+//! The Bloom filter: Guava's bit placement over a thread-safe bit array.
+//!
+//! This file is the API; `batch.rs` is the engine behind the batched calls, and `avx512.rs`
+//! their eight-key vector lanes (x86-64 only; `avx512_absent.rs` stands in elsewhere).
+
+use crate::bit_array::BitArray;
+use crate::error::{Error, Result};
+use crate::hashing::{Hash128, hash_bytes, hash_u64};
+use crate::sizing::{self, Shape};
+use crate::strategy::{Indexer, Strategy};
+
+// AVX-512 lanes for batches: x86-64 only, chosen at run time.
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+// Elsewhere a stand-in that is never available: batches take the scalar path.
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "avx512_absent.rs"]
+mod avx512;
+mod batch;
+
+/// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
+/// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
+/// (`Funnels.stringFunnel(UTF_8)`).
+///
+/// All operations take `&self`: puts are atomic word ORs, so one filter can be filled and
+/// queried from many threads at once with no lost bits and no false negatives.
+pub struct BloomFilter {
+    bits: BitArray,
+    shape: Shape,
+    strategy: Strategy,
+    indexer: Indexer,
+    /// Batched operations hash and walk eight keys at a time in AVX-512 lanes
+    /// (`avx512`): the CPU has them, the strategy is MITZ_64, and the filter is large
+    /// enough for the vector remainder.
+    vector_lanes: bool,
+}
+
+impl BloomFilter {
+    /// The filter Guava's `BloomFilter.create(longFunnel(), n, p)` builds: same m, same k,
+    /// strategy `MURMUR128_MITZ_64`. Errors name the bad argument: `expected_insertions` must
+    /// be in 1..=2^63−1, `fpp` in the open interval (0, 1), and the bits at most 2^43.
+    ///
+    /// ```
+    /// use sparkbloom::{BloomFilter, Strategy};
+    ///
+    /// // 10,000 keys at 0.1 %: ⌊−n·ln p / ln²2⌋ = 143,775 bits, rounded up to 2,247 words;
+    /// // k = round(−ln p / ln 2) = 10.
+    /// let f = BloomFilter::new(10_000, 0.001)?;
+    /// assert_eq!((f.num_bits(), f.num_hashes()), (143_808, 10));
+    /// assert_eq!(f.strategy(), Strategy::Murmur128Mitz64);
+    /// assert!(f.put(42));
+    /// assert!(!f.put(42), "nothing changes the second time");
+    /// assert!(f.might_contain(42));
+    /// assert!(BloomFilter::new(10_000, 1.5).unwrap_err().to_string().contains("fpp"));
+    /// # Ok::<(), sparkbloom::Error>(())
+    /// ```
+    pub fn new(expected_insertions: u64, fpp: f64) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::shape_for(expected_insertions, fpp)?,
+            Strategy::Murmur128Mitz64,
+        )
+    }
+
+    /// A new filter of `strategy` sized for (n, p): Guava 33.8's shape for MITZ_64, Guava
+    /// 14.0.1's for MITZ_32 (see [`sizing::shape_for_strategy`]).
+    pub fn with_strategy(
+        expected_insertions: u64,
+        fpp: f64,
+        strategy: Strategy,
+    ) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::shape_for_strategy(expected_insertions, fpp, strategy)?,
+            strategy,
+        )
+    }
+
+    /// ClickHouse's best-practice filter for (n, p), strategy `MURMUR128_MITZ_64`: the smallest
+    /// whole number of bits per key `b`, then the smallest `k`, whose theoretical false-positive
+    /// probability (1 − e^(−k/b))^k is at most `fpp` (the table lookup of ClickHouse's
+    /// `calculationBestPractices`), with m = n·b rounded up to whole 64-bit words; see
+    /// [`sizing::best_practice_shape`].
+    ///
+    /// Compared with [`new`](Self::new) (Guava's real-valued m, then k from p), it trades a few
+    /// more bits for fewer hash functions: k = 5 instead of 7 at p = 0.01, so puts and queries
+    /// touch fewer words. Filters of the two sizings have different shapes and do not merge.
+    ///
+    /// ```
+    /// use sparkbloom::BloomFilter;
+    ///
+    /// // 1 % takes 10 bits per key and 5 hashes: (1 − e^(−1/2))^5 ≈ 0.0094.
+    /// let f = BloomFilter::with_best_practice(1_000, 0.01)?;
+    /// assert_eq!((f.num_bits(), f.num_hashes()), (10_048, 5));
+    /// // Guava's sizing for the same (n, p): fewer bits, more hashes.
+    /// let guava = BloomFilter::new(1_000, 0.01)?;
+    /// assert_eq!((guava.num_bits(), guava.num_hashes()), (9_600, 7));
+    /// # Ok::<(), sparkbloom::Error>(())
+    /// ```
+    pub fn with_best_practice(expected_insertions: u64, fpp: f64) -> Result<BloomFilter> {
+        BloomFilter::with_shape(
+            sizing::best_practice_shape(expected_insertions, fpp)?,
+            Strategy::Murmur128Mitz64,
+        )
+    }
+
+    /// An empty filter of the given shape; `shape.num_bits` must lie in
+    /// 1..=[`sizing::MAX_NUM_BITS`] (any count: the Redis helper's layout sizes m without
+    /// rounding to whole words; the bits of the last word at or above m stay zero) and
+    /// `shape.num_hashes` in 1..=255.
+    pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+        check_shape(shape)?;
+        BloomFilter::from_bits(
+            BitArray::zeroed(shape.num_bits.div_ceil(64) as usize)?,
+            shape,
+            strategy,
+        )
+    }
+
+    /// A filter of `shape` over existing words (bit b in word b >> 6 at bit b & 63), taken
+    /// without copying: exactly ceil(m / 64) words, every bit at or above m clear.
+    pub fn from_words_with_shape(
+        words: Vec<u64>,
+        shape: Shape,
+        strategy: Strategy,
+    ) -> Result<BloomFilter> {
+        check_shape(shape)?;
+        check_words_fit(&words, shape.num_bits)?;
+        BloomFilter::from_bits(BitArray::from_words(words), shape, strategy)
+    }
+
+    /// A filter over existing 64-bit words (bit b in word b >> 6 at bit b & 63), taken
+    /// without copying.
+    pub fn from_words(words: Vec<u64>, num_hashes: u32, strategy: Strategy) -> Result<BloomFilter> {
+        let shape = Shape {
+            num_bits: (words.len() as u64).saturating_mul(64),
+            num_hashes,
+        };
+        check_shape(shape)?;
+        BloomFilter::from_bits(BitArray::from_words(words), shape, strategy)
+    }
+
+    fn from_bits(bits: BitArray, shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+        debug_assert_eq!(bits.len_words() as u64, shape.num_bits.div_ceil(64));
+        let num_bits = shape.num_bits;
+        Ok(BloomFilter {
+            bits,
+            shape,
+            strategy,
+            indexer: Indexer::new(num_bits, shape.num_hashes, strategy),
+            // Bit counts that are not whole words (Redis helper layouts) stay on the scalar walk.
+            vector_lanes: strategy == Strategy::Murmur128Mitz64
+                && num_bits >= avx512::MIN_BITS
+                && num_bits.is_multiple_of(64)
+                && avx512::available(),
+        })
+    }
+
+    /// Bits in the array (m): a multiple of 64 for filters sized by (n, p), any count for one
+    /// made by [`with_shape`](Self::with_shape).
+    pub fn num_bits(&self) -> u64 {
+        self.shape.num_bits
+    }
+
+    /// Bit positions per key (k, Guava's `numHashFunctions`), 1..=255.
+    pub fn num_hashes(&self) -> u32 {
+        self.shape.num_hashes
+    }
+
+    /// m and k together.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// How keys map to bit positions (Guava's `BloomFilter.Strategies`).
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Adds a 64-bit key; returns whether any bit changed (Guava's `put`). Under concurrent
+    /// puts of the same key both may return `true`, as in Guava.
+    #[inline]
+    pub fn put(&self, key: u64) -> bool {
+        self.put_hash(hash_u64(key))
+    }
+
+    /// Adds a byte-string key, hashed as Guava's `Funnels.byteArrayFunnel()` hashes it;
+    /// returns whether any bit changed.
+    pub fn put_bytes(&self, key: &[u8]) -> bool {
+        self.put_hash(hash_bytes(key))
+    }
+
+    /// Adds a string key by its UTF-8 bytes (Guava's `Funnels.stringFunnel(UTF_8)`): the same
+    /// bits as [`put_bytes`](Self::put_bytes) of those bytes.
+    pub fn put_str(&self, key: &str) -> bool {
+        self.put_bytes(key.as_bytes())
+    }
+
+    /// `false` means `key` was certainly never put; `true` means it probably was.
+    #[inline]
+    pub fn might_contain(&self, key: u64) -> bool {
+        self.contains_hash(hash_u64(key))
+    }
+
+    /// [`might_contain`](Self::might_contain) for a key added with
+    /// [`put_bytes`](Self::put_bytes).
+    pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash_bytes(key))
+    }
+
+    /// [`might_contain`](Self::might_contain) for a key added with [`put_str`](Self::put_str).
+    pub fn might_contain_str(&self, key: &str) -> bool {
+        self.might_contain_bytes(key.as_bytes())
+    }
+
+    /// Adds every key; returns whether any bit changed.
+    pub fn put_all(&self, keys: &[u64]) -> bool {
+        if self.accumulates(keys.len()) {
+            return self.put_all_accumulated(keys);
+        }
+        if !self.prefetches() && !self.vector_lanes {
+            return keys
+                .iter()
+                .fold(false, |changed, &key| self.put(key) | changed);
+        }
+        let mut changed = false;
+        self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
+            for &index in indexes {
+                changed |= self.bits.set(index);
+            }
+        });
+        changed
+    }
+
+    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
+    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        self.query_each(keys, |i, present| out[i] = present);
+        Ok(())
+    }
+
+    /// `might_contain` of every key, in order; a batch is faster than one call per key
+    /// (indexes computed together, prefetched on large filters, AVX-512 where available).
+    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.query_each(keys, |i, present| out[i] = present);
+        out
+    }
+
+    /// The keys that are certainly not in the filter, in their original order: the dedup step
+    /// "keep the recommendations this user has not seen".
+    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.retain_absent_into(keys, &mut out);
+        out
+    }
+
+    /// Appends to `out` the keys that are certainly not in the filter, in order. With room
+    /// reserved for every key, it never allocates.
+    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
+        self.query_each(keys, |i, present| {
+            if !present {
+                out.push(keys[i]);
+            }
+        });
+    }
+
+    /// ORs `other` into `self` (set union). Both must have the same m, k and strategy. Safe
+    /// beside concurrent puts into either filter: bits are only ever added.
+    pub fn union(&self, other: &BloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        (0..self.bits.len_words()).for_each(|i| {
+            self.bits.or_word(i, other.bits.word(i));
+        });
+        Ok(())
+    }
+
+    /// ANDs `other` into `self`: answers "probably in both". Same requirements as [`union`](Self::union).
+    ///
+    /// Safe beside concurrent puts into either filter, with no false negatives: each word is
+    /// ANDed as if in one indivisible step at some instant during the call (bits put into
+    /// `self` during the call may survive it), so a key that is in both filters when
+    /// `intersect` returns is reported present. `f.intersect(&f)` changes nothing.
+    pub fn intersect(&self, other: &BloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        if std::ptr::eq(self, other) {
+            return Ok(());
+        }
+        (0..self.bits.len_words()).for_each(|i| self.bits.intersect_word(i, &other.bits));
+        Ok(())
+    }
+
+    /// An independent copy; allocation failure (or a copy beyond the process's memory limit)
+    /// is an error, where [`Clone`] panics.
+    pub fn try_clone(&self) -> Result<BloomFilter> {
+        BloomFilter::from_bits(self.bits.try_clone()?, self.shape, self.strategy)
+    }
+
+    /// An error naming every parameter that differs, if any.
+    pub fn check_compatible(&self, other: &BloomFilter) -> Result<()> {
+        let mut mismatches = Vec::new();
+        if self.num_bits() != other.num_bits() {
+            mismatches.push(format!(
+                "numBits {} vs {}",
+                self.num_bits(),
+                other.num_bits()
+            ));
+        }
+        if self.num_hashes() != other.num_hashes() {
+            mismatches.push(format!(
+                "numHashFunctions {} vs {}",
+                self.num_hashes(),
+                other.num_hashes()
+            ));
+        }
+        if self.strategy != other.strategy {
+            mismatches.push(format!("strategy {} vs {}", self.strategy, other.strategy));
+        }
+        if mismatches.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Incompatible(mismatches.join(", ")))
+        }
+    }
+
+    /// Whether [`union`](Self::union) and [`intersect`](Self::intersect) accept `other`: the
+    /// same m, k and strategy.
+    pub fn is_compatible(&self, other: &BloomFilter) -> bool {
+        self.check_compatible(other).is_ok()
+    }
+
+    /// Number of bits set (X).
+    pub fn bits_set(&self) -> u64 {
+        self.bits.count_ones()
+    }
+
+    /// Estimated number of distinct keys put: −m/k · ln(1 − X/m), rounded half up (Guava's
+    /// `approximateElementCount`). Saturates at `u64::MAX` when every bit is set.
+    pub fn approximate_element_count(&self) -> u64 {
+        let m = self.num_bits() as f64;
+        let estimate = -(-(self.bits_set() as f64) / m).ln_1p() * m / self.num_hashes() as f64;
+        (estimate + 0.5).floor() as u64
+    }
+
+    /// Probability that `might_contain` answers `true` for a key never put: (X/m)^k.
+    pub fn expected_fpp(&self) -> f64 {
+        (self.bits_set() as f64 / self.num_bits() as f64).powi(self.num_hashes() as i32)
+    }
+
+    /// Clears every bit.
+    pub fn clear(&self) {
+        self.bits.clear()
+    }
+
+    /// ORs `bits` into word `i` (a converter filling a filter word by word: the JNI bridge's).
+    #[cfg(feature = "jni")]
+    pub(crate) fn or_word(&self, i: usize, bits: u64) {
+        self.bits.or_word(i, bits);
+    }
+
+    /// The words of a filter the caller owns exclusively (decoders filling a new filter).
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        self.bits.words_mut()
+    }
+
+    /// The bit array as 64-bit words (a snapshot if other threads are writing).
+    pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.bits.words()
+    }
+
+    #[inline(always)]
+    fn put_hash(&self, hash: Hash128) -> bool {
+        let mut changed = false;
+        self.indexer.for_each(hash, |index| {
+            changed |= self.bits.set(index);
+            true
+        });
+        changed
+    }
+
+    #[inline(always)]
+    fn contains_hash(&self, hash: Hash128) -> bool {
+        self.indexer.for_each(hash, |index| self.bits.get(index))
+    }
+}
+
+fn check_shape(shape: Shape) -> Result<()> {
+    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
+        return Err(Error::invalid(
+            "numBits",
+            format!("{} {rule}", shape.num_bits),
+        ));
+    }
+    sizing::check_num_hashes(shape.num_hashes)
+}
+
+/// `words` are exactly the ceil(m / 64) words of an m-bit filter, with no bit set at or above m.
+fn check_words_fit(words: &[u64], num_bits: u64) -> Result<()> {
+    let expected = num_bits.div_ceil(64);
+    if words.len() as u64 != expected {
+        return Err(Error::invalid(
+            "words",
+            format!(
+                "{} words for {num_bits} bits, expected {expected}",
+                words.len()
+            ),
+        ));
+    }
+    match first_bit_at_or_above(words, num_bits) {
+        Some(bit) => Err(Error::invalid(
+            "words",
+            format!("bit {bit} is set, at or above numBits {num_bits}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The lowest set bit at or above `num_bits` in the last word, if any (ceil(m / 64) words).
+pub(crate) fn first_bit_at_or_above(words: &[u64], num_bits: u64) -> Option<u64> {
+    let used = num_bits % 64;
+    let last = *words.last()?;
+    if used == 0 {
+        return None;
+    }
+    let above = last & (u64::MAX << used);
+    (above != 0).then(|| (words.len() as u64 - 1) * 64 + above.trailing_zeros() as u64)
+}
+
+/// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
+/// returns an error instead.
+impl Clone for BloomFilter {
+    fn clone(&self) -> BloomFilter {
+        self.try_clone()
+            .unwrap_or_else(|e| panic!("BloomFilter::clone: {e}"))
+    }
+}
+
+/// Equal shape, strategy and bits.
+impl PartialEq for BloomFilter {
+    fn eq(&self, other: &BloomFilter) -> bool {
+        self.is_compatible(other) && self.words().eq(other.words())
+    }
+}
+
+impl Eq for BloomFilter {}
+
+/// Hashes what [`PartialEq`] compares (shape, strategy, words), so equal filters hash equally:
+/// a filter can key a `HashMap`, and the JNI bridge's `hashCode` can follow `equals`. Words
+/// that other threads are writing are hashed as a snapshot, as `==` compares them.
+impl std::hash::Hash for BloomFilter {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.shape.hash(state);
+        self.strategy.hash(state);
+        self.words().for_each(|word| word.hash(state));
+    }
+}
+
+impl std::fmt::Debug for BloomFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BloomFilter")
+            .field("num_bits", &self.num_bits())
+            .field("num_hashes", &self.num_hashes())
+            .field("strategy", &self.strategy)
+            .field("bits_set", &self.bits_set())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests;
