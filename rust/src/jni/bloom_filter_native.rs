@@ -67,6 +67,19 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreate<'l>(
 }
 
 #[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreateBestPractice<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    expected_insertions: jlong,
+    fpp: jdouble,
+) -> jlong {
+    run(env, |_| {
+        let n = non_negative("expectedInsertions", expected_insertions)?;
+        Ok(into_handle(BloomFilter::with_best_practice(n, fpp)?))
+    })
+}
+
+#[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,

@@ -18,6 +18,8 @@ final class BloomFilterNative {
 
   static native long nCreate(long expectedInsertions, double fpp, int strategy);
 
+  static native long nCreateBestPractice(long expectedInsertions, double fpp);
+
   static native long nFromWords(long[] words, int numHashFunctions, int strategy);
 
   static native void nFree(long handle);

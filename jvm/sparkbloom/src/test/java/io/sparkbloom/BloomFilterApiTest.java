@@ -372,4 +372,21 @@ class BloomFilterApiTest {
         type.getSimpleName() + " message should name '" + fragment + "': " + e.getMessage());
     return e;
   }
+
+  @Test
+  void bestPracticeSizingFollowsClickHousesTable() {
+    try (BloomFilter f = BloomFilter.createBestPractice(1000, 0.01);
+        BloomFilter guava = BloomFilter.create(1000, 0.01)) {
+      assertEquals(10_048, f.bitSize());
+      assertEquals(5, f.numHashFunctions());
+      assertEquals(Strategy.MURMUR128_MITZ_64, f.strategy());
+      assertFalse(f.isCompatible(guava));
+      long[] keys = TestSupport.keys(3, 1000);
+      f.putAll(keys);
+      assertEquals(0, f.retainAbsent(keys).length);
+    }
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.createBestPractice(1000, 1.5));
+    assertTrue(e.getMessage().contains("fpp"), e.getMessage());
+  }
 }

@@ -372,6 +372,9 @@ public final class DecoderFuzzMain {
           throw new ContractViolation("fromByteArray(toByteArray()) differs from the decoded filter " + f);
         }
       }
+      if (f.bitSize() % 64 != 0) {
+        return true; // format v2 (a Redis helper's m): Guava's stream holds whole words only
+      }
       byte[] guava = f.toGuavaByteArray();
       if (guavaInput != null && !Arrays.equals(guava, guavaInput)) {
         throw new ContractViolation("toGuavaByteArray() does not reproduce the Guava bytes read");
