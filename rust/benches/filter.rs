@@ -1,3 +1,6 @@
+//! (Over 500 lines: one criterion group per operation, each measuring us and the peer side by
+//! side, which is what keeps their figures comparable.)
+//!
 //! Criterion benchmarks of the sparkbloom core beside `fastbloom` 0.17 (the fastest Rust Bloom
 //! filter we know of), measured in the same run, on the same shapes (same m bits, same k).
 //!

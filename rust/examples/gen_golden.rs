@@ -1,3 +1,6 @@
+//! (Over 500 lines because it is one table of every golden and corrupt file with the code that
+//! makes each; splitting it would scatter the list the manifest mirrors.)
+//!
 //! Writes the golden files of `tests/golden/` (run `scripts/gen-golden.sh`): filters in format
 //! v1 and in Guava's `writeTo` stream, the keys put into each, deliberately corrupt files, and
 //! `manifest.tsv` listing them all. Deterministic: fixed shapes, seeded keys, and an encoder

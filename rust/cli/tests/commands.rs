@@ -1,3 +1,5 @@
+//! (Over 500 lines: one test per subcommand and option, sharing this file's helpers.)
+//!
 //! Every subcommand's happy path, its output checked against the core library's own answers.
 
 mod support;

@@ -90,15 +90,7 @@ fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
     if let Some(&ordinal) = bytes.first() {
         check_strategy(ordinal)?;
     }
-    if bytes.len() < HEADER_LEN {
-        return Err(Error::corrupt(
-            "length",
-            format!(
-                "truncated header: expected {HEADER_LEN} bytes, got {}",
-                bytes.len()
-            ),
-        ));
-    }
+    super::check_header_present(bytes, HEADER_LEN)?;
     let strategy = check_strategy(bytes[0])?;
     let num_hashes = bytes[1] as u32;
     if num_hashes == 0 {

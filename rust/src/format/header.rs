@@ -80,15 +80,7 @@ impl Header {
                 format!("expected 53424c4d (\"SBLM\"), got {}", hex(&bytes[..seen])),
             ));
         }
-        if bytes.len() < HEADER_LEN {
-            return Err(Error::corrupt(
-                "length",
-                format!(
-                    "truncated header: expected {HEADER_LEN} bytes, got {}",
-                    bytes.len()
-                ),
-            ));
-        }
+        super::check_header_present(bytes, HEADER_LEN)?;
         let version = bytes[4];
         if version != VERSION && version != VERSION_ANY_BITS {
             return Err(Error::corrupt(

@@ -134,6 +134,20 @@ pub(crate) fn check_limit(num_bits: u64, max_num_bits: u64) -> Result<()> {
     Ok(())
 }
 
+/// A `length` error if fewer than `header_len` bytes hold a header (FORMAT.md's and Guava's).
+pub(crate) fn check_header_present(bytes: &[u8], header_len: usize) -> Result<()> {
+    if bytes.len() < header_len {
+        return Err(Error::corrupt(
+            "length",
+            format!(
+                "truncated header: expected {header_len} bytes, got {}",
+                bytes.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A `length` error unless `bytes` is exactly the `total` bytes its header declares (used by the
 /// Guava stream reader too).
 pub(crate) fn check_exact_len(bytes: &[u8], total: u64) -> Result<()> {

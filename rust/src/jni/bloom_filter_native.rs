@@ -1,3 +1,6 @@
+//! (Over 500 lines: one short export per native method, 33 of them, each a few lines around
+//! [`run`]; JNI fixes their names and signatures, so they stay together with their class.)
+//!
 //! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative`.
 //!
 //! A filter crosses JNI as a handle: `Box::into_raw(Box::new(BloomFilter)) as jlong`, freed by

@@ -14,7 +14,7 @@ import java.util.Objects;
  * A Bloom filter that sets exactly the bits Guava's {@code com.google.common.hash.BloomFilter}
  * sets, with its bits in native memory managed by a Rust core.
  *
- * <p><i>(This file is the public API and its documentation only, which is why it runs to ~700
+ * <p><i>(This file is the public API and its documentation only, which is why it runs to ~780
  * lines, most of them Javadoc: the native-handle lifecycle is {@code NativeHandle}, the native
  * methods {@code BloomFilterNative}, Guava interop {@link GuavaInterop}, stream framing {@code
  * FramedReader}, Java serialization {@code Ser}.)</i>

@@ -1,3 +1,5 @@
+// Over 500 lines, most of them Javadoc: one method per item type and operation the client
+// offers (long, String and byte[] alike), all over the same two server-side scripts.
 package io.sparkbloom.redis;
 
 import io.sparkbloom.BloomFilter;
