@@ -47,14 +47,25 @@ java -Xmx1g -Dsbt.repository.config=repositories \
   -Dsparkbloom.version="$VERSION" -Dsparkbloom.repo="$OUT/repo" -Dconsumer.spark212="$SPARK_212" -Dconsumer.spark213="$SPARK_213" \
   -Dconsumer.scala212="$SCALA_212" -Dconsumer.scala213="$SCALA_213" \
   -Dsbt.ci=true -jar "$LAUNCHER" \
-  "++$SCALA_212" "show libraryDependencies" "run $OUT/2.12/filters" \
-  "++$SCALA_213" "show libraryDependencies" "run $OUT/2.13/filters" \
+  "++$SCALA_212" showSparkbloomJars "run $OUT/2.12/filters" \
+  "++$SCALA_213" showSparkbloomJars "run $OUT/2.13/filters" \
   </dev/null 2>&1 | tee "$ROOT/target/sbt-consumer.log"
 status=${PIPESTATUS[0]}
 # each Scala version must have printed both lines of the pipeline
 runs=$(grep -c '^DataFrame: kept ' "$ROOT/target/sbt-consumer.log" || true)
 if [ "$status" -ne 0 ] || [ "$runs" -ne 2 ]; then
   echo "sbt consumer: exit $status, $runs of 2 pipeline runs completed" >&2
+  exit 1
+fi
+# %% must have picked the module built for each Scala version, with the core jar beside it
+for scala in 2.12 2.13; do
+  if ! grep -q "^resolved: sparkbloom-spark_$scala-$VERSION.jar" "$ROOT/target/sbt-consumer.log"; then
+    echo "sbt consumer: sparkbloom-spark_$scala-$VERSION.jar was not on the Scala $scala classpath" >&2
+    exit 1
+  fi
+done
+if [ "$(grep -c "^resolved: sparkbloom-$VERSION.jar" "$ROOT/target/sbt-consumer.log")" -ne 2 ]; then
+  echo "sbt consumer: the core jar sparkbloom-$VERSION.jar was not on both classpaths" >&2
   exit 1
 fi
 echo "sbt consumer: the pipeline compiled and ran with sparkbloom-spark_2.12 and _2.13"

@@ -25,8 +25,11 @@ class SparkBloomError(RuntimeError):
 
 
 def _jvm(spark: SparkSession):
-    context = getattr(spark, "_sc", None) or getattr(spark, "sparkContext", None)
-    jvm = getattr(context, "_jvm", None) if context is not None else None
+    try:
+        context = getattr(spark, "_sc", None) or spark.sparkContext
+        jvm = getattr(context, "_jvm", None)
+    except Exception:  # a Spark Connect session raises on sparkContext
+        jvm = None
     if jvm is None:
         raise SparkBloomError(
             "sparkbloom needs a classic SparkSession with a JVM on the driver (not a Spark Connect session)"

@@ -11,6 +11,9 @@ val sparkFor = Map(
   "2.12" -> sys.props.getOrElse("consumer.spark212", "3.5.9"),
   "2.13" -> sys.props.getOrElse("consumer.spark213", "4.1.3"))
 
+// which sparkbloom jars %% resolved to, for the script to check the Scala suffix
+val showSparkbloomJars = taskKey[Unit]("prints the sparkbloom jars on the compile classpath")
+
 lazy val root = (project in file("."))
   .settings(
     name := "sparkbloom-sbt-consumer",
@@ -46,5 +49,7 @@ lazy val root = (project in file("."))
       "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED", "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
       "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED", "-Djdk.reflect.useDirectMethodHandle=false",
       "-Dio.netty.tryReflectionSetAccessible=true"),
-    run / outputStrategy := Some(StdoutOutput)
+    run / outputStrategy := Some(StdoutOutput),
+    showSparkbloomJars := (Compile / dependencyClasspath).value.map(_.data.getName)
+      .filter(_.startsWith("sparkbloom")).sorted.foreach(jar => println("resolved: " + jar))
   )
