@@ -1,9 +1,17 @@
-# Sourced by the scripts that need PySpark (test-pyspark.sh, test-spark-fault.sh): sets
-# SPARK_VERSION (jvm/pom.xml's spark.version) and VENV, a virtualenv holding pyspark==SPARK_VERSION,
-# created and installed when missing (about 450 MB, once; SPARKBLOOM_PYSPARK_VENV reuses another).
+# Sourced by the scripts that need PySpark (test-pyspark.sh, test-spark-fault.sh,
+# test-pyspark-package.sh): sets SPARK_VERSION and VENV, a virtualenv holding
+# pyspark==SPARK_VERSION, created and installed when missing (about 450 MB per version, once).
+# SPARK_VERSION is $PYSPARK_VERSION when set (e.g. 3.5.9), else jvm/pom.xml's spark.version; the
+# latter's virtualenv is target/pyspark-venv (SPARKBLOOM_PYSPARK_VENV reuses another), any other
+# version's is target/pyspark-<version>-venv.
 # Expects ROOT (the repository) and takes a log tag as $1.
-SPARK_VERSION="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' "$ROOT/jvm/pom.xml" | head -n 1)"
-VENV="${SPARKBLOOM_PYSPARK_VENV:-$ROOT/target/pyspark-venv}"
+POM_SPARK_VERSION="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' "$ROOT/jvm/pom.xml" | head -n 1)"
+SPARK_VERSION="${PYSPARK_VERSION:-$POM_SPARK_VERSION}"
+if [ "$SPARK_VERSION" = "$POM_SPARK_VERSION" ]; then
+  VENV="${SPARKBLOOM_PYSPARK_VENV:-$ROOT/target/pyspark-venv}"
+else
+  VENV="$ROOT/target/pyspark-$SPARK_VERSION-venv"
+fi
 
 if [ ! -x "$VENV/bin/python" ]; then
   echo "[$1] creating $VENV" >&2

@@ -3,12 +3,16 @@
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, benches compile.
 #   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration
-#         on local[2]; Redis client and push against private redis-server instances, installed
-#         from Debian's redis-server package when missing), JMH benchmarks compile.
+#         on local[2], all of it on Spark 4.1.3 / Scala 2.13, a subset on Spark 3.5.9 / Scala
+#         2.12; Redis client and push against private redis-server instances, installed from
+#         Debian's redis-server package when missing), JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
+#   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and 4.1.3 (2.13).
+#   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
+#   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
 #            build and in the dedup stage, and corrupt part files (same pyspark distribution).
 # Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
@@ -133,6 +137,31 @@ pyspark_tests() {
   SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark.sh
 }
 
+# The Python package on both PySpark lines (a second ~450 MB pyspark download, once).
+pyspark_package_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "PySpark package suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
+    return 0
+  fi
+  # The jvm-tests suite has just installed the jars into ~/.m2, where sparkbloom.jars() finds them.
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark-package.sh
+}
+
+# An sbt build consuming the installed artifacts with %% (sbt from Maven Central).
+sbt_consumer_tests() {
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-sbt-consumer.sh
+}
+
+# The Spark module built against the newest Spark 4 on Maven Central (SPARKBLOOM_SPARK_NEWEST,
+# default 4.2.0; main builds against 4.1.3) and a representative subset of its tests. Runs last:
+# it rebuilds jvm/sparkbloom-spark/target for that Spark.
+spark_newest_tests() {
+  local version=${SPARKBLOOM_SPARK_NEWEST:-4.2.0}
+  echo "sparkbloom-spark_2.13 against Spark $version"
+  mvn -B -ntp -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$version" \
+    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest'
+}
+
 # Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed.
 spark_fault_tests() {
   if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
@@ -153,7 +182,10 @@ suite "jvm-tests" jvm_tests
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
+suite "pyspark-package" pyspark_package_tests
+suite "sbt-consumer" sbt_consumer_tests
 suite "spark-fault" spark_fault_tests
+suite "spark-newest" spark_newest_tests
 
 echo
 if [ "$failed" -gt 0 ]; then

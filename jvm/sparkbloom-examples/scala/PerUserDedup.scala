@@ -1,6 +1,8 @@
 // Per-user dedup with sparkbloom from Scala: RDD helpers, then the DataFrame functions.
 // The Scala twin of the Java code in PerUserDedupJob / AbstractPipelineTest / BloomFunctionsTest;
-// compiled and run against Spark 4.1.3 / Scala 2.13 (see README-spark.md for the command).
+// compiled and run against Spark 4.1.3 / Scala 2.13 by ScalaExampleTest, and by the sbt build in
+// tests/consumers/sbt against Spark 3.5.9 / Scala 2.12 and Spark 4.1.3 / Scala 2.13
+// (scripts/test-sbt-consumer.sh; README.md, sections "Depending on it" and "Scala").
 import io.sparkbloom.BloomFilter
 import io.sparkbloom.spark.{BloomFunctions, PerKeyFilters}
 import org.apache.spark.rdd.RDD

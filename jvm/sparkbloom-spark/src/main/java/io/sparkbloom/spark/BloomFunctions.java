@@ -52,9 +52,14 @@ public final class BloomFunctions {
   /**
    * Registers {@value #BUILD}, {@value #RETAIN_ABSENT} and {@value #MIGHT_CONTAIN} as temporary
    * functions of {@code spark}'s session. From PySpark:
-   * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}.
+   * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
+   * {@code sparkbloom.register(spark)} with the Python package.
+   *
+   * @throws IllegalStateException if the core jar is not on the classpath (checked here rather
+   *     than at the first query)
    */
   public static void register(SparkSession spark) {
+    CoreJarCheck.requireCoreJar();
     spark.udf().register(BUILD, buildSqlUdaf());
     spark.udf().register(RETAIN_ABSENT, retainAbsentUdf());
     spark.udf().register(MIGHT_CONTAIN, mightContainUdf());
@@ -65,6 +70,7 @@ public final class BloomFunctions {
    * {@code registerBuild(spark, "user_filter", 10000, 0.001)} for {@code SELECT user_filter(item)}.
    */
   public static void registerBuild(SparkSession spark, String name, long expectedInsertions, double fpp) {
+    CoreJarCheck.requireCoreJar();
     spark.udf().register(name, buildUdaf(expectedInsertions, fpp));
   }
 

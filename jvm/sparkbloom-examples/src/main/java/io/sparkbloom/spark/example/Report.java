@@ -6,8 +6,6 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -57,6 +55,11 @@ final class Report {
         : (o.input == null ? "buildPerRecord(history, n, p, partitions)" : "buildPerKey(pairs, n, p, partitions)")
             + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
     out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
+    if (gv != null) {
+      String shaded = GuavaOrigin.sparkShaded();
+      out.println("Guava ran:  com.google.common " + GuavaOrigin.ran()
+          + (shaded == null ? "" : "; Spark's own Guava (" + shaded + ") is not used by the Guava pipeline"));
+    }
     out.printf(Locale.ROOT, "timing:     %s%s%n", o.runs == 1 ? "one run of each pipeline" : "best of " + o.runs + " alternating runs of each pipeline",
         o.warmup ? ", after an untimed warm-up of both" : ", no warm-up");
     out.println();
@@ -128,15 +131,6 @@ final class Report {
   }
 
   private static String guavaVersion() {
-    Package pkg = com.google.common.hash.BloomFilter.class.getPackage();
-    String v = pkg == null ? null : pkg.getImplementationVersion();
-    if (v == null) {
-      // Guava's jar manifest carries Bundle-Version; fall back to the jar name
-      String loc = String.valueOf(com.google.common.hash.BloomFilter.class.getProtectionDomain()
-          .getCodeSource().getLocation());
-      Matcher m = Pattern.compile("guava-([^/]+)\\.jar").matcher(loc);
-      v = m.find() ? m.group(1) : "?";
-    }
-    return v;
+    return GuavaOrigin.version(com.google.common.hash.BloomFilter.class);
   }
 }

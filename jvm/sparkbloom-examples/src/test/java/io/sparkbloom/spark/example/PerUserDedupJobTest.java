@@ -61,6 +61,8 @@ class PerUserDedupJobTest {
         "--output", tmp.resolve("out").toString(), "--write-input", csv, "--no-warmup", "--runs", "2");
     assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
     assertTrue(report.contains("answers identical to Guava's: yes"), report);
+    // which Guava ran (the job's own 33.x here; Spark 4 keeps its shaded copy apart)
+    assertTrue(report.contains("Guava ran:  com.google.common " + System.getProperty("sparkbloom.guava.version") + " (guava-"), report);
     assertTrue(row(report, "users (filters)").startsWith("40"), report);
     assertTrue(report.contains("candidates: 300 per user target, 12,000 total: 6,000 seen"), report);
     // a filter of 200 items in a (10000, 0.001) filter takes far less than Guava's 18 KB

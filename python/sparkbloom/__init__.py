@@ -1,0 +1,51 @@
+"""sparkbloom for PySpark: per-group Bloom filters in DataFrames, backed by sparkbloom's JVM jars
+(Rust core, Guava-compatible format).
+
+    import sparkbloom
+    spark = sparkbloom.with_jars(SparkSession.builder).getOrCreate()   # or spark.jars = sparkbloom.jars()
+    sparkbloom.register(spark)
+    filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
+    kept = candidates.join(filters, "user", "left").select(
+        "user", sparkbloom.retain_absent("filter", "items").alias("items"))
+
+Works with PySpark 3.5 (Scala 2.12 jars) and 4.x (Scala 2.13 jars); :func:`jars` picks by the
+installed pyspark.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "JAR_VERSION",
+    "SparkBloomError",
+    "build",
+    "jar_paths",
+    "jars",
+    "might_contain",
+    "register",
+    "retain_absent",
+    "scala_binary_version",
+    "with_jars",
+]
+
+
+def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = None) -> "SparkSession.Builder":
+    """``builder`` with ``spark.jars`` set to sparkbloom's two jars (see :func:`jars`)."""
+    return builder.config("spark.jars", jars(scala_binary))
+
+
+def __getattr__(name: str):
+    # The pyspark-dependent half loads on first use, so jars() works before pyspark is imported.
+    if name in ("SparkBloomError", "build", "might_contain", "register", "retain_absent"):
+        from . import _functions
+
+        return getattr(_functions, name)
+    raise AttributeError(f"module 'sparkbloom' has no attribute {name!r}")

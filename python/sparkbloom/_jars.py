@@ -1,0 +1,80 @@
+"""Locating the two jars a Spark session needs: the core jar and the Scala-suffixed module."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import List, Optional
+
+#: The Maven version of the jars this package goes with.
+JAR_VERSION = "0.1.0-SNAPSHOT"
+
+_PACKAGE_JARS = Path(__file__).resolve().parent / "jars"
+
+
+def scala_binary_version(pyspark_version: Optional[str] = None) -> str:
+    """The Scala binary version of a PySpark distribution: "2.12" for 3.x, "2.13" for 4.x.
+
+    ``pyspark_version`` defaults to the installed pyspark's ``__version__``.
+    """
+    if pyspark_version is None:
+        import pyspark
+
+        pyspark_version = pyspark.__version__
+    major = int(pyspark_version.split(".")[0])
+    if major < 3:
+        raise ValueError(f"PySpark {pyspark_version} is not supported: sparkbloom needs Spark 3.5 or 4.x")
+    return "2.12" if major == 3 else "2.13"
+
+
+def jar_names(scala_binary: str, version: str = JAR_VERSION) -> List[str]:
+    """File names of the core jar and the Spark module for ``scala_binary``."""
+    return [f"sparkbloom-{version}.jar", f"sparkbloom-spark_{scala_binary}-{version}.jar"]
+
+
+def jar_paths(scala_binary: Optional[str] = None, version: str = JAR_VERSION) -> List[str]:
+    """Absolute paths of the two jars, looked up in this order:
+
+    1. ``$SPARKBLOOM_JARS``: comma-separated paths, taken as given (each must exist);
+    2. jars carried inside this package (``sparkbloom/jars/``);
+    3. the Maven local repository (``$SPARKBLOOM_MAVEN_REPO``, default ``~/.m2/repository``),
+       where ``mvn -f jvm/pom.xml install`` puts them.
+
+    Raises ``FileNotFoundError`` naming every place looked at.
+    """
+    explicit = os.environ.get("SPARKBLOOM_JARS")
+    if explicit:
+        paths = [p.strip() for p in explicit.split(",") if p.strip()]
+        missing = [p for p in paths if not Path(p).is_file()]
+        if missing:
+            raise FileNotFoundError(f"SPARKBLOOM_JARS names jars that do not exist: {', '.join(missing)}")
+        return [str(Path(p).resolve()) for p in paths]
+
+    if scala_binary is None:
+        scala_binary = scala_binary_version()
+    core, module = jar_names(scala_binary, version)
+    repo = Path(os.environ.get("SPARKBLOOM_MAVEN_REPO", Path.home() / ".m2" / "repository"))
+    candidates = [
+        [_PACKAGE_JARS / core, _PACKAGE_JARS / module],
+        [
+            repo / "io" / "sparkbloom" / "sparkbloom" / version / core,
+            repo / "io" / "sparkbloom" / f"sparkbloom-spark_{scala_binary}" / version / module,
+        ],
+    ]
+    for pair in candidates:
+        if all(p.is_file() for p in pair):
+            return [str(p) for p in pair]
+    looked = "; ".join(str(p) for pair in candidates for p in pair)
+    raise FileNotFoundError(
+        f"sparkbloom's jars for Scala {scala_binary} ({core}, {module}) were not found; looked at: {looked}. "
+        "Install them with `mvn -B -f jvm/pom.xml install -DskipTests` from the sparkbloom repository, "
+        "or set SPARKBLOOM_JARS to their comma-separated paths"
+    )
+
+
+def jars(scala_binary: Optional[str] = None, version: str = JAR_VERSION) -> str:
+    """The two jars as one comma-separated string, the form ``spark.jars`` and ``--jars`` take.
+
+    >>> spark = SparkSession.builder.config("spark.jars", sparkbloom.jars()).getOrCreate()
+    """
+    return ",".join(jar_paths(scala_binary, version))

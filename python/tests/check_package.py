@@ -1,0 +1,122 @@
+"""Checks the installed sparkbloom package on the installed PySpark (run by
+scripts/test-pyspark-package.sh, once per PySpark version).
+
+    python check_package.py            # jars(), register, build / retain_absent / might_contain
+    python check_package.py no-jars    # a session without the jars: register names what is missing
+    python check_package.py no-core    # only the module jar: register names the core jar
+
+Exits non-zero on any failed check and prints 'N passed, N failed' last.
+"""
+
+import random
+import sys
+
+import pyspark
+from pyspark.sql import SparkSession
+
+import sparkbloom
+
+checks = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    checks["passed" if ok else "failed"] += 1
+    print(("ok    " if ok else "FAIL  ") + name + ("" if ok else ": " + detail), flush=True)
+
+
+def session(jars):
+    b = (SparkSession.builder.master("local[2]").appName("sparkbloom-package")
+         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .config("spark.sql.shuffle.partitions", "4"))
+    if jars:
+        b = b.config("spark.jars", jars)
+    spark = b.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def expect_error(spark, needle):
+    try:
+        sparkbloom.register(spark)
+        check("register fails", False, "no error")
+    except sparkbloom.SparkBloomError as e:
+        check("register raises SparkBloomError naming " + repr(needle), needle in str(e), str(e))
+
+
+def pipeline():
+    scala = sparkbloom.scala_binary_version()
+    expected = "2.12" if pyspark.__version__.startswith("3.") else "2.13"
+    check(f"PySpark {pyspark.__version__} uses the Scala {expected} jars", scala == expected, scala)
+    paths = sparkbloom.jar_paths()
+    check("jars(): the core jar and sparkbloom-spark_" + scala,
+          paths[0].endswith(f"sparkbloom-{sparkbloom.JAR_VERSION}.jar")
+          and paths[1].endswith(f"sparkbloom-spark_{scala}-{sparkbloom.JAR_VERSION}.jar"), str(paths))
+    for bad in [(0, 0.01), (10, 0.0), (10, 1.0), (True, 0.1)]:
+        try:
+            sparkbloom.build("item", *bad)
+            check(f"build{bad} rejected", False)
+        except ValueError as e:
+            check(f"build{bad} rejected: {e}", True)
+
+    spark = sparkbloom.with_jars(SparkSession.builder.master("local[2]").appName("sparkbloom-package")
+                                 .config("spark.ui.enabled", "false")
+                                 .config("spark.ui.showConsoleProgress", "false")
+                                 .config("spark.driver.host", "127.0.0.1")
+                                 .config("spark.driver.bindAddress", "127.0.0.1")
+                                 .config("spark.sql.shuffle.partitions", "4")).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    print("Spark", spark.version, flush=True)
+    sparkbloom.register(spark)
+
+    rnd = random.Random(666)
+    history = {str(u): [rnd.getrandbits(64) - 2**63 for _ in range(200)] for u in range(40)}
+    candidates = {}
+    for user, items in history.items():
+        c = rnd.sample(items, 100) + [rnd.getrandbits(64) - 2**63 for _ in range(100)]
+        rnd.shuffle(c)
+        candidates[user] = c
+    candidates["no-history"] = [5, 6, 7]
+    hist_df = spark.createDataFrame([(u, i) for u, its in history.items() for i in its], "user string, item bigint")
+    cand_df = spark.createDataFrame(list(candidates.items()), "user string, items array<bigint>")
+
+    filters = hist_df.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
+    check("build: a binary column", dict(filters.dtypes)["filter"] == "binary")
+    kept = {r.user: r.items for r in cand_df.join(filters, "user", "left")
+            .select("user", sparkbloom.retain_absent("filter", "items").alias("items")).collect()}
+    seen_passed = sum(1 for u, its in kept.items() for i in (its or []) if i in set(history.get(u, [])))
+    unseen = sum(1 for u, its in candidates.items() for i in its if i not in set(history.get(u, [])))
+    dropped = unseen - sum(len(its or []) for its in kept.values())
+    check("retain_absent: no seen item passes", seen_passed == 0, str(seen_passed))
+    # binomial bound at p = 0.001: mean + 4 sigma + 1
+    bound = 0.001 * unseen + 4 * (unseen * 0.001) ** 0.5 + 1
+    check(f"retain_absent: dropped {dropped} of {unseen} unseen, within {bound:.1f}", 0 <= dropped <= bound)
+    check("retain_absent: null filter keeps all", kept["no-history"] == [5, 6, 7], str(kept["no-history"]))
+    missing = (hist_df.join(filters, "user").where(~sparkbloom.might_contain("filter", "item")).count())
+    check("might_contain: every history item contained", missing == 0, str(missing))
+    sql = spark.sql("SELECT sparkbloom_build(id, 100, 0.01) AS f FROM range(10)")
+    check("SQL names registered", sql.select(sparkbloom.might_contain("f", 5).alias("c")).first().c is True)
+    ints = spark.createDataFrame([(1, [1, 2, 3])], "item int, items array<int>")
+    small = ints.groupBy().agg(sparkbloom.build("item", 10, 0.01).alias("f"))
+    kept_ints = small.crossJoin(ints).select(sparkbloom.retain_absent("f", "items").alias("k")).first().k
+    check("int and array<int> columns are widened", kept_ints == [2, 3], str(kept_ints))
+    spark.stop()
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "pipeline"
+    if mode == "pipeline":
+        pipeline()
+    elif mode == "no-jars":
+        expect_error(session(None), "is not on this Spark session's classpath")
+    elif mode == "no-core":
+        module_only = sparkbloom.jar_paths()[1]
+        expect_error(session(module_only), "core jar io.sparkbloom:sparkbloom")
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+    print(f"{checks['passed']} passed, {checks['failed']} failed")
+    return 0 if checks["failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Python package (python/): pip-installed from the repository into one virtualenv per PySpark
+# version (jvm/pom.xml's spark.legacy.version with the Scala 2.12 jars, spark.version with the
+# Scala 2.13 jars), then python/tests/check_package.py: jars() finds the right jars, register and
+# the Column functions against exact sets, and the errors without the jars / without the core jar.
+#
+# Needs the jars in ~/.m2 (scripts/test.sh's jvm-tests suite runs `mvn install`; otherwise this
+# script installs them unless SPARKBLOOM_SKIP_BUILD=1). Each missing virtualenv costs a ~450 MB
+# pyspark download, once.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+pom_prop() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" jvm/pom.xml | head -n 1; }
+
+if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
+  echo "[build] mvn install (sparkbloom, sparkbloom-spark_2.12, sparkbloom-spark_2.13) ..." >&2
+  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark,sparkbloom-spark-scala-2.12 -am install -Dmaven.test.skip=true >&2
+fi
+
+export SPARK_CONF_DIR="$ROOT/jvm/sparkbloom-spark/conf"   # log4j2.properties: warnings only
+failed=0
+for version in "$(pom_prop spark.legacy.version)" "$(pom_prop spark.version)"; do
+  echo "--- PySpark $version" >&2
+  # shellcheck source=pyspark-venv.sh
+  PYSPARK_VERSION="$version" source "$ROOT/scripts/pyspark-venv.sh" "pyspark-package"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$ROOT/python"
+  export PYSPARK_PYTHON="$VENV/bin/python"
+  for mode in pipeline no-jars no-core; do
+    # outside the repository, so that the installed package is the one imported
+    (cd /tmp && "$VENV/bin/python" "$ROOT/python/tests/check_package.py" "$mode") || failed=1
+  done
+done
+exit $failed
