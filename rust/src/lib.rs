@@ -22,6 +22,7 @@
 
 mod batch_avx512;
 mod bit_array;
+pub mod counting;
 pub mod error;
 mod filter;
 pub mod format;
@@ -43,6 +44,7 @@ mod strategy;
 #[doc(hidden)]
 pub mod testutil;
 
+pub use counting::CountingBloomFilter;
 pub use error::{Error, Result};
 pub use filter::BloomFilter;
 pub use sizing::Shape;
