@@ -14,6 +14,9 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "gen_golden_counting.rs"]
+mod counting;
+
 const MANIFEST_HEADER: &str = "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing";
 
 enum Keys {
@@ -518,6 +521,7 @@ fn generate(dir: &Path) {
     }
     write(dir, "manifest.tsv", (manifest.join("\n") + "\n").as_bytes());
     write(dir, "README.md", README.as_bytes());
+    counting::generate(dir, MANIFEST_HEADER, recrc);
 }
 
 const README: &str = "\

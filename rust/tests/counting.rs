@@ -292,3 +292,80 @@ fn decode_limit_refuses_before_allocating() {
         })
     ));
 }
+
+/// `tests/golden/manifest_counting.tsv`: every valid file decodes, holds its keys (added once
+/// per line), equals the filter built from the row and re-encodes byte for byte; every corrupt
+/// file names its field, from the header alone when the field is in the header.
+#[test]
+fn golden_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let manifest = std::fs::read_to_string(dir.join("manifest_counting.tsv")).unwrap();
+    let mut lines = manifest.lines();
+    assert_eq!(
+        lines.next(),
+        Some("file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing")
+    );
+    let (mut valid, mut corrupt) = (0, 0);
+    for line in lines {
+        let c: Vec<&str> = line.split('\t').collect();
+        let bytes = std::fs::read(dir.join(c[0])).unwrap();
+        assert_eq!(c[1], "counting");
+        let strategy = match c[2] {
+            "MURMUR128_MITZ_64" => sparkbloom::Strategy::Murmur128Mitz64,
+            _ => sparkbloom::Strategy::Murmur128Mitz32,
+        };
+        let (n, fpp): (u64, f64) = (c[3].parse().unwrap(), c[4].parse().unwrap());
+        if c[7] != "ok" {
+            assert_eq!(field(decode(&bytes)), c[7], "{}", c[0]);
+            corrupt += 1;
+            continue;
+        }
+        let shape = match c[8] {
+            "helper" => sparkbloom::sizing::redis_helper_shape(n, fpp),
+            _ => sparkbloom::sizing::shape_for_strategy(n, fpp, strategy),
+        }
+        .unwrap();
+        let built = CountingBloomFilter::with_shape(shape, strategy).unwrap();
+        let keys = std::fs::read_to_string(dir.join(c[6])).unwrap();
+        for key in keys.lines() {
+            match c[5] {
+                "long" => built.add(key.parse::<i64>().unwrap() as u64),
+                _ => built.add_str(key),
+            };
+        }
+        let filter = decode(&bytes).unwrap();
+        assert_eq!(bytes[4], 3, "{}: version 3", c[0]);
+        assert!(filter == built, "{}", c[0]);
+        assert_eq!(encode(&filter), bytes, "{}", c[0]);
+        for key in keys.lines() {
+            let present = match c[5] {
+                "long" => filter.might_contain(key.parse::<i64>().unwrap() as u64),
+                _ => filter.might_contain_str(key),
+            };
+            assert!(present, "{}: {key}", c[0]);
+        }
+        valid += 1;
+    }
+    assert!(valid >= 6 && corrupt >= 11);
+}
+
+/// FORMAT.md §10's worked example is the golden file's bytes and the filter of keys 1, 2, 3.
+#[test]
+fn format_md_example() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("FORMAT.md")).unwrap();
+    let start = doc.find("<!-- example-counting-100").unwrap();
+    let hex = doc[start..].lines().nth(2).unwrap();
+    let f = CountingBloomFilter::new(100, 0.03).unwrap();
+    [1, 2, 3].iter().for_each(|&k| {
+        f.add(k);
+    });
+    let bytes = encode(&f);
+    let written: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, written);
+    assert_eq!(
+        std::fs::read(root.join("tests/golden/counting/n100_p0.03_keys123.sbloom")).unwrap(),
+        bytes
+    );
+    assert_eq!((bytes.len(), f.nonzero_counters()), (58, 15));
+}
