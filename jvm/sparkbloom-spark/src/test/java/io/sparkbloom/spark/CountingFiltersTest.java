@@ -23,29 +23,35 @@ import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 
 /**
- * Per-key counting filters and the sliding window (issue 11): sliding a 3-day window over 6 days
+ * Per-key counting filters and the sliding window (issue 11), under the serializer settings of
+ * the subclasses: sliding a 3-day window over 6 days
  * gives, for every user, the filter rebuilt from the 3 days inside it (same counters, so the same
  * bits), and dedup against it keeps exactly the candidates the rebuilt filter keeps, never one the
  * user saw in the window.
  */
-class CountingFiltersTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class CountingFiltersTest {
   private static final long N = 2_000;
   private static final double FPP = 0.01;
   private static final int USERS = 20;
-  private static SparkSession spark;
-  private static JavaSparkContext jsc;
+  private SparkSession spark;
+  private JavaSparkContext jsc;
+
+  /** Extra Spark settings, as key/value pairs. */
+  abstract String[] conf();
 
   @BeforeAll
-  static void start() {
-    spark = SparkTests.session("counting-filters");
+  void start() {
+    spark = SparkTests.session("counting-filters", conf());
     jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
   }
 
   @AfterAll
-  static void stop() {
+  void stop() {
     spark.stop();
   }
 
@@ -62,7 +68,7 @@ class CountingFiltersTest {
     return out;
   }
 
-  private static JavaPairRDD<String, CountingBloomFilter> day(int d) {
+  private JavaPairRDD<String, CountingBloomFilter> day(int d) {
     return CountingFilters.buildPerKey(jsc.parallelizePairs(views(d), 3), N, FPP).cache();
   }
 
