@@ -238,7 +238,8 @@ public class CountingBench {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void add(Empty s) {
-    s.filter.addAll(s.nextBatch());
+    long[] batch = s.nextBatch(); // first: it may replace s.filter
+    s.filter.addAll(batch);
   }
 
   /** Each key added then removed: the window's daily add and subtract, per key. */
