@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (cargo-fuzz, libFuzzer, AddressSanitizer) of the decoders that take
 # foreign bytes: format v1 as handed over (`decode`), format v1 past its checksum
-# (`decode_checksummed`), Guava's writeTo stream (`read_guava`). Seeds: tests/golden.
+# (`decode_checksummed`), Guava's writeTo stream (`read_guava`), the counting filter past its
+# checksum (`decode_counting`). Seeds: tests/golden.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 # Needs a nightly toolchain (rustup) and installs cargo-fuzz from crates.io if missing.
 set -euo pipefail
@@ -9,19 +10,22 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decode decode_checksummed read_guava)
+[ ${#targets[@]} -gt 0 ] || targets=(decode decode_checksummed read_guava decode_counting)
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --version 0.13.2
 
 work=target/fuzz-work
 rm -rf "$work"
-mkdir -p "$work"/{decode,decode_checksummed,read_guava}
+mkdir -p "$work"/{decode,decode_checksummed,read_guava,decode_counting}
 for f in tests/golden/*.sbloom tests/golden/corrupt/*.sbloom; do
   cp "$f" "$work/decode/"
   # The body without its CRC-32 trailer: decode_checksummed appends a correct one.
   head -c -4 "$f" > "$work/decode_checksummed/$(basename "$f")"
 done
 cp tests/golden/*.guava tests/golden/corrupt/*.guava "$work/read_guava/"
+for f in tests/golden/counting/*.sbloom tests/golden/counting/corrupt/*.sbloom; do
+  head -c -4 "$f" > "$work/decode_counting/$(basename "$f")"
+done
 
 # A valid 37-byte header may describe a filter of up to 2^43 bits (sparse, empty): such
 # allocations are legitimate and lazily zeroed, so only RSS is bounded, not allocation sizes;

@@ -17,6 +17,9 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "gen_golden_counting.rs"]
+mod counting;
+
 const MANIFEST_HEADER: &str = "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing";
 
 enum Keys {
@@ -521,6 +524,7 @@ fn generate(dir: &Path) {
     }
     write(dir, "manifest.tsv", (manifest.join("\n") + "\n").as_bytes());
     write(dir, "README.md", README.as_bytes());
+    counting::generate(dir, MANIFEST_HEADER, recrc);
 }
 
 const README: &str = "\

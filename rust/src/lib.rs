@@ -44,6 +44,7 @@
 #![warn(unreachable_pub)]
 
 mod bit_array;
+pub mod counting;
 pub mod error;
 mod filter;
 pub mod format;
@@ -69,6 +70,7 @@ pub mod sizing;
 mod strategy;
 pub mod testutil;
 
+pub use counting::CountingBloomFilter;
 pub use error::{Error, Result};
 pub use filter::BloomFilter;
 pub use sizing::Shape;

@@ -83,10 +83,16 @@ impl Header {
         super::check_header_present(bytes, HEADER_LEN)?;
         let version = bytes[4];
         if version != VERSION && version != VERSION_ANY_BITS {
+            // Version 3 is another kind of filter, not a newer plain one: say which.
+            let kind = if version == crate::format::counting::VERSION_COUNTING_4BIT {
+                " (a counting Bloom filter: read it with CountingBloomFilter)"
+            } else {
+                ""
+            };
             return Err(Error::corrupt(
                 "version",
                 format!(
-                    "unknown format version {version}; this reader knows versions {VERSION} and {VERSION_ANY_BITS}"
+                    "unknown format version {version}{kind}; this reader knows versions {VERSION} and {VERSION_ANY_BITS}"
                 ),
             ));
         }

@@ -8,6 +8,7 @@
 
 mod bitstream;
 mod checksum;
+pub mod counting;
 mod dense;
 pub mod guava;
 mod header;

@@ -14,5 +14,6 @@
 
 mod arrays;
 mod bloom_filter_native;
+mod counting_bloom_filter_native;
 mod critical;
 mod errors;

@@ -3,6 +3,8 @@ package io.sparkbloom.spark;
 import com.esotericsoftware.kryo.Kryo;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.BloomFilterKryoSerializer;
+import io.sparkbloom.CountingBloomFilter;
+import io.sparkbloom.CountingBloomFilterKryoSerializer;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -24,5 +26,8 @@ public class SparkBloomKryoRegistrator implements KryoRegistrator {
     kryo.register(long[].class);
     kryo.register(byte[].class);
     kryo.register(long[][].class);
+    // Counting filters (issue 11): after the others, so their registration ids stay as they were.
+    kryo.register(CountingBloomFilter.class, new CountingBloomFilterKryoSerializer());
+    kryo.register(CountingFilters.ZeroFilter.class);
   }
 }

@@ -1,0 +1,560 @@
+package io.sparkbloom;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * A Bloom filter that can forget: a 4-bit counter per position instead of a bit, incremented by
+ * {@link #add}, decremented by {@link #remove} (seeds 002 and 003). For dedup over a sliding
+ * window: add today's keys, {@link #subtract} the day that leaves the window.
+ *
+ * <p>Sized exactly as {@link BloomFilter#create(long, double)} (same m, same k, same strategies
+ * and hashing), so position i is bit i of the plain filter and {@link #toBloomFilter()} is
+ * byte-identical to a {@code BloomFilter} put exactly the keys still present, while no counter
+ * saturated.
+ *
+ * <ul>
+ *   <li><b>Saturation.</b> A counter that reaches 15 stays at 15 forever: never incremented past
+ *       it, never decremented. Saturation can therefore never cause a false negative (a
+ *       saturated position only stays set); {@link #saturatedCounters()} reports how many
+ *       counters saturated. At design capacity a counter reaches 15 with probability ~10^-16.
+ *   <li><b>Removing a key the filter says is definitely absent</b> changes nothing and returns
+ *       {@code false}.
+ *   <li><b>Removing a key that was never added is a caller error that can cause false
+ *       negatives</b>: if the filter reports it present by a false positive, its counters belong
+ *       to other keys, and decrementing them can make those keys report absent. Remove only keys
+ *       you added, as many times as you added them.
+ * </ul>
+ *
+ * <p>Thread-safe: add, remove and queries may run from many threads at once (each counter update
+ * is an atomic compare-and-swap of its 64-bit word: no lost counts). Native memory: m/2 bytes,
+ * freed by {@link #close()} (or, if forgotten, by a {@link java.lang.ref.Cleaner}). Serializable
+ * (Java and Kryo) as FORMAT.md §10 bytes; bad input throws {@link IllegalArgumentException},
+ * {@link NullPointerException}, {@link IllegalStateException} after close, or {@link
+ * CorruptFilterException} naming the field.
+ */
+@com.esotericsoftware.kryo.DefaultSerializer(CountingBloomFilterKryoSerializer.class)
+public final class CountingBloomFilter extends NativeHandle implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** A counter at this value is saturated and never changes again. */
+  public static final int MAX_COUNT = 15;
+
+  private CountingBloomFilter(long handle) {
+    super(handle, (CountingBloomFilterNative.nBitSize(handle) + 1) / 2, CountingBloomFilterNative::nFree);
+  }
+
+  /**
+   * A filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}: the m and k
+   * of {@link BloomFilter#create(long, double)}, strategy {@code MURMUR128_MITZ_64}.
+   *
+   * @param expectedInsertions the number of keys present at once that the filter is sized for
+   * @param fpp the false-positive probability at that load, in (0, 1)
+   * @return an empty filter
+   * @throws IllegalArgumentException if an argument is out of range
+   */
+  public static CountingBloomFilter create(long expectedInsertions, double fpp) {
+    return create(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);
+  }
+
+  /**
+   * As {@link #create(long, double)} with the given strategy (sized as {@link
+   * BloomFilter#create(long, double, Strategy)}).
+   *
+   * @param expectedInsertions the number of keys the filter is sized for
+   * @param fpp the false-positive probability at that load
+   * @param strategy Guava's strategy
+   * @return an empty filter
+   */
+  public static CountingBloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException(
+          "invalid argument expectedInsertions: " + expectedInsertions + " is negative");
+    }
+    Objects.requireNonNull(strategy, "strategy is null");
+    long n = expectedInsertions == 0 ? 1 : expectedInsertions;
+    return new CountingBloomFilter(CountingBloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
+  }
+
+  /**
+   * An empty filter of exactly {@code bitSize} counters and {@code numHashFunctions} hashes.
+   *
+   * @param bitSize m, in 1..2^43
+   * @param numHashFunctions k, in 1..255
+   * @param strategy Guava's strategy
+   * @return an empty filter
+   */
+  public static CountingBloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
+    Objects.requireNonNull(strategy, "strategy is null");
+    return new CountingBloomFilter(
+        CountingBloomFilterNative.nWithShape(bitSize, numHashFunctions, strategy.ordinal()));
+  }
+
+  /**
+   * An independent copy.
+   *
+   * @return a new filter with the same counters
+   */
+  public CountingBloomFilter copy() {
+    return new CountingBloomFilter(callLong(CountingBloomFilterNative::nCopy));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Add, remove, query. Single-key calls write NativeHandle's try/finally out (no lambda).
+
+  /**
+   * Adds a key: increments its k counters (saturating at 15).
+   *
+   * @param key the key, hashed as Guava's {@code Funnels.longFunnel()}
+   * @return whether any counter changed ({@code false} only when all k are saturated)
+   */
+  public boolean add(long key) {
+    try {
+      return CountingBloomFilterNative.nAdd(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds a byte-array key ({@code Funnels.byteArrayFunnel()}).
+   *
+   * @param key the key
+   * @return whether any counter changed
+   */
+  public boolean add(byte[] key) {
+    try {
+      return CountingBloomFilterNative.nAddBytes(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Adds a string key as its UTF-8 bytes ({@code Funnels.stringFunnel(UTF_8)}).
+   *
+   * @param key the key
+   * @return whether any counter changed
+   */
+  public boolean add(String key) {
+    return add(utf8(key));
+  }
+
+  /**
+   * Adds every key.
+   *
+   * @param keys the keys
+   * @return whether any counter changed
+   */
+  public boolean addAll(long[] keys) {
+    return test(h -> CountingBloomFilterNative.nAddAll(h, keys));
+  }
+
+  /**
+   * Removes one occurrence of a key that was added: decrements its k counters (saturated ones
+   * stay). Removing a key that was never added can cause false negatives (see the class doc).
+   *
+   * @param key the key
+   * @return {@code false}, changing nothing, when the key is definitely absent
+   */
+  public boolean remove(long key) {
+    try {
+      return CountingBloomFilterNative.nRemove(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Removes a byte-array key; see {@link #remove(long)}.
+   *
+   * @param key the key
+   * @return {@code false}, changing nothing, when the key is definitely absent
+   */
+  public boolean remove(byte[] key) {
+    try {
+      return CountingBloomFilterNative.nRemoveBytes(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Removes a string key (UTF-8); see {@link #remove(long)}.
+   *
+   * @param key the key
+   * @return {@code false}, changing nothing, when the key is definitely absent
+   */
+  public boolean remove(String key) {
+    return remove(utf8(key));
+  }
+
+  /**
+   * Removes every key, as {@link #remove(long)} one by one.
+   *
+   * @param keys the keys
+   * @return how many keys were possibly present, hence removed
+   */
+  public long removeAll(long[] keys) {
+    return callLong(h -> CountingBloomFilterNative.nRemoveAll(h, keys));
+  }
+
+  /**
+   * Whether the key might be present.
+   *
+   * @param key the key
+   * @return {@code false} when it is certainly absent
+   */
+  public boolean mightContain(long key) {
+    try {
+      return CountingBloomFilterNative.nMightContain(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Whether the byte-array key might be present.
+   *
+   * @param key the key
+   * @return {@code false} when it is certainly absent
+   */
+  public boolean mightContain(byte[] key) {
+    try {
+      return CountingBloomFilterNative.nMightContainBytes(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Whether the string key (UTF-8) might be present.
+   *
+   * @param key the key
+   * @return {@code false} when it is certainly absent
+   */
+  public boolean mightContain(String key) {
+    return mightContain(utf8(key));
+  }
+
+  /**
+   * {@link #mightContain(long)} of every key, in one native call.
+   *
+   * @param keys the keys
+   * @return one answer per key
+   */
+  public boolean[] mightContainAll(long[] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    boolean[] out = new boolean[keys.length];
+    run(h -> CountingBloomFilterNative.nMightContainAll(h, keys, out));
+    return out;
+  }
+
+  /**
+   * The keys that are certainly absent, in their original order (the dedup step).
+   *
+   * @param keys candidate keys
+   * @return those the filter has certainly not seen
+   */
+  public long[] retainAbsent(long[] keys) {
+    return call(h -> CountingBloomFilterNative.nRetainAbsent(h, keys));
+  }
+
+  /**
+   * The smallest of the key's k counters: an upper bound on how many times it is present (added
+   * minus removed); 0 when certainly absent; 15 means 15 or more.
+   *
+   * @param key the key
+   * @return the count estimate, 0..15
+   */
+  public int count(long key) {
+    try {
+      return CountingBloomFilterNative.nCount(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * {@link #count(long)} of a byte-array key.
+   *
+   * @param key the key
+   * @return the count estimate, 0..15
+   */
+  public int count(byte[] key) {
+    return callInt(h -> CountingBloomFilterNative.nCountBytes(h, key));
+  }
+
+  /**
+   * {@link #count(long)} of a string key (UTF-8).
+   *
+   * @param key the key
+   * @return the count estimate, 0..15
+   */
+  public int count(String key) {
+    return count(utf8(key));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Combining
+
+  /**
+   * Adds {@code other}'s counters to this filter's (saturating at 15): the multiset union.
+   *
+   * @param other a filter of the same m, k and strategy
+   * @throws IllegalArgumentException naming every parameter that differs
+   */
+  public void merge(CountingBloomFilter other) {
+    Objects.requireNonNull(other, "other is null");
+    call(other, (h, o) -> {
+      CountingBloomFilterNative.nMerge(h, o);
+      return null;
+    });
+  }
+
+  /**
+   * Subtracts {@code other}'s counters from this filter's (floored at 0; saturated counters stay
+   * at 15): removes a multiset that was added, such as the day that leaves a window. Subtracting
+   * keys that were never added can cause false negatives, as {@link #remove(long)} can.
+   *
+   * @param other a filter of the same m, k and strategy
+   * @throws IllegalArgumentException naming every parameter that differs
+   */
+  public void subtract(CountingBloomFilter other) {
+    Objects.requireNonNull(other, "other is null");
+    call(other, (h, o) -> {
+      CountingBloomFilterNative.nSubtract(h, o);
+      return null;
+    });
+  }
+
+  /**
+   * Whether {@link #merge} and {@link #subtract} accept {@code other}.
+   *
+   * @param other another filter
+   * @return same m, k and strategy
+   */
+  public boolean isCompatible(CountingBloomFilter other) {
+    Objects.requireNonNull(other, "other is null");
+    return call(other, CountingBloomFilterNative::nIsCompatible);
+  }
+
+  /**
+   * The plain filter with bit i set exactly when counter i is nonzero: byte-identical to a
+   * {@link BloomFilter} of the same shape put exactly the keys still present, while no counter
+   * saturated. The caller closes it.
+   *
+   * @return a new plain filter
+   */
+  public BloomFilter toBloomFilter() {
+    return BloomFilter.fromHandle(callLong(CountingBloomFilterNative::nToBloomFilter));
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Properties
+
+  /**
+   * m: the number of counters (the plain filter's bit count).
+   *
+   * @return m
+   */
+  public long bitSize() {
+    return callLong(CountingBloomFilterNative::nBitSize);
+  }
+
+  /**
+   * k.
+   *
+   * @return the number of hash functions
+   */
+  public int numHashFunctions() {
+    return callInt(CountingBloomFilterNative::nNumHashes);
+  }
+
+  /**
+   * Guava's strategy.
+   *
+   * @return the strategy
+   */
+  public Strategy strategy() {
+    return Strategy.ofOrdinal(callInt(CountingBloomFilterNative::nStrategy));
+  }
+
+  /**
+   * Counters stuck at 15 (see the class doc): 0 in normal use.
+   *
+   * @return the number of saturated counters
+   */
+  public long saturatedCounters() {
+    return callLong(CountingBloomFilterNative::nSaturatedCounters);
+  }
+
+  /**
+   * Nonzero counters: the bit count of {@link #toBloomFilter()}.
+   *
+   * @return the number of nonzero counters
+   */
+  public long nonzeroCounters() {
+    return callLong(CountingBloomFilterNative::nNonzeroCounters);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Bytes: FORMAT.md §10
+
+  /**
+   * The filter in FORMAT.md §10 (version 3), sparse or dense, whichever is smaller.
+   *
+   * @return the serialized filter
+   */
+  public byte[] toByteArray() {
+    return call(CountingBloomFilterNative::nToBytes);
+  }
+
+  /**
+   * Decodes {@link #toByteArray()}'s bytes, refusing filters above the default decode limit.
+   *
+   * @param bytes exactly one serialized counting filter
+   * @return the filter
+   * @throws CorruptFilterException naming the bad field ({@link FilterTooLargeException} above
+   *     the limit)
+   */
+  public static CountingBloomFilter fromByteArray(byte[] bytes) throws CorruptFilterException {
+    return fromByteArray(bytes, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Decodes, refusing a filter of more than {@code maxNumBits} counters before allocating it.
+   *
+   * @param bytes exactly one serialized counting filter
+   * @param maxNumBits the largest m accepted
+   * @return the filter
+   * @throws CorruptFilterException naming the bad field
+   */
+  public static CountingBloomFilter fromByteArray(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException {
+    return new CountingBloomFilter(
+        CountingBloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+  }
+
+  /**
+   * Writes {@link #toByteArray()} to {@code out}.
+   *
+   * @param out the stream (not closed)
+   * @throws IOException from the stream
+   */
+  public void writeTo(OutputStream out) throws IOException {
+    Objects.requireNonNull(out, "out is null");
+    out.write(toByteArray());
+  }
+
+  /**
+   * Reads exactly one filter written by {@link #writeTo} and no byte more.
+   *
+   * @param in the stream
+   * @return the filter
+   * @throws IOException from the stream, or a {@link CorruptFilterException}
+   */
+  public static CountingBloomFilter readFrom(InputStream in) throws IOException {
+    return readFrom(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * {@link #readFrom(InputStream)} with a decode limit, checked from the header before the
+   * payload is read.
+   *
+   * @param in the stream
+   * @param maxNumBits the largest m accepted
+   * @return the filter
+   * @throws IOException from the stream, or a {@link CorruptFilterException}
+   */
+  public static CountingBloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
+    Objects.requireNonNull(in, "in is null");
+    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
+    byte[] all =
+        FramedReader.read(
+            in,
+            BloomFilter.HEADER_LENGTH,
+            header -> CountingBloomFilterNative.nTotalLength(header, limit),
+            "payload");
+    return fromByteArray(all, limit);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Lifecycle and Object
+
+  /** Frees the native counters (see {@link NativeHandle}); later calls throw. */
+  @Override
+  public void close() {
+    super.close();
+  }
+
+  /** Equal m, k, strategy and counters. */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof CountingBloomFilter)) {
+      return false;
+    }
+    CountingBloomFilter other = (CountingBloomFilter) o;
+    if (isClosed() || other.isClosed()) {
+      return false;
+    }
+    try {
+      return call(other, CountingBloomFilterNative::nEquals);
+    } catch (IllegalStateException closedMeanwhile) {
+      return false;
+    }
+  }
+
+  @Override
+  public int hashCode() {
+    try {
+      return callInt(CountingBloomFilterNative::nHashCode);
+    } catch (IllegalStateException closed) {
+      return System.identityHashCode(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    try {
+      return call(
+          h ->
+              String.format(
+                  java.util.Locale.ROOT,
+                  "CountingBloomFilter{m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d}",
+                  CountingBloomFilterNative.nBitSize(h),
+                  CountingBloomFilterNative.nNumHashes(h),
+                  Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
+                  CountingBloomFilterNative.nNonzeroCounters(h),
+                  CountingBloomFilterNative.nSaturatedCounters(h)));
+    } catch (IllegalStateException closed) {
+      return "CountingBloomFilter{closed}";
+    }
+  }
+
+  // Java serialization: a serial proxy carrying toByteArray(), never the handle.
+
+  private Object writeReplace() {
+    return new CountingSer(toByteArray());
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException(
+        "io.sparkbloom.CountingBloomFilter is read through its serial proxy");
+  }
+
+  private static byte[] utf8(String key) {
+    Objects.requireNonNull(key, "key is null");
+    return key.getBytes(StandardCharsets.UTF_8);
+  }
+}

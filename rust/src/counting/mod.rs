@@ -1,0 +1,580 @@
+//! The counting Bloom filter: a 4-bit saturating counter per position instead of a bit, so keys
+//! can be removed (seeds 002 and 003: "a Bloom filter that can forget").
+//!
+//! Position i of a counting filter is bit i of the plain [`BloomFilter`] of the same shape and
+//! strategy: the same sizing and the same Guava index walks, so [`to_bloom_filter`] gives
+//! exactly the plain filter of the keys still present (while no counter saturated).
+//!
+//! [`to_bloom_filter`]: CountingBloomFilter::to_bloom_filter
+
+pub(crate) mod counters;
+
+use crate::error::{Error, Result};
+use crate::filter::BloomFilter;
+use crate::hashing::{Hash128, hash_bytes, hash_u64};
+use crate::sizing::{self, Shape};
+use crate::strategy::{Indexer, Strategy};
+use counters::{Counters, PER_WORD, nonzero_nibbles, saturated_nibbles};
+
+pub use counters::MAX as MAX_COUNT;
+
+/// A Bloom filter with a 4-bit counter per position: add, remove, query, count.
+///
+/// Rules:
+/// * **Saturation.** A counter that reaches 15 stays at 15 forever: it is never incremented
+///   past it and never decremented, so saturation can never cause a false negative (it only
+///   keeps a position set after its keys are gone). [`saturated_counters`] reports how many
+///   counters saturated; at the design capacity a counter reaches 15 with probability ~10^−15.
+/// * **Removing a key the filter says is definitely absent** changes nothing and returns
+///   `false`.
+/// * **Removing a key that was never added is a caller error**: when it is a false positive,
+///   its k counters belong to other keys, and decrementing them can make those keys report
+///   absent: a *false negative*. Remove only keys you added (and as many times as you added
+///   them).
+///
+/// All operations take `&self` and are thread-safe: each counter update is a compare-and-swap
+/// of its word, so concurrent adds and removes never lose a count.
+///
+/// [`saturated_counters`]: CountingBloomFilter::saturated_counters
+pub struct CountingBloomFilter {
+    counters: Counters,
+    shape: Shape,
+    strategy: Strategy,
+    indexer: Indexer,
+}
+
+impl CountingBloomFilter {
+    /// Sized as [`BloomFilter::new`] (Guava's `create(n, p)`: same m, same k), MITZ_64.
+    pub fn new(expected_insertions: u64, fpp: f64) -> Result<CountingBloomFilter> {
+        CountingBloomFilter::with_strategy(expected_insertions, fpp, Strategy::Murmur128Mitz64)
+    }
+
+    /// Sized as [`BloomFilter::with_strategy`].
+    pub fn with_strategy(
+        expected_insertions: u64,
+        fpp: f64,
+        strategy: Strategy,
+    ) -> Result<CountingBloomFilter> {
+        CountingBloomFilter::with_shape(
+            sizing::shape_for_strategy(expected_insertions, fpp, strategy)?,
+            strategy,
+        )
+    }
+
+    /// An empty filter of m = `shape.num_bits` counters (1..=2^43, any count) and k hashes.
+    pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
+        check_shape(shape)?;
+        let counters = Counters::zeroed(counters::words_for(shape.num_bits) as usize)?;
+        Ok(CountingBloomFilter::from_counters(
+            counters, shape, strategy,
+        ))
+    }
+
+    /// A filter of `shape` over existing counter words (counter i in word i >> 4 at bits
+    /// 4·(i & 15)): exactly ⌈m/16⌉ words, every counter at or above m zero.
+    pub fn from_words(
+        words: Vec<u64>,
+        shape: Shape,
+        strategy: Strategy,
+    ) -> Result<CountingBloomFilter> {
+        check_shape(shape)?;
+        let expected = counters::words_for(shape.num_bits);
+        if words.len() as u64 != expected {
+            return Err(Error::invalid(
+                "words",
+                format!(
+                    "{} words for {} counters, expected {expected}",
+                    words.len(),
+                    shape.num_bits
+                ),
+            ));
+        }
+        if let Some(index) = first_counter_at_or_above(&words, shape.num_bits) {
+            return Err(Error::invalid(
+                "words",
+                format!(
+                    "counter {index} is nonzero, at or above numBits {}",
+                    shape.num_bits
+                ),
+            ));
+        }
+        Ok(CountingBloomFilter::from_counters(
+            Counters::from_words(words),
+            shape,
+            strategy,
+        ))
+    }
+
+    fn from_counters(counters: Counters, shape: Shape, strategy: Strategy) -> CountingBloomFilter {
+        CountingBloomFilter {
+            counters,
+            shape,
+            strategy,
+            indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
+        }
+    }
+
+    /// m: the number of counters (positions).
+    pub fn num_bits(&self) -> u64 {
+        self.shape.num_bits
+    }
+
+    pub fn num_hashes(&self) -> u32 {
+        self.shape.num_hashes
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Adds a 64-bit key (increments its k counters); returns whether any counter changed
+    /// (`false` only when all of them are saturated).
+    #[inline]
+    pub fn add(&self, key: u64) -> bool {
+        self.add_hash(hash_u64(key))
+    }
+
+    pub fn add_bytes(&self, key: &[u8]) -> bool {
+        self.add_hash(hash_bytes(key))
+    }
+
+    pub fn add_str(&self, key: &str) -> bool {
+        self.add_bytes(key.as_bytes())
+    }
+
+    /// Adds every key; returns whether any counter changed.
+    pub fn add_all(&self, keys: &[u64]) -> bool {
+        keys.iter()
+            .fold(false, |changed, &key| self.add(key) | changed)
+    }
+
+    /// Removes one occurrence of a key that was added. Returns `false`, changing nothing, when
+    /// the filter says the key is definitely absent. Removing a key that was never added can
+    /// cause false negatives (see the type's doc).
+    #[inline]
+    pub fn remove(&self, key: u64) -> bool {
+        self.remove_hash(hash_u64(key))
+    }
+
+    pub fn remove_bytes(&self, key: &[u8]) -> bool {
+        self.remove_hash(hash_bytes(key))
+    }
+
+    pub fn remove_str(&self, key: &str) -> bool {
+        self.remove_bytes(key.as_bytes())
+    }
+
+    /// Removes every key (as [`remove`](Self::remove) one by one); returns how many were
+    /// possibly present, hence removed.
+    pub fn remove_all(&self, keys: &[u64]) -> u64 {
+        keys.iter().filter(|&&key| self.remove(key)).count() as u64
+    }
+
+    /// `false` means `key` is certainly not in the filter; `true` means it probably is.
+    #[inline]
+    pub fn might_contain(&self, key: u64) -> bool {
+        self.contains_hash(hash_u64(key))
+    }
+
+    pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash_bytes(key))
+    }
+
+    pub fn might_contain_str(&self, key: &str) -> bool {
+        self.might_contain_bytes(key.as_bytes())
+    }
+
+    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
+        keys.iter().map(|&key| self.might_contain(key)).collect()
+    }
+
+    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
+    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        for (slot, &key) in out.iter_mut().zip(keys) {
+            *slot = self.might_contain(key);
+        }
+        Ok(())
+    }
+
+    /// The keys that are certainly not in the filter, in their original order.
+    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.retain_absent_into(keys, &mut out);
+        out
+    }
+
+    /// Appends to `out` the keys that are certainly not in the filter, in order.
+    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
+        out.extend(keys.iter().copied().filter(|&key| !self.might_contain(key)));
+    }
+
+    /// The smallest of the key's k counters: an upper bound on how many times it was added
+    /// (minus removed), 0 when it is certainly absent; 15 means "15 or more".
+    pub fn count(&self, key: u64) -> u8 {
+        self.count_hash(hash_u64(key))
+    }
+
+    pub fn count_bytes(&self, key: &[u8]) -> u8 {
+        self.count_hash(hash_bytes(key))
+    }
+
+    /// Counter `index` (< m).
+    pub fn counter(&self, index: u64) -> Result<u8> {
+        if index >= self.num_bits() {
+            return Err(Error::invalid(
+                "index",
+                format!("{index} is not below numBits {}", self.num_bits()),
+            ));
+        }
+        Ok(self.counters.get(index))
+    }
+
+    /// Adds `other`'s counters to this filter's (the multiset sum), each saturating at 15.
+    /// Same m, k and strategy required.
+    pub fn merge(&self, other: &CountingBloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        let snapshot: Option<Vec<u64>> = std::ptr::eq(self, other).then(|| self.words().collect());
+        for i in 0..self.counters.len_words() {
+            let b = snapshot
+                .as_ref()
+                .map_or_else(|| other.counters.word(i), |s| s[i]);
+            self.counters
+                .update_word(i, |a| counters::saturating_add(a, b));
+        }
+        Ok(())
+    }
+
+    /// Subtracts `other`'s counters from this filter's (removes a multiset that was added,
+    /// e.g. the day that leaves a window), each floored at 0; saturated counters of `self`
+    /// stay saturated. Subtracting keys that were never added can cause false negatives, as
+    /// [`remove`](Self::remove) can.
+    pub fn subtract(&self, other: &CountingBloomFilter) -> Result<()> {
+        self.check_compatible(other)?;
+        let snapshot: Option<Vec<u64>> = std::ptr::eq(self, other).then(|| self.words().collect());
+        for i in 0..self.counters.len_words() {
+            let b = snapshot
+                .as_ref()
+                .map_or_else(|| other.counters.word(i), |s| s[i]);
+            self.counters
+                .update_word(i, |a| counters::saturating_sub(a, b));
+        }
+        Ok(())
+    }
+
+    /// The plain filter of the same shape and strategy with bit i set exactly when counter i is
+    /// nonzero: byte-identical to a [`BloomFilter`] put the keys still present, while no counter
+    /// saturated.
+    pub fn to_bloom_filter(&self) -> Result<BloomFilter> {
+        let num_words = self.num_bits().div_ceil(64) as usize;
+        let mut bits = Vec::new();
+        bits.try_reserve_exact(num_words).map_err(|_| {
+            Error::allocation("the bit array", (num_words as u64).saturating_mul(8))
+        })?;
+        bits.resize(num_words, 0u64);
+        for (i, word) in self.counters.words().enumerate() {
+            let mut present = nonzero_nibbles(word);
+            while present != 0 {
+                let position = i as u64 * PER_WORD + (present.trailing_zeros() / 4) as u64;
+                bits[(position >> 6) as usize] |= 1 << (position & 63);
+                present &= present - 1;
+            }
+        }
+        BloomFilter::from_words_with_shape(bits, self.shape, self.strategy)
+    }
+
+    /// Number of counters stuck at 15 (see the type's doc).
+    pub fn saturated_counters(&self) -> u64 {
+        self.counters
+            .words()
+            .map(|w| saturated_nibbles(w).count_ones() as u64)
+            .sum()
+    }
+
+    /// Number of nonzero counters: the bits set of [`to_bloom_filter`](Self::to_bloom_filter).
+    pub fn nonzero_counters(&self) -> u64 {
+        self.counters
+            .words()
+            .map(|w| nonzero_nibbles(w).count_ones() as u64)
+            .sum()
+    }
+
+    /// Sets every counter to 0.
+    pub fn clear(&self) {
+        self.counters.clear()
+    }
+
+    /// An independent copy; allocation failure is an error.
+    pub fn try_clone(&self) -> Result<CountingBloomFilter> {
+        Ok(CountingBloomFilter::from_counters(
+            self.counters.try_clone()?,
+            self.shape,
+            self.strategy,
+        ))
+    }
+
+    /// An error naming every parameter that differs, if any.
+    pub fn check_compatible(&self, other: &CountingBloomFilter) -> Result<()> {
+        let mut mismatches = Vec::new();
+        if self.num_bits() != other.num_bits() {
+            mismatches.push(format!(
+                "numBits {} vs {}",
+                self.num_bits(),
+                other.num_bits()
+            ));
+        }
+        if self.num_hashes() != other.num_hashes() {
+            mismatches.push(format!(
+                "numHashFunctions {} vs {}",
+                self.num_hashes(),
+                other.num_hashes()
+            ));
+        }
+        if self.strategy != other.strategy {
+            mismatches.push(format!("strategy {} vs {}", self.strategy, other.strategy));
+        }
+        if mismatches.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Incompatible(mismatches.join(", ")))
+        }
+    }
+
+    /// The counter words (counter i in word i >> 4 at bits 4·(i & 15)), one snapshot each.
+    pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.counters.words()
+    }
+
+    /// The words of a filter the caller owns exclusively (decoders filling a new filter).
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        self.counters.words_mut()
+    }
+
+    #[inline(always)]
+    fn add_hash(&self, hash: Hash128) -> bool {
+        let mut changed = false;
+        self.indexer.for_each(hash, |index| {
+            changed |= self.counters.increment(index);
+            true
+        });
+        changed
+    }
+
+    #[inline(always)]
+    fn remove_hash(&self, hash: Hash128) -> bool {
+        if !self.contains_hash(hash) {
+            return false;
+        }
+        self.indexer.for_each(hash, |index| {
+            self.counters.decrement(index);
+            true
+        });
+        true
+    }
+
+    #[inline(always)]
+    fn contains_hash(&self, hash: Hash128) -> bool {
+        self.indexer
+            .for_each(hash, |index| self.counters.get(index) != 0)
+    }
+
+    fn count_hash(&self, hash: Hash128) -> u8 {
+        let mut min = counters::MAX;
+        self.indexer.for_each(hash, |index| {
+            min = min.min(self.counters.get(index));
+            min != 0
+        });
+        min
+    }
+}
+
+fn check_shape(shape: Shape) -> Result<()> {
+    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
+        return Err(Error::invalid(
+            "numBits",
+            format!("{} {rule}", shape.num_bits),
+        ));
+    }
+    sizing::check_num_hashes(shape.num_hashes)
+}
+
+/// The lowest nonzero counter at or above `num_bits` in the last of ⌈m/16⌉ words, if any.
+pub(crate) fn first_counter_at_or_above(words: &[u64], num_bits: u64) -> Option<u64> {
+    let used = (num_bits % PER_WORD) as u32;
+    let last = *words.last()?;
+    if used == 0 {
+        return None;
+    }
+    let above = nonzero_nibbles(last) & (u64::MAX << (used * 4));
+    (above != 0).then(|| (words.len() as u64 - 1) * PER_WORD + (above.trailing_zeros() / 4) as u64)
+}
+
+/// Panics if the copy cannot be allocated; [`CountingBloomFilter::try_clone`] returns an error.
+impl Clone for CountingBloomFilter {
+    fn clone(&self) -> CountingBloomFilter {
+        self.try_clone()
+            .unwrap_or_else(|e| panic!("CountingBloomFilter::clone: {e}"))
+    }
+}
+
+/// Equal shape, strategy and counters.
+impl PartialEq for CountingBloomFilter {
+    fn eq(&self, other: &CountingBloomFilter) -> bool {
+        self.check_compatible(other).is_ok() && self.words().eq(other.words())
+    }
+}
+
+impl Eq for CountingBloomFilter {}
+
+impl std::fmt::Debug for CountingBloomFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CountingBloomFilter")
+            .field("num_bits", &self.num_bits())
+            .field("num_hashes", &self.num_hashes())
+            .field("strategy", &self.strategy)
+            .field("nonzero_counters", &self.nonzero_counters())
+            .field("saturated_counters", &self.saturated_counters())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::splitmix64;
+
+    #[test]
+    fn positions_are_the_plain_filters_bits() {
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+            for shape in [
+                Shape {
+                    num_bits: 768,
+                    num_hashes: 5,
+                },
+                Shape {
+                    num_bits: 143_775,
+                    num_hashes: 10,
+                },
+            ] {
+                let counting = CountingBloomFilter::with_shape(shape, strategy).unwrap();
+                let plain = BloomFilter::with_shape(shape, strategy).unwrap();
+                let mut state = shape.num_bits;
+                let keys: Vec<u64> = (0..2_000).map(|_| splitmix64(&mut state)).collect();
+                counting.add_all(&keys);
+                plain.put_all(&keys);
+                counting.add_str("héllo");
+                plain.put_str("héllo");
+                assert_eq!(counting.to_bloom_filter().unwrap(), plain);
+                assert_eq!(counting.nonzero_counters(), plain.bits_set());
+                // Removing half the keys leaves the plain filter of the other half.
+                assert_eq!(counting.remove_all(&keys[..1_000]), 1_000);
+                assert!(counting.remove_str("héllo"));
+                let rest = BloomFilter::with_shape(shape, strategy).unwrap();
+                rest.put_all(&keys[1_000..]);
+                assert_eq!(counting.to_bloom_filter().unwrap(), rest);
+            }
+        }
+    }
+
+    #[test]
+    fn guava_31_put_1_sets_these_positions() {
+        let f = CountingBloomFilter::new(100, 0.03).unwrap();
+        assert_eq!((f.num_bits(), f.num_hashes()), (768, 5));
+        f.add(1);
+        f.add(1);
+        for position in [330, 592, 86, 604, 98] {
+            assert_eq!(f.counter(position).unwrap(), 2);
+        }
+        assert_eq!(f.count(1), 2);
+        assert_eq!(f.nonzero_counters(), 5);
+        assert!(f.counter(768).is_err());
+    }
+
+    #[test]
+    fn remove_of_an_absent_key_changes_nothing() {
+        let f = CountingBloomFilter::new(1_000, 0.01).unwrap();
+        f.add(7);
+        let before: Vec<u64> = f.words().collect();
+        assert!(!f.might_contain(8));
+        assert!(!f.remove(8));
+        assert_eq!(f.words().collect::<Vec<_>>(), before);
+        assert!(f.remove(7));
+        assert!(!f.might_contain(7) && f.nonzero_counters() == 0);
+        assert_eq!(f.count(7), 0);
+    }
+
+    #[test]
+    fn saturated_counters_stay_and_are_reported() {
+        let f = CountingBloomFilter::new(100, 0.03).unwrap();
+        for _ in 0..20 {
+            f.add(1);
+        }
+        assert_eq!(f.count(1), MAX_COUNT);
+        assert_eq!(f.saturated_counters(), 5);
+        for _ in 0..40 {
+            f.remove(1);
+        }
+        assert!(
+            f.might_contain(1),
+            "saturated counters are never decremented"
+        );
+        assert_eq!(f.saturated_counters(), 5);
+        assert!(!f.add(1), "nothing changes once every counter saturated");
+    }
+
+    #[test]
+    fn merge_and_subtract() {
+        let a = CountingBloomFilter::new(1_000, 0.01).unwrap();
+        let b = CountingBloomFilter::new(1_000, 0.01).unwrap();
+        let both = CountingBloomFilter::new(1_000, 0.01).unwrap();
+        (0..100).for_each(|k| {
+            a.add(k);
+            both.add(k);
+        });
+        (50..150).for_each(|k| {
+            b.add(k);
+            both.add(k);
+        });
+        let sum = a.clone();
+        sum.merge(&b).unwrap();
+        assert_eq!(sum, both);
+        sum.subtract(&b).unwrap();
+        assert_eq!(sum, a);
+        sum.subtract(&sum).unwrap();
+        assert_eq!(sum.nonzero_counters(), 0);
+        let other = CountingBloomFilter::new(1_000, 0.001).unwrap();
+        let err = a.merge(&other).unwrap_err().to_string();
+        assert!(
+            err.contains("numBits") && err.contains("numHashFunctions"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_shapes_and_words_are_errors() {
+        let odd = Shape {
+            num_bits: 20,
+            num_hashes: 3,
+        };
+        let err = CountingBloomFilter::from_words(vec![0, 1 << 16], odd, Strategy::Murmur128Mitz64)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("counter 20 is nonzero"), "{err}");
+        assert!(CountingBloomFilter::from_words(vec![0], odd, Strategy::Murmur128Mitz64).is_err());
+        let zero = Shape {
+            num_bits: 0,
+            num_hashes: 3,
+        };
+        assert!(CountingBloomFilter::with_shape(zero, Strategy::Murmur128Mitz64).is_err());
+        assert!(CountingBloomFilter::new(0, 2.0).is_err());
+    }
+}

@@ -1,0 +1,432 @@
+//! The counting filter's layout (`FORMAT.md` §10): the 24-byte header of format v1 with
+//! version byte 3, a dense or sparse payload of 4-bit counters, the CRC-32 trailer.
+//!
+//! Version 3 marks the kind: a plain-filter reader (versions 1 and 2) stops at the version byte
+//! with its `version` error before it reads anything else, and this reader refuses versions 1
+//! and 2 the same way. Decoding validates every field in layout order and names the first bad
+//! one, checks the length and the checksum before it reads the payload, and allocates only
+//! after both, like [`super::decode`].
+
+use super::bitstream::{BitReader, BitWriter, low_mask};
+use super::header::{MAGIC, read_u64};
+use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, reserve};
+use crate::counting::CountingBloomFilter;
+use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
+use crate::error::{Error, Result};
+use crate::sizing::{MAX_NUM_BITS, Shape, num_bits_violation};
+use crate::strategy::Strategy;
+
+/// The version byte of a counting filter with 4-bit counters.
+pub const VERSION_COUNTING_4BIT: u8 = 3;
+/// Entry count and Rice parameter: the smallest sparse payload (an all-zero filter).
+const SPARSE_MIN_PAYLOAD_LEN: u64 = 9;
+const MAX_RICE: u32 = 63;
+/// Bits of a counter's value in a sparse entry.
+const VALUE_BITS: u32 = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    /// The ⌈m/16⌉ counter words, little-endian: m/2 bytes rounded up to whole words.
+    Dense = 0,
+    /// Rice-coded gaps between nonzero counters, each followed by its 4-bit value.
+    Sparse = 1,
+}
+
+/// Bytes of a dense payload for m counters.
+fn dense_len(num_bits: u64) -> u64 {
+    words_for(num_bits) * 8
+}
+
+struct Header {
+    strategy: Strategy,
+    encoding: Encoding,
+    shape: Shape,
+    payload_len: u64,
+}
+
+impl Header {
+    fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[0..4].copy_from_slice(&MAGIC);
+        out[4] = VERSION_COUNTING_4BIT;
+        out[5] = self.strategy.ordinal();
+        out[6] = self.encoding as u8;
+        out[7] = self.shape.num_hashes as u8;
+        out[8..16].copy_from_slice(&self.shape.num_bits.to_le_bytes());
+        out[16..24].copy_from_slice(&self.payload_len.to_le_bytes());
+        out
+    }
+
+    fn total_len(&self) -> u64 {
+        (HEADER_LEN + TRAILER_LEN) as u64 + self.payload_len
+    }
+
+    fn parse(bytes: &[u8]) -> Result<Header> {
+        let seen = bytes.len().min(MAGIC.len());
+        if bytes[..seen] != MAGIC[..seen] {
+            let got: String = bytes[..seen].iter().map(|b| format!("{b:02x}")).collect();
+            return Err(Error::corrupt(
+                "magic",
+                format!("expected 53424c4d (\"SBLM\"), got {got}"),
+            ));
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(Error::corrupt(
+                "length",
+                format!(
+                    "truncated header: expected {HEADER_LEN} bytes, got {}",
+                    bytes.len()
+                ),
+            ));
+        }
+        let version = bytes[4];
+        if version != VERSION_COUNTING_4BIT {
+            let kind = if version == 1 || version == 2 {
+                " (a plain Bloom filter: read it with BloomFilter)"
+            } else {
+                ""
+            };
+            return Err(Error::corrupt(
+                "version",
+                format!(
+                    "format version {version}{kind}; a counting filter with 4-bit counters is version {VERSION_COUNTING_4BIT}"
+                ),
+            ));
+        }
+        let strategy = Strategy::from_ordinal(bytes[5]).ok_or_else(|| {
+            Error::corrupt(
+                "strategy",
+                format!(
+                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
+                    bytes[5]
+                ),
+            )
+        })?;
+        let encoding = match bytes[6] {
+            0 => Encoding::Dense,
+            1 => Encoding::Sparse,
+            other => {
+                return Err(Error::corrupt(
+                    "encoding",
+                    format!("unknown encoding {other}; expected 0 (dense) or 1 (sparse)"),
+                ));
+            }
+        };
+        let num_hashes = bytes[7] as u32;
+        if num_hashes == 0 {
+            return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
+        }
+        let num_bits = read_u64(bytes, 8);
+        if let Some(rule) = num_bits_violation(num_bits) {
+            return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
+        }
+        let payload_len = read_u64(bytes, 16);
+        let dense = dense_len(num_bits);
+        match encoding {
+            Encoding::Dense if payload_len != dense => {
+                return Err(Error::corrupt(
+                    "payloadLength",
+                    format!(
+                        "dense payload of {num_bits} counters must be {dense} bytes, header says {payload_len}"
+                    ),
+                ));
+            }
+            Encoding::Sparse if dense <= SPARSE_MIN_PAYLOAD_LEN => {
+                return Err(Error::corrupt(
+                    "encoding",
+                    format!(
+                        "a filter of {num_bits} counters is never sparse: its dense payload ({dense} bytes) is no larger than the smallest sparse one ({SPARSE_MIN_PAYLOAD_LEN} bytes)"
+                    ),
+                ));
+            }
+            Encoding::Sparse if payload_len < SPARSE_MIN_PAYLOAD_LEN || payload_len >= dense => {
+                return Err(Error::corrupt(
+                    "payloadLength",
+                    format!(
+                        "sparse payload of {num_bits} counters must be {SPARSE_MIN_PAYLOAD_LEN} to {} bytes (smaller than the dense {dense}), header says {payload_len}",
+                        dense - 1
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        Ok(Header {
+            strategy,
+            encoding,
+            shape: Shape {
+                num_bits,
+                num_hashes,
+            },
+            payload_len,
+        })
+    }
+}
+
+/// The filter's bytes, sparse or dense, whichever is smaller (a tie goes dense). Panics if the
+/// bytes cannot be allocated; [`try_encode`] returns an error instead.
+pub fn encode(filter: &CountingBloomFilter) -> Vec<u8> {
+    try_encode(filter).unwrap_or_else(|e| panic!("format::counting::encode: {e}"))
+}
+
+/// [`encode`], with allocation failure as an [`Error::Allocation`].
+pub fn try_encode(filter: &CountingBloomFilter) -> Result<Vec<u8>> {
+    let dense = dense_len(filter.num_bits());
+    // The dense form is the snapshot the sparse coder reads: both see the same counters even
+    // while other threads add and remove.
+    let mut out = reserve(HEADER_LEN as u64 + dense + TRAILER_LEN as u64)?;
+    out.resize(HEADER_LEN, 0);
+    for word in filter.words() {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    let mut header = Header {
+        strategy: filter.strategy(),
+        encoding: Encoding::Dense,
+        shape: filter.shape(),
+        payload_len: dense,
+    };
+    if let Some(plan) = plan(&out[HEADER_LEN..]) {
+        header.encoding = Encoding::Sparse;
+        header.payload_len = plan.len;
+        let mut sparse = reserve(HEADER_LEN as u64 + plan.len + TRAILER_LEN as u64)?;
+        sparse.resize(HEADER_LEN, 0);
+        write_sparse(&out[HEADER_LEN..], &plan, &mut sparse);
+        out = sparse;
+    }
+    out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    checksum::append(&mut out);
+    Ok(out)
+}
+
+/// Decodes exactly one counting filter occupying all of `bytes`.
+pub fn decode(bytes: &[u8]) -> Result<CountingBloomFilter> {
+    decode_with_limit(bytes, MAX_NUM_BITS)
+}
+
+/// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits`
+/// counters before allocating it.
+pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<CountingBloomFilter> {
+    let header = Header::parse(bytes)?;
+    check_limit(header.shape.num_bits, max_num_bits)?;
+    check_exact_len(bytes, header.total_len())?;
+    checksum::verify(bytes)?;
+    let payload = &bytes[HEADER_LEN..bytes.len() - TRAILER_LEN];
+    match header.encoding {
+        Encoding::Dense => read_dense(payload, header.shape, header.strategy),
+        Encoding::Sparse => read_sparse(payload, header.shape, header.strategy),
+    }
+}
+
+/// Validates a header (the first [`HEADER_LEN`] bytes) and returns the whole encoded length,
+/// refusing a filter of more than `max_num_bits` counters: what a stream reader needs.
+pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
+    let header = Header::parse(&header[..header.len().min(HEADER_LEN)])?;
+    check_limit(header.shape.num_bits, max_num_bits)?;
+    Ok(header.total_len())
+}
+
+fn read_dense(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
+    let words = super::dense::words_from_bytes::<byteorder::LittleEndian>(payload)?;
+    if let Some(index) = crate::counting::first_counter_at_or_above(&words, shape.num_bits) {
+        return Err(Error::corrupt(
+            "payload",
+            format!(
+                "counter {index} is nonzero, at or above numBits {}",
+                shape.num_bits
+            ),
+        ));
+    }
+    CountingBloomFilter::from_words(words, shape, strategy)
+}
+
+struct Plan {
+    count: u64,
+    rice: u32,
+    len: u64,
+}
+
+/// Counter word `i` of a dense payload.
+fn word(dense: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(dense[i * 8..i * 8 + 8].try_into().expect("8-byte word"))
+}
+
+/// Calls `visit(position, value)` for every nonzero counter, in increasing position order.
+fn for_each_nonzero(dense: &[u8], mut visit: impl FnMut(u64, u64)) {
+    for i in 0..dense.len() / 8 {
+        let w = word(dense, i);
+        let mut present = nonzero_nibbles(w);
+        while present != 0 {
+            let shift = present.trailing_zeros();
+            visit(i as u64 * PER_WORD + (shift / 4) as u64, (w >> shift) & 15);
+            present &= present - 1;
+        }
+    }
+}
+
+/// The sparse plan for the dense payload `dense`, if strictly smaller than it (§10.4's rule,
+/// deterministic: equal counters give equal bytes).
+fn plan(dense: &[u8]) -> Option<Plan> {
+    let mut count = 0u64;
+    let mut last = None;
+    for_each_nonzero(dense, |position, _| {
+        count += 1;
+        last = Some(position);
+    });
+    let sum_gaps = last.map_or(0, |last| last + 1 - count);
+    let center = sum_gaps
+        .checked_div(count)
+        .unwrap_or(0)
+        .checked_ilog2()
+        .unwrap_or(0);
+    let candidates = [center.saturating_sub(1), center, (center + 1).min(MAX_RICE)];
+    let mut quotients = [0u128; 3];
+    let mut next = 0u64;
+    for_each_nonzero(dense, |position, _| {
+        let gap = position - next;
+        for (sum, &r) in quotients.iter_mut().zip(&candidates) {
+            *sum += (gap >> r) as u128;
+        }
+        next = position + 1;
+    });
+    let (rice, bits) = candidates
+        .iter()
+        .zip(&quotients)
+        .map(|(&r, &q)| (r, count as u128 * (r + 1 + VALUE_BITS) as u128 + q))
+        .min_by_key(|&(_, bits)| bits)?;
+    let len = SPARSE_MIN_PAYLOAD_LEN as u128 + bits.div_ceil(8);
+    (len < dense.len() as u128).then_some(Plan {
+        count,
+        rice,
+        len: len as u64,
+    })
+}
+
+fn write_sparse(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(&plan.count.to_le_bytes());
+    out.push(plan.rice as u8);
+    let mut writer = BitWriter::new(out);
+    let mut next = 0u64;
+    for_each_nonzero(dense, |position, value| {
+        writer.put_rice(position - next, plan.rice);
+        writer.put(value, VALUE_BITS);
+        next = position + 1;
+    });
+    writer.finish();
+    debug_assert_eq!((out.len() - start) as u64, plan.len);
+}
+
+/// The filter whose sparse payload is `payload`; the header and checksum are checked.
+fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
+    let bad = |reason: String| Error::corrupt("payload", reason);
+    let count = read_u64(payload, 0);
+    let r = payload[8] as u32;
+    let data = &payload[SPARSE_MIN_PAYLOAD_LEN as usize..];
+    if r > MAX_RICE {
+        return Err(bad(format!("Rice parameter {r} is not in 0..={MAX_RICE}")));
+    }
+    if count > shape.num_bits {
+        return Err(bad(format!(
+            "count of nonzero counters {count} exceeds the {} counters of the filter",
+            shape.num_bits
+        )));
+    }
+    // Every entry takes at least r + 1 + 4 bits: this bounds the loop by the bytes present.
+    let data_bits = data.len() as u128 * 8;
+    let least = count as u128 * (r + 1 + VALUE_BITS) as u128;
+    if least > data_bits {
+        return Err(bad(format!(
+            "count of nonzero counters {count} needs at least {least} bits of entries, only {data_bits} present"
+        )));
+    }
+    let mut filter = CountingBloomFilter::with_shape(shape, strategy)?;
+    let words = filter.words_mut();
+    let mut reader = BitReader::new(data);
+    let mut next = 0u128;
+    for i in 0..count {
+        let past_end = |_| {
+            bad(format!(
+                "the entry of nonzero counter {i} of {count} runs past the end of the data"
+            ))
+        };
+        let quotient = reader.read_unary().map_err(past_end)?;
+        let low = reader.read_bits(r).map_err(past_end)?;
+        let value = reader.read_bits(VALUE_BITS).map_err(past_end)?;
+        let position = next + ((quotient as u128) << r | low as u128);
+        if position >= shape.num_bits as u128 {
+            return Err(bad(format!(
+                "nonzero counter {i} at position {position} is not below numBits {}",
+                shape.num_bits
+            )));
+        }
+        if value == 0 {
+            return Err(bad(format!(
+                "nonzero counter {i} at position {position} has value 0"
+            )));
+        }
+        words[(position >> 4) as usize] |= value << ((position & 15) * 4);
+        next = position + 1;
+    }
+    let used = reader.position();
+    if used.div_ceil(8) != data.len() as u64 {
+        return Err(bad(format!(
+            "{} bytes follow the last of the {count} entries",
+            data.len() as u64 - used.div_ceil(8)
+        )));
+    }
+    if !used.is_multiple_of(8) && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
+        return Err(bad("nonzero padding bits after the last entry".to_string()));
+    }
+    Ok(filter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::splitmix64;
+
+    /// Sparse wins until counters are dense enough: ~6 bits per nonzero counter at half
+    /// full against 4 bits per counter dense, so only an overfilled filter goes dense.
+    #[test]
+    fn round_trips_sparse_and_dense() {
+        for (n, keys, sparse) in [
+            (1_000u64, 0u64, true),
+            (1_000, 10, true),
+            (1_000, 1_000, true),
+            (1_000, 5_000, false),
+        ] {
+            let f = CountingBloomFilter::new(n, 0.01).unwrap();
+            let mut state = n + keys;
+            for _ in 0..keys {
+                f.add(splitmix64(&mut state));
+            }
+            let bytes = encode(&f);
+            assert_eq!(bytes[6] == 1, sparse, "n={n} keys={keys}");
+            assert_eq!(decode(&bytes).unwrap(), f);
+        }
+    }
+
+    #[test]
+    fn any_counter_count_round_trips() {
+        for num_bits in [1u64, 15, 17, 100, 143_775] {
+            let shape = Shape {
+                num_bits,
+                num_hashes: 3,
+            };
+            let f = CountingBloomFilter::with_shape(shape, Strategy::Murmur128Mitz32).unwrap();
+            (0..num_bits.min(50)).for_each(|k| {
+                f.add(k);
+            });
+            assert_eq!(decode(&encode(&f)).unwrap(), f, "m={num_bits}");
+        }
+    }
+
+    #[test]
+    fn plain_readers_and_counting_readers_refuse_each_other() {
+        let counting = encode(&CountingBloomFilter::new(100, 0.01).unwrap());
+        let err = super::super::decode(&counting).unwrap_err().to_string();
+        assert!(err.contains("version"), "{err}");
+        let plain = super::super::encode(&crate::BloomFilter::new(100, 0.01).unwrap());
+        let err = decode(&plain).unwrap_err().to_string();
+        assert!(err.contains("version") && err.contains("plain"), "{err}");
+    }
+}
