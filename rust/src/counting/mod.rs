@@ -119,14 +119,17 @@ impl CountingBloomFilter {
         self.shape.num_bits
     }
 
+    /// Hash functions per key (k).
     pub fn num_hashes(&self) -> u32 {
         self.shape.num_hashes
     }
 
+    /// Counters (m) and hash functions (k): the plain filter's shape for the same (n, p).
     pub fn shape(&self) -> Shape {
         self.shape
     }
 
+    /// How hashes become counter positions (the plain filter's strategies).
     pub fn strategy(&self) -> Strategy {
         self.strategy
     }
@@ -138,10 +141,12 @@ impl CountingBloomFilter {
         self.add_hash(hash_u64(key))
     }
 
+    /// [`add`](Self::add) for a byte-string key (Guava's `byteArrayFunnel`).
     pub fn add_bytes(&self, key: &[u8]) -> bool {
         self.add_hash(hash_bytes(key))
     }
 
+    /// [`add`](Self::add) for a string key, hashed as its UTF-8 bytes.
     pub fn add_str(&self, key: &str) -> bool {
         self.add_bytes(key.as_bytes())
     }
@@ -160,10 +165,12 @@ impl CountingBloomFilter {
         self.remove_hash(hash_u64(key))
     }
 
+    /// [`remove`](Self::remove) for a byte-string key.
     pub fn remove_bytes(&self, key: &[u8]) -> bool {
         self.remove_hash(hash_bytes(key))
     }
 
+    /// [`remove`](Self::remove) for a string key (UTF-8).
     pub fn remove_str(&self, key: &str) -> bool {
         self.remove_bytes(key.as_bytes())
     }
@@ -180,14 +187,17 @@ impl CountingBloomFilter {
         self.contains_hash(hash_u64(key))
     }
 
+    /// [`might_contain`](Self::might_contain) for a byte-string key.
     pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
         self.contains_hash(hash_bytes(key))
     }
 
+    /// [`might_contain`](Self::might_contain) for a string key (UTF-8).
     pub fn might_contain_str(&self, key: &str) -> bool {
         self.might_contain_bytes(key.as_bytes())
     }
 
+    /// `might_contain` for each key, in order.
     pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
         keys.iter().map(|&key| self.might_contain(key)).collect()
     }
@@ -224,6 +234,7 @@ impl CountingBloomFilter {
         self.count_hash(hash_u64(key))
     }
 
+    /// [`count`](Self::count) for a byte-string key.
     pub fn count_bytes(&self, key: &[u8]) -> u8 {
         self.count_hash(hash_bytes(key))
     }

@@ -8,11 +8,12 @@
 //! after both, like [`super::decode`].
 
 use super::bitstream::{BitReader, BitWriter, low_mask};
-use super::header::{MAGIC, read_u64};
+use super::header::MAGIC;
 use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, reserve};
 use crate::counting::CountingBloomFilter;
 use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
 use crate::error::{Error, Result};
+use crate::le;
 use crate::sizing::{MAX_NUM_BITS, Shape, num_bits_violation};
 use crate::strategy::Strategy;
 
@@ -116,11 +117,11 @@ impl Header {
         if num_hashes == 0 {
             return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
         }
-        let num_bits = read_u64(bytes, 8);
+        let num_bits = le::u64_at(bytes, 8);
         if let Some(rule) = num_bits_violation(num_bits) {
             return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
         }
-        let payload_len = read_u64(bytes, 16);
+        let payload_len = le::u64_at(bytes, 16);
         let dense = dense_len(num_bits);
         match encoding {
             Encoding::Dense if payload_len != dense => {
@@ -225,7 +226,7 @@ pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
 }
 
 fn read_dense(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
-    let words = super::dense::words_from_bytes::<byteorder::LittleEndian>(payload)?;
+    let words = super::dense::words_from_bytes(payload, le::u64s_into)?;
     if let Some(index) = crate::counting::first_counter_at_or_above(&words, shape.num_bits) {
         return Err(Error::corrupt(
             "payload",
@@ -318,7 +319,7 @@ fn write_sparse(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
 /// The filter whose sparse payload is `payload`; the header and checksum are checked.
 fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
     let bad = |reason: String| Error::corrupt("payload", reason);
-    let count = read_u64(payload, 0);
+    let count = le::u64_at(payload, 0);
     let r = payload[8] as u32;
     let data = &payload[SPARSE_MIN_PAYLOAD_LEN as usize..];
     if r > MAX_RICE {
