@@ -22,7 +22,7 @@ use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer}
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding, run, run_primitive};
 use crate::error::Error;
-use crate::format::{self, guava, redis_bitmap};
+use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
 use crate::{BloomFilter, Strategy, sizing};
 
@@ -497,6 +497,56 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l
         let limit = non_negative("maxNumBits", max_num_bits)?;
         let header = read_all(env, &header, "header")?;
         let total = decoding(guava::total_len_with_limit(as_u8(header.as_slice()), limit))?;
+        Ok(total.min(i64::MAX as u64) as jlong)
+    })
+}
+
+/// Spark's `writeTo` stream (V1 or V2 by the filter's strategy), for `SparkSketchInterop`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToSpark<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> JByteArray<'l> {
+    run(env, |env| {
+        let bytes = spark_sketch::encode(filter(handle)?)?;
+        new_array(env, as_i8(&bytes), "Spark's stream")
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromSpark<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    bytes: JByteArray<'l>,
+    max_num_bits: jlong,
+) -> jlong {
+    run(env, |env| {
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let bytes = read_all(env, &bytes, "bytes")?;
+        let filter = decoding(spark_sketch::decode_with_limit(
+            as_u8(bytes.as_slice()),
+            limit,
+        ))?;
+        Ok(into_handle(filter))
+    })
+}
+
+/// The whole stream's length from its header (12 bytes for V1, 16 for V2).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nSparkTotalLength<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    header: JByteArray<'l>,
+    max_num_bits: jlong,
+) -> jlong {
+    run(env, |env| {
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let header = read_all(env, &header, "header")?;
+        let total = decoding(spark_sketch::total_len_with_limit(
+            as_u8(header.as_slice()),
+            limit,
+        ))?;
         Ok(total.min(i64::MAX as u64) as jlong)
     })
 }

@@ -580,6 +580,46 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
+  // Spark's sketch filter: thin delegates to SparkSketchInterop, which documents them in full.
+
+  /**
+   * Reads one filter written by Spark's {@code org.apache.spark.util.sketch.BloomFilter.writeTo}
+   * (V1 or V2), consuming exactly its bytes, under the default decode limit; see {@link
+   * SparkSketchInterop#readSpark(InputStream, long)}.
+   *
+   * @param in the stream to read from
+   * @return a filter of strategy {@link Strategy#SPARK_SKETCH_V1} or {@link
+   *     Strategy#SPARK_SKETCH_V2}
+   * @throws CorruptFilterException if the bytes are invalid or end early
+   * @throws IOException if {@code in} throws
+   */
+  public static BloomFilter readSpark(InputStream in) throws IOException {
+    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Writes the bytes Spark's {@code writeTo} writes for this filter, which Spark's {@code
+   * BloomFilter.readFrom} loads; see {@link SparkSketchInterop#writeSpark}.
+   *
+   * @param out the stream to write to
+   * @throws IllegalArgumentException if the strategy is not a Spark sketch strategy
+   * @throws IOException if {@code out} throws
+   */
+  public void writeSpark(OutputStream out) throws IOException {
+    SparkSketchInterop.writeSpark(this, out);
+  }
+
+  /**
+   * Converts a live {@code org.apache.spark.util.sketch.BloomFilter}; see {@link
+   * SparkSketchInterop#fromSpark}.
+   *
+   * @param sparkSketchBloomFilter a Spark sketch Bloom filter
+   * @return a new filter answering as Spark's does
+   */
+  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
+    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
+  }
+
   // Guava: thin delegates to GuavaInterop, which documents them in full.
 
   /**

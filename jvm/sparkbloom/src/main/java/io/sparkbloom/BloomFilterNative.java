@@ -78,6 +78,14 @@ final class BloomFilterNative {
   static native long nGuavaTotalLength(byte[] header, long maxNumBits)
       throws CorruptFilterException;
 
+  static native byte[] nToSpark(long handle);
+
+  static native long nFromSpark(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nSparkTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
+
   static native long nWithShape(long numBits, int numHashFunctions, int strategy);
 
   static native void nOrWords(long handle, int wordOffset, long[] words, int count);
