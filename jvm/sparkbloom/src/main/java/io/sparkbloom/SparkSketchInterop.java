@@ -21,7 +21,7 @@ import java.util.Objects;
  *
  * <p>Spark's stream is big-endian: V1 (Spark 2.0 to 4.0) is version 1, k, word count (int32
  * each), then the words (int64 each); V2 (the default since Spark 4.1) adds an int32 seed after
- * k. Only V2's default seed 0 is supported ({@code FORMAT.md} §7).
+ * k. Only V2's default seed 0 is supported ({@code FORMAT.md} §1.6, §10).
  */
 public final class SparkSketchInterop {
   private static final int VERSION_LENGTH = 4;
