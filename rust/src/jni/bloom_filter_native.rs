@@ -15,10 +15,11 @@
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use jni::EnvUnowned;
-use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
+use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray, JObjectArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
+use super::byte_keys::for_each_byte_key;
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding, run, run_primitive};
 use crate::error::Error;
@@ -261,6 +262,54 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
             Ok(())
         })?;
         Ok(changed)
+    })
+}
+
+/// `putAll(byte[][])` (and `putAll(String[])`, whose UTF-8 bytes Java passes): one crossing.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllBytes<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    keys: JObjectArray<'l, JByteArray<'l>>,
+) -> jboolean {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let mut changed = false;
+        for_each_byte_key(env, &keys, "keys", |_, key| changed |= f.put_bytes(key))?;
+        Ok(changed)
+    })
+}
+
+/// `out[i] = mightContain(keys[i])` for a `byte[][]`; `out` as long as `keys`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllBytes<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    keys: JObjectArray<'l, JByteArray<'l>>,
+    out: JBooleanArray<'l>,
+) {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let out_len = length(env, &out, "out")?;
+        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
+        let mut count = 0usize;
+        let mut overflow = false;
+        for_each_byte_key(env, &keys, "keys", |i, key| {
+            count = i + 1;
+            match answers.get_mut(i) {
+                Some(slot) => *slot = f.might_contain_bytes(key),
+                None => overflow = true,
+            }
+        })?;
+        if overflow || count != out_len {
+            return Err(
+                Error::invalid("out", format!("has {out_len} slots for {count} keys")).into(),
+            );
+        }
+        out.set_region(env, 0, &answers)?;
+        Ok(())
     })
 }
 

@@ -580,6 +580,103 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
+  // String and byte-string batches: one native call each, keys hashed as the single-key calls.
+
+  /**
+   * Puts every byte-string key in one native call, each hashed as {@link #put(byte[])}.
+   *
+   * @param keys the keys; no element may be null
+   * @return {@code true} if a bit changed
+   * @throws NullPointerException if {@code keys} is null
+   * @throws IllegalArgumentException naming the first null element
+   */
+  public boolean putAll(byte[][] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    return test(h -> BloomFilterNative.nPutAllBytes(h, keys));
+  }
+
+  /**
+   * Puts every string key, each hashed as {@link #put(String)} (its UTF-8 bytes), in one native
+   * call.
+   *
+   * @param keys the keys; no element may be null
+   * @return {@code true} if a bit changed
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public boolean putAll(String[] keys) {
+    return putAll(utf8All(keys));
+  }
+
+  /**
+   * {@link #mightContain(byte[])} of every key, in order, in one native call.
+   *
+   * @param keys the keys; no element may be null
+   * @return the answers, one per key
+   * @throws NullPointerException if {@code keys} is null
+   * @throws IllegalArgumentException naming the first null element
+   */
+  public boolean[] mightContainAll(byte[][] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    boolean[] out = new boolean[keys.length];
+    run(h -> BloomFilterNative.nMightContainAllBytes(h, keys, out));
+    return out;
+  }
+
+  /**
+   * {@link #mightContain(String)} of every key, in order, in one native call.
+   *
+   * @param keys the keys; no element may be null
+   * @return the answers, one per key
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public boolean[] mightContainAll(String[] keys) {
+    return mightContainAll(utf8All(keys));
+  }
+
+  /**
+   * The keys certainly not in the filter, in their order (one native call).
+   *
+   * @param keys the keys; no element may be null
+   * @return the absent keys (the same array objects)
+   * @throws NullPointerException if {@code keys} is null
+   */
+  public byte[][] retainAbsent(byte[][] keys) {
+    return absent(keys, mightContainAll(keys)).toArray(new byte[0][]);
+  }
+
+  /**
+   * The keys certainly not in the filter, in their order (one native call).
+   *
+   * @param keys the keys; no element may be null
+   * @return the absent keys
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public String[] retainAbsent(String[] keys) {
+    return absent(keys, mightContainAll(keys)).toArray(new String[0]);
+  }
+
+  private static <K> java.util.List<K> absent(K[] keys, boolean[] present) {
+    java.util.List<K> out = new java.util.ArrayList<>();
+    for (int i = 0; i < keys.length; i++) {
+      if (!present[i]) {
+        out.add(keys[i]);
+      }
+    }
+    return out;
+  }
+
+  private static byte[][] utf8All(String[] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    byte[][] bytes = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == null) {
+        throw new NullPointerException("keys[" + i + "] is null");
+      }
+      bytes[i] = keys[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return bytes;
+  }
+
   // Spark's sketch filter: thin delegates to SparkSketchInterop, which documents them in full.
 
   /**

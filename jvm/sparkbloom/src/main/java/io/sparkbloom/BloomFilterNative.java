@@ -40,6 +40,10 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
+  static native boolean nPutAllBytes(long handle, byte[][] keys);
+
+  static native void nMightContainAllBytes(long handle, byte[][] keys, boolean[] out);
+
   static native void nMerge(long handle, long other);
 
   static native void nIntersect(long handle, long other);

@@ -257,8 +257,8 @@ public final class JniCheckMain {
     expect(IllegalArgumentException.class, () -> BloomFilter.fromWords(new long[1], -3, Strategy.MURMUR128_MITZ_64));
     expect(NullPointerException.class, () -> f.put((byte[]) null));
     expect(NullPointerException.class, () -> f.mightContain((byte[]) null));
-    expect(NullPointerException.class, () -> f.putAll(null));
-    expect(NullPointerException.class, () -> f.retainAbsent(null));
+    expect(NullPointerException.class, () -> f.putAll((long[]) null));
+    expect(NullPointerException.class, () -> f.retainAbsent((long[]) null));
     expect(NullPointerException.class, () -> BloomFilter.fromByteArray(null));
     expect(NullPointerException.class, () -> BloomFilter.fromGuavaByteArray(null));
     expect(NullPointerException.class, () -> BloomFilter.fromWords(null, 3, Strategy.MURMUR128_MITZ_64));
