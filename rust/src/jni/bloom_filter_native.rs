@@ -15,13 +15,13 @@
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use jni::EnvUnowned;
-use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray, JObjectArray};
+use jni::objects::{JBooleanArray, JByteArray, JClass, JIntArray, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
-use super::byte_keys::for_each_byte_key;
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding, run, run_primitive};
+use super::packed_keys::PackedKeys;
 use crate::error::Error;
 use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
@@ -265,49 +265,52 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
     })
 }
 
-/// `putAll(byte[][])` (and `putAll(String[])`, whose UTF-8 bytes Java passes): one crossing.
+/// `putAll(byte[][])` and `putAll(String[])`: Java packs the keys (UTF-8 for strings) into one
+/// `byte[]` with each key's end offset in `ends`, so a batch is one crossing and two copies.
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    keys: JObjectArray<'l, JByteArray<'l>>,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
 ) -> jboolean {
     run(env, |env| {
         let f = filter(handle)?;
+        let keys = PackedKeys::read(env, &data, &ends)?;
         let mut changed = false;
-        for_each_byte_key(env, &keys, "keys", |_, key| changed |= f.put_bytes(key))?;
+        keys.for_each(|key| changed |= f.put_bytes(key));
         Ok(changed)
     })
 }
 
-/// `out[i] = mightContain(keys[i])` for a `byte[][]`; `out` as long as `keys`.
+/// `out[i] = mightContain(key i)` over packed keys (see `nPutAllPacked`).
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllBytes<'l>(
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllPacked<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    keys: JObjectArray<'l, JByteArray<'l>>,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
     out: JBooleanArray<'l>,
 ) {
     run(env, |env| {
         let f = filter(handle)?;
+        let keys = PackedKeys::read(env, &data, &ends)?;
         let out_len = length(env, &out, "out")?;
-        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-        let mut count = 0usize;
-        let mut overflow = false;
-        for_each_byte_key(env, &keys, "keys", |i, key| {
-            count = i + 1;
-            match answers.get_mut(i) {
-                Some(slot) => *slot = f.might_contain_bytes(key),
-                None => overflow = true,
-            }
-        })?;
-        if overflow || count != out_len {
-            return Err(
-                Error::invalid("out", format!("has {out_len} slots for {count} keys")).into(),
-            );
+        if out_len != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {out_len} slots for {} keys", keys.len()),
+            )
+            .into());
         }
+        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
+        let mut i = 0;
+        keys.for_each(|key| {
+            answers[i] = f.might_contain_bytes(key);
+            i += 1;
+        });
         out.set_region(env, 0, &answers)?;
         Ok(())
     })

@@ -14,6 +14,6 @@
 
 mod arrays;
 mod bloom_filter_native;
-mod byte_keys;
 mod critical;
 mod errors;
+mod packed_keys;

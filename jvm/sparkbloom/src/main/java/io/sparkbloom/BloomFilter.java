@@ -587,12 +587,12 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    *
    * @param keys the keys; no element may be null
    * @return {@code true} if a bit changed
-   * @throws NullPointerException if {@code keys} is null
-   * @throws IllegalArgumentException naming the first null element
+   * @throws NullPointerException if {@code keys} or an element is null
+   * @throws IllegalArgumentException if the keys together exceed a Java array
    */
   public boolean putAll(byte[][] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    return test(h -> BloomFilterNative.nPutAllBytes(h, keys));
+    PackedKeys packed = PackedKeys.of(keys);
+    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
   }
 
   /**
@@ -604,7 +604,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean putAll(String[] keys) {
-    return putAll(utf8All(keys));
+    PackedKeys packed = PackedKeys.utf8(keys);
+    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
   }
 
   /**
@@ -612,13 +613,15 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    *
    * @param keys the keys; no element may be null
    * @return the answers, one per key
-   * @throws NullPointerException if {@code keys} is null
-   * @throws IllegalArgumentException naming the first null element
+   * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean[] mightContainAll(byte[][] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    boolean[] out = new boolean[keys.length];
-    run(h -> BloomFilterNative.nMightContainAllBytes(h, keys, out));
+    return mightContainPacked(PackedKeys.of(keys));
+  }
+
+  private boolean[] mightContainPacked(PackedKeys packed) {
+    boolean[] out = new boolean[packed.ends.length];
+    run(h -> BloomFilterNative.nMightContainAllPacked(h, packed.data, packed.ends, out));
     return out;
   }
 
@@ -630,7 +633,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean[] mightContainAll(String[] keys) {
-    return mightContainAll(utf8All(keys));
+    return mightContainPacked(PackedKeys.utf8(keys));
   }
 
   /**
@@ -663,18 +666,6 @@ public final class BloomFilter extends NativeHandle implements Serializable {
       }
     }
     return out;
-  }
-
-  private static byte[][] utf8All(String[] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    byte[][] bytes = new byte[keys.length][];
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] == null) {
-        throw new NullPointerException("keys[" + i + "] is null");
-      }
-      bytes[i] = keys[i].getBytes(StandardCharsets.UTF_8);
-    }
-    return bytes;
   }
 
   // Spark's sketch filter: thin delegates to SparkSketchInterop, which documents them in full.

@@ -40,9 +40,9 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
-  static native boolean nPutAllBytes(long handle, byte[][] keys);
+  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
 
-  static native void nMightContainAllBytes(long handle, byte[][] keys, boolean[] out);
+  static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
   static native void nMerge(long handle, long other);
 

@@ -223,6 +223,17 @@ public final class JniCheckMain {
     big.retainAbsent(keys);
     f.mightContainAll(new long[0]);
     f.retainAbsent(new long[0]);
+    String[] strings = {"a", "é", "😀", ""};
+    f.putAll(strings);
+    f.mightContainAll(strings);
+    f.retainAbsent(new byte[][] {{1}, {}});
+    f.mightContainAll(new String[0]);
+    try (BloomFilter spark = BloomFilter.create(100, 0.03, Strategy.SPARK_SKETCH_V2)) {
+      spark.putAll(strings);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      spark.writeSpark(out);
+      BloomFilter.readSpark(new java.io.ByteArrayInputStream(out.toByteArray())).close();
+    }
     BloomFilter copy = f.copy();
     copy.merge(f);
     copy.intersect(f);
