@@ -67,6 +67,7 @@ mod jni;
 mod le;
 mod memory_limit;
 pub mod sizing;
+pub mod spark_hashing;
 mod strategy;
 pub mod testutil;
 

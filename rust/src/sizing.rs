@@ -105,12 +105,26 @@ pub fn guava14_shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     })
 }
 
+/// The shape Spark's `spark-sketch` `BloomFilter.create(n, p)` gives: m = ⌊−n·ln p / ln²2⌋
+/// rounded up to whole words, k = max(1, round(m/n · ln 2)) from m before rounding.
+pub fn spark_shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    let bits = optimal_num_of_bits(expected_insertions, fpp)?;
+    Ok(Shape {
+        num_bits: round_up_to_words(bits.max(1))?,
+        num_hashes: optimal_num_of_hashes(expected_insertions, bits.max(1))?,
+    })
+}
+
 /// The shape a new filter of `strategy` gets: Guava 33.8's for MITZ_64, Guava 14.0.1's for
-/// MITZ_32 (so it merges with filters converted from Spark's shaded Guava).
+/// MITZ_32 (so it merges with filters converted from Spark's shaded Guava), Spark's
+/// `BloomFilter.create` for the Spark sketch strategies.
 pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy) -> Result<Shape> {
     match strategy {
         Strategy::Murmur128Mitz64 => shape_for(expected_insertions, fpp),
         Strategy::Murmur128Mitz32 => guava14_shape_for(expected_insertions, fpp),
+        Strategy::SparkSketchV1 | Strategy::SparkSketchV2 => {
+            spark_shape_for(expected_insertions, fpp)
+        }
     }
 }
 

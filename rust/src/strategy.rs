@@ -1,8 +1,11 @@
-//! How a 128-bit hash becomes k bit indexes: Guava's two `BloomFilterStrategies`.
+//! How a key's hash becomes k bit indexes: Guava's two `BloomFilterStrategies`, and the index
+//! walks of Spark's `spark-sketch` filters (V1 and V2), whose hash pair comes from
+//! `spark_hashing`.
 
 use crate::hashing::Hash128;
 
-/// Guava's strategies, by their ordinal in `BloomFilterStrategies` (and in `writeTo`'s first byte).
+/// Guava's strategies, by their ordinal in `BloomFilterStrategies` (and in `writeTo`'s first
+/// byte), then Spark's sketch filters with ordinals of their own (FORMAT.md §1.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Strategy {
@@ -11,6 +14,12 @@ pub enum Strategy {
     Murmur128Mitz32 = 0,
     /// Guava ≥ 17 (the default): 64-bit double hashing of both halves of the hash.
     Murmur128Mitz64 = 1,
+    /// Spark's `spark-sketch` V1 (`BloomFilterImpl`, Spark 2.0–4.0), seed 0: Murmur3_x86_32
+    /// pair `h1`, `h2`; `c = h1 + i·h2` (int) for i in 1..=k, `~c` if negative, `% m`.
+    SparkSketchV1 = 2,
+    /// Spark's `spark-sketch` V2 (`BloomFilterImplV2`, the default since Spark 4.1), seed 0:
+    /// `c = h1 · (2^31 − 1)` (long), then for each index `c += h2`, `~c` if negative, `% m`.
+    SparkSketchV2 = 3,
 }
 
 impl Strategy {
@@ -19,6 +28,8 @@ impl Strategy {
         match ordinal {
             0 => Some(Strategy::Murmur128Mitz32),
             1 => Some(Strategy::Murmur128Mitz64),
+            2 => Some(Strategy::SparkSketchV1),
+            3 => Some(Strategy::SparkSketchV2),
             _ => None,
         }
     }
@@ -33,7 +44,15 @@ impl Strategy {
         match self {
             Strategy::Murmur128Mitz32 => "MURMUR128_MITZ_32",
             Strategy::Murmur128Mitz64 => "MURMUR128_MITZ_64",
+            Strategy::SparkSketchV1 => "SPARK_SKETCH_V1",
+            Strategy::SparkSketchV2 => "SPARK_SKETCH_V2",
         }
+    }
+
+    /// Whether keys are hashed with Spark's Murmur3_x86_32 pair rather than Guava's
+    /// Murmur3_x64_128.
+    pub fn is_spark(self) -> bool {
+        matches!(self, Strategy::SparkSketchV1 | Strategy::SparkSketchV2)
     }
 }
 
@@ -87,7 +106,43 @@ impl Indexer {
         match self.strategy {
             Strategy::Murmur128Mitz64 => self.for_each_mitz64(hash, visit),
             Strategy::Murmur128Mitz32 => self.for_each_mitz32(hash, visit),
+            Strategy::SparkSketchV1 => self.for_each_spark_v1(hash, visit),
+            Strategy::SparkSketchV2 => self.for_each_spark_v2(hash, visit),
         }
+    }
+
+    /// Spark's `BloomFilterImpl`: `c = h1 + i·h2` in int arithmetic for i in 1..=k, `~c` if
+    /// negative, `c % m`; `hash.h1`/`hash.h2` carry the two 32-bit hashes.
+    #[inline(always)]
+    fn for_each_spark_v1(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let (h1, h2) = (hash.h1 as u32 as i32, hash.h2 as u32 as i32);
+        for i in 1..=self.num_hashes as i32 {
+            let mut combined = h1.wrapping_add(i.wrapping_mul(h2));
+            if combined < 0 {
+                combined = !combined;
+            }
+            if !visit(combined as u64 % self.num_bits) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Spark's `BloomFilterImplV2`: `c = (long) h1 · Integer.MAX_VALUE`; k times `c += h2`
+    /// (long, wrapping), index `(c < 0 ? ~c : c) % m` (the complement is not kept in `c`).
+    #[inline(always)]
+    fn for_each_spark_v2(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let h1 = hash.h1 as u32 as i32 as i64;
+        let h2 = hash.h2 as u32 as i32 as i64;
+        let mut combined = h1 * i32::MAX as i64; // |h1| ≤ 2^31: no overflow
+        for _ in 0..self.num_hashes {
+            combined = combined.wrapping_add(h2);
+            let positive = if combined < 0 { !combined } else { combined };
+            if !visit(positive as u64 % self.num_bits) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Guava: `combined = h1; for i in 0..k { idx = (combined & MAX) % m; combined += h2 }`.
@@ -199,6 +254,25 @@ mod tests {
     fn guava_31_put_1_sets_these_bits() {
         let indexer = Indexer::new(768, 5, Strategy::Murmur128Mitz64);
         assert_eq!(indexes(&indexer, hash_u64(1)), vec![330, 592, 86, 604, 98]);
+    }
+
+    /// Bits Spark sets for `putLong(1)` in `create(100, 0.03)` (m = 768, k = 5): V1 checked on
+    /// the 3.5.9 jar (shared notes, peers §3); V2 from its loop, checked on 4.1.3 in the JVM suite.
+    #[test]
+    fn spark_put_long_1_sets_these_bits() {
+        let pair = crate::spark_hashing::pair_u64(1, 0);
+        let v1 = Indexer::new(768, 5, Strategy::SparkSketchV1);
+        assert_eq!(indexes(&v1, pair), vec![673, 257, 603, 440, 490]);
+        let v2 = Indexer::new(768, 5, Strategy::SparkSketchV2);
+        assert_eq!(indexes(&v2, pair), vec![25, 630, 467, 304, 141]);
+    }
+
+    #[test]
+    fn ordinals_round_trip() {
+        for ordinal in 0..=3 {
+            assert_eq!(Strategy::from_ordinal(ordinal).unwrap().ordinal(), ordinal);
+        }
+        assert_eq!(Strategy::from_ordinal(4), None);
     }
 
     #[test]

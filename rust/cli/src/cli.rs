@@ -80,6 +80,9 @@ pub enum FileFormat {
     Sparkbloom,
     /// Guava's `BloomFilter.writeTo` stream, read by Guava's `BloomFilter.readFrom`.
     Guava,
+    /// Spark's `org.apache.spark.util.sketch.BloomFilter.writeTo` stream (V1 or V2, FORMAT.md
+    /// §10); only filters read from Spark's stream can be written back to it.
+    Spark,
 }
 
 /// Print each input line the filter has not seen and add it: the crawler's sieve (seed 001).
@@ -226,7 +229,8 @@ pub struct CombineArgs {
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
     sparkbloom convert legacy.guava --to sparkbloom -o legacy.sbloom\n  \
-    sparkbloom convert seen.sbloom --to guava -o seen.guava")]
+    sparkbloom convert seen.sbloom --to guava -o seen.guava\n  \
+    sparkbloom convert df-stat.spark --to sparkbloom -o df-stat.sbloom")]
 pub struct ConvertArgs {
     /// Filter file (FORMAT.md or Guava's stream).
     #[arg(value_name = "IN")]

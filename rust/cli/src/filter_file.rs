@@ -22,8 +22,9 @@ pub struct Loaded {
 }
 
 /// The layout of `bytes`, from its first byte: FORMAT.md starts with the magic "SBLM", Guava's
-/// stream with its strategy ordinal (0 or 1). Other bytes are read as Guava's stream, whose
-/// strategy check then names them (the error says the file is neither).
+/// stream with its strategy ordinal (0 or 1) then k ≥ 1, Spark's with its int32 version 1 or 2
+/// (bytes 0 0). Other bytes are read as Guava's stream, whose strategy check then names them
+/// (the error says the file is neither).
 pub fn detect(bytes: &[u8], path: &Path) -> CliResult<FileFormat> {
     match bytes.first() {
         None => Err(CliError::new(format!(
@@ -31,6 +32,7 @@ pub fn detect(bytes: &[u8], path: &Path) -> CliResult<FileFormat> {
             display(path)
         ))),
         Some(b'S') => Ok(FileFormat::Sparkbloom),
+        Some(0) if bytes.get(1) == Some(&0) => Ok(FileFormat::Spark),
         Some(_) => Ok(FileFormat::Guava),
     }
 }
@@ -41,6 +43,7 @@ pub fn read(path: &Path) -> CliResult<Loaded> {
     let decoded = match format {
         FileFormat::Sparkbloom => format::decode(&bytes),
         FileFormat::Guava => format::guava::decode(&bytes),
+        FileFormat::Spark => format::spark_sketch::decode(&bytes),
     };
     let filter = decoded.map_err(|e| {
         if bytes[0] > 1 && bytes[0] != b'S' {
@@ -62,7 +65,7 @@ pub fn read(path: &Path) -> CliResult<Loaded> {
             Some(bytes[4]),
             Some(if bytes[6] == 1 { "sparse" } else { "dense" }),
         ),
-        FileFormat::Guava => (None, None),
+        FileFormat::Guava | FileFormat::Spark => (None, None),
     };
     Ok(Loaded {
         filter,
@@ -79,6 +82,8 @@ pub fn encode(filter: &BloomFilter, format: FileFormat) -> CliResult<Vec<u8>> {
         FileFormat::Sparkbloom => Ok(format::encode(filter)),
         FileFormat::Guava => format::guava::encode(filter)
             .map_err(|e| CliError::core("cannot write Guava's stream", e)),
+        FileFormat::Spark => format::spark_sketch::encode(filter)
+            .map_err(|e| CliError::core("cannot write Spark's sketch stream", e)),
     }
 }
 
@@ -86,6 +91,7 @@ pub fn name(format: FileFormat) -> &'static str {
     match format {
         FileFormat::Sparkbloom => "sparkbloom",
         FileFormat::Guava => "guava",
+        FileFormat::Spark => "spark",
     }
 }
 

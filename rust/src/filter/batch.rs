@@ -4,7 +4,6 @@
 //! that a batch fills densely, and the dispatch between the vector and scalar paths.
 
 use super::{BloomFilter, avx512};
-use crate::hashing::hash_u64;
 use crate::sizing;
 
 /// Batched operations on filters larger than this prefetch all of a group's bits before
@@ -139,7 +138,7 @@ impl BloomFilter {
         }
         for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
             let mut filled = 0;
-            self.indexer.for_each(hash_u64(key), |index| {
+            self.indexer.for_each(self.hash_key(key), |index| {
                 slots[filled] = index;
                 filled += 1;
                 true

@@ -7,6 +7,7 @@ use crate::bit_array::BitArray;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
+use crate::spark_hashing;
 use crate::strategy::{Indexer, Strategy};
 
 // AVX-512 lanes for batches: x86-64 only, chosen at run time.
@@ -179,13 +180,13 @@ impl BloomFilter {
     /// puts of the same key both may return `true`, as in Guava.
     #[inline]
     pub fn put(&self, key: u64) -> bool {
-        self.put_hash(hash_u64(key))
+        self.put_hash(self.hash_key(key))
     }
 
     /// Adds a byte-string key, hashed as Guava's `Funnels.byteArrayFunnel()` hashes it;
     /// returns whether any bit changed.
     pub fn put_bytes(&self, key: &[u8]) -> bool {
-        self.put_hash(hash_bytes(key))
+        self.put_hash(self.hash_key_bytes(key))
     }
 
     /// Adds a string key by its UTF-8 bytes (Guava's `Funnels.stringFunnel(UTF_8)`): the same
@@ -197,13 +198,13 @@ impl BloomFilter {
     /// `false` means `key` was certainly never put; `true` means it probably was.
     #[inline]
     pub fn might_contain(&self, key: u64) -> bool {
-        self.contains_hash(hash_u64(key))
+        self.contains_hash(self.hash_key(key))
     }
 
     /// [`might_contain`](Self::might_contain) for a key added with
     /// [`put_bytes`](Self::put_bytes).
     pub fn might_contain_bytes(&self, key: &[u8]) -> bool {
-        self.contains_hash(hash_bytes(key))
+        self.contains_hash(self.hash_key_bytes(key))
     }
 
     /// [`might_contain`](Self::might_contain) for a key added with [`put_str`](Self::put_str).
@@ -369,6 +370,26 @@ impl BloomFilter {
     /// The bit array as 64-bit words (a snapshot if other threads are writing).
     pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
         self.bits.words()
+    }
+
+    /// The hash the strategy walks for a 64-bit key: Guava's Murmur3_x64_128 of its 8 bytes,
+    /// or Spark's `hashLong` pair (seed 0) for the Spark strategies.
+    #[inline(always)]
+    pub(crate) fn hash_key(&self, key: u64) -> Hash128 {
+        if self.strategy.is_spark() {
+            spark_hashing::pair_u64(key, 0)
+        } else {
+            hash_u64(key)
+        }
+    }
+
+    /// [`hash_key`](Self::hash_key) for a byte string (Spark: `hashUnsafeBytes`).
+    fn hash_key_bytes(&self, key: &[u8]) -> Hash128 {
+        if self.strategy.is_spark() {
+            spark_hashing::pair_bytes(key, 0)
+        } else {
+            hash_bytes(key)
+        }
     }
 
     #[inline(always)]

@@ -205,3 +205,34 @@ fn any_bit_count() {
         assert!(copy == f);
     }
 }
+
+#[test]
+fn spark_strategies_batches_equal_single_key_calls() {
+    // Large enough for the prefetching batch path; Spark filters never take the vector lanes.
+    for strategy in [Strategy::SparkSketchV1, Strategy::SparkSketchV2] {
+        let batched = BloomFilter::with_strategy(1_000_000, 0.01, strategy).unwrap();
+        let single = BloomFilter::with_strategy(1_000_000, 0.01, strategy).unwrap();
+        let mut state = 3u64;
+        let keys: Vec<u64> = (0..50_000)
+            .map(|_| crate::testutil::splitmix64(&mut state))
+            .collect();
+        assert!(batched.put_all(&keys));
+        keys.iter().for_each(|&k| {
+            single.put(k);
+        });
+        assert!(batched == single, "{strategy}");
+        let probes: Vec<u64> = (0..50_000)
+            .map(|_| crate::testutil::splitmix64(&mut state))
+            .collect();
+        let answers = batched.might_contain_all(&probes);
+        for (&probe, &answer) in probes.iter().zip(&answers) {
+            assert_eq!(answer, single.might_contain(probe));
+        }
+        assert!(
+            batched
+                .might_contain_all(&keys)
+                .iter()
+                .all(|&present| present)
+        );
+    }
+}

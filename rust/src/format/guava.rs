@@ -24,6 +24,15 @@ const MAX_WORDS: u64 = i32::MAX as u64;
 
 /// The bytes Guava's `writeTo` would write for this filter (errors past 2^31−1 words).
 pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
+    if filter.strategy().is_spark() {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "{} is Spark's, not Guava's; write it as Spark's stream",
+                filter.strategy()
+            ),
+        ));
+    }
     let num_words = filter.num_bits() / 64;
     if !filter.num_bits().is_multiple_of(64) {
         return Err(Error::invalid(
@@ -111,7 +120,8 @@ fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
 }
 
 fn check_strategy(ordinal: u8) -> Result<Strategy> {
-    Strategy::from_ordinal(ordinal).ok_or_else(|| {
+    // Ordinals 2 and 3 are ours (Spark's sketch walks): Guava has no such strategy.
+    Strategy::from_ordinal(ordinal).filter(|s| !s.is_spark()).ok_or_else(|| {
         Error::corrupt(
             "strategy",
             format!(

@@ -3,8 +3,8 @@
 //! | off | size | field |
 //! |---|---|---|
 //! | 0 | 4 | magic `SBLM` |
-//! | 4 | 1 | version: 1 when m is a multiple of 64, 2 otherwise |
-//! | 5 | 1 | strategy (Guava ordinal) |
+//! | 4 | 1 | version: 3 for Spark sketch strategies; else 1 when m is a multiple of 64, 2 otherwise |
+//! | 5 | 1 | strategy (Guava ordinal; 2, 3 Spark sketch V1, V2) |
 //! | 6 | 1 | encoding: 0 dense, 1 sparse |
 //! | 7 | 1 | k, 1..=255 |
 //! | 8 | 8 | m, u64 LE, 1..=2^43; a multiple of 64 exactly when version = 1 |
@@ -22,12 +22,18 @@ pub(crate) const MAGIC: [u8; 4] = *b"SBLM";
 pub(crate) const VERSION: u8 = 1;
 /// The version of filters whose m is not a multiple of 64 (the Redis helper's layout): the
 /// same layout, but version-1 readers must refuse m they cannot represent, so they meet an
-/// unknown version first. The newest version this reader knows.
+/// unknown version first.
 pub(crate) const VERSION_ANY_BITS: u8 = 2;
+/// The version of filters with a Spark sketch strategy (ordinal 2 or 3), any m: the same
+/// layout, but version-1 and -2 readers meet an unknown version before an unknown strategy.
+/// (Version 3 is the counting filter, `format::counting`.)
+pub(crate) const VERSION_SPARK: u8 = 4;
 
-/// The version a filter of `num_bits` bits is written with.
-pub(crate) fn version_for(num_bits: u64) -> u8 {
-    if num_bits.is_multiple_of(64) {
+/// The version a filter of `num_bits` bits and `strategy` is written with.
+pub(crate) fn version_for(num_bits: u64, strategy: Strategy) -> u8 {
+    if strategy.is_spark() {
+        VERSION_SPARK
+    } else if num_bits.is_multiple_of(64) {
         VERSION
     } else {
         VERSION_ANY_BITS
@@ -55,7 +61,7 @@ impl Header {
     pub(crate) fn to_bytes(self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         out[0..4].copy_from_slice(&MAGIC);
-        out[4] = version_for(self.shape.num_bits);
+        out[4] = version_for(self.shape.num_bits, self.strategy);
         out[5] = self.strategy.ordinal();
         out[6] = self.encoding as u8;
         // k ≤ 255 is an invariant of every BloomFilter (sizing::check_num_hashes).
@@ -82,7 +88,7 @@ impl Header {
         }
         super::check_header_present(bytes, HEADER_LEN)?;
         let version = bytes[4];
-        if version != VERSION && version != VERSION_ANY_BITS {
+        if ![VERSION, VERSION_ANY_BITS, VERSION_SPARK].contains(&version) {
             // Version 3 is another kind of filter, not a newer plain one: say which.
             let kind = if version == crate::format::counting::VERSION_COUNTING_4BIT {
                 " (a counting Bloom filter: read it with CountingBloomFilter)"
@@ -92,7 +98,7 @@ impl Header {
             return Err(Error::corrupt(
                 "version",
                 format!(
-                    "unknown format version {version}{kind}; this reader knows versions {VERSION} and {VERSION_ANY_BITS}"
+                    "unknown format version {version}{kind}; this reader knows versions {VERSION}, {VERSION_ANY_BITS} and {VERSION_SPARK}"
                 ),
             ));
         }
@@ -100,11 +106,29 @@ impl Header {
             Error::corrupt(
                 "strategy",
                 format!(
-                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
+                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32), 1 (MURMUR128_MITZ_64), 2 (SPARK_SKETCH_V1) or 3 (SPARK_SKETCH_V2)",
                     bytes[5]
                 ),
             )
         })?;
+        // Version 4 exists only for the Spark strategies: with a Guava strategy the version is
+        // wrong (a file of an unknown version, as readers before version 4 saw it).
+        if version == VERSION_SPARK && !strategy.is_spark() {
+            return Err(Error::corrupt(
+                "version",
+                format!(
+                    "format version {version} holds only the Spark sketch strategies (2, 3), not {strategy}"
+                ),
+            ));
+        }
+        if version != VERSION_SPARK && strategy.is_spark() {
+            return Err(Error::corrupt(
+                "strategy",
+                format!(
+                    "{strategy} is a strategy of format version {VERSION_SPARK}, not {version}"
+                ),
+            ));
+        }
         let encoding = match bytes[6] {
             0 => Encoding::Dense,
             1 => Encoding::Sparse,
@@ -123,7 +147,7 @@ impl Header {
         if let Some(rule) = num_bits_violation(num_bits) {
             return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
         }
-        if version_for(num_bits) != version {
+        if version != VERSION_SPARK && version_for(num_bits, strategy) != version {
             let rule = if version == VERSION {
                 "a multiple of 64 in version 1"
             } else {

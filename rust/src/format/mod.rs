@@ -13,6 +13,7 @@ mod dense;
 pub mod guava;
 mod header;
 pub mod redis_bitmap;
+pub mod spark_sketch;
 mod sparse;
 
 use crate::error::{Error, Result};

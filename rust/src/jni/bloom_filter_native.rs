@@ -15,14 +15,15 @@
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use jni::EnvUnowned;
-use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
+use jni::objects::{JBooleanArray, JByteArray, JClass, JIntArray, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding, run, run_primitive};
+use super::packed_keys::PackedKeys;
 use crate::error::Error;
-use crate::format::{self, guava, redis_bitmap};
+use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
 use crate::{BloomFilter, Strategy, sizing};
 
@@ -264,6 +265,57 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
     })
 }
 
+/// `putAll(byte[][])` and `putAll(String[])`: Java packs the keys (UTF-8 for strings) into one
+/// `byte[]` with each key's end offset in `ends`, so a batch is one crossing and two copies.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
+) -> jboolean {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let keys = PackedKeys::read(env, &data, &ends)?;
+        let mut changed = false;
+        keys.for_each(|key| changed |= f.put_bytes(key));
+        Ok(changed)
+    })
+}
+
+/// `out[i] = mightContain(key i)` over packed keys (see `nPutAllPacked`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllPacked<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
+    out: JBooleanArray<'l>,
+) {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let keys = PackedKeys::read(env, &data, &ends)?;
+        let out_len = length(env, &out, "out")?;
+        if out_len != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {out_len} slots for {} keys", keys.len()),
+            )
+            .into());
+        }
+        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
+        let mut i = 0;
+        keys.for_each(|key| {
+            answers[i] = f.might_contain_bytes(key);
+            i += 1;
+        });
+        out.set_region(env, 0, &answers)?;
+        Ok(())
+    })
+}
+
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAll<'l>(
     env: EnvUnowned<'l>,
@@ -497,6 +549,56 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l
         let limit = non_negative("maxNumBits", max_num_bits)?;
         let header = read_all(env, &header, "header")?;
         let total = decoding(guava::total_len_with_limit(as_u8(header.as_slice()), limit))?;
+        Ok(total.min(i64::MAX as u64) as jlong)
+    })
+}
+
+/// Spark's `writeTo` stream (V1 or V2 by the filter's strategy), for `SparkSketchInterop`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToSpark<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> JByteArray<'l> {
+    run(env, |env| {
+        let bytes = spark_sketch::encode(filter(handle)?)?;
+        new_array(env, as_i8(&bytes), "Spark's stream")
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromSpark<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    bytes: JByteArray<'l>,
+    max_num_bits: jlong,
+) -> jlong {
+    run(env, |env| {
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let bytes = read_all(env, &bytes, "bytes")?;
+        let filter = decoding(spark_sketch::decode_with_limit(
+            as_u8(bytes.as_slice()),
+            limit,
+        ))?;
+        Ok(into_handle(filter))
+    })
+}
+
+/// The whole stream's length from its header (12 bytes for V1, 16 for V2).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nSparkTotalLength<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    header: JByteArray<'l>,
+    max_num_bits: jlong,
+) -> jlong {
+    run(env, |env| {
+        let limit = non_negative("maxNumBits", max_num_bits)?;
+        let header = read_all(env, &header, "header")?;
+        let total = decoding(spark_sketch::total_len_with_limit(
+            as_u8(header.as_slice()),
+            limit,
+        ))?;
         Ok(total.min(i64::MAX as u64) as jlong)
     })
 }

@@ -17,3 +17,4 @@ mod bloom_filter_native;
 mod counting_bloom_filter_native;
 mod critical;
 mod errors;
+mod packed_keys;

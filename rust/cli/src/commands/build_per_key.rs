@@ -58,6 +58,7 @@ pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
     let extension = match args.format {
         FileFormat::Sparkbloom => "sbloom",
         FileFormat::Guava => "guava",
+        FileFormat::Spark => "spark",
     };
     for (group, filter) in &filters {
         let path = args

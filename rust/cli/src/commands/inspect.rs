@@ -42,6 +42,7 @@ fn format_description(loaded: &Loaded) -> String {
             loaded.encoding.unwrap_or("?")
         ),
         FileFormat::Guava => "guava (BloomFilter.writeTo stream)".to_string(),
+        FileFormat::Spark => "spark (sketch BloomFilter.writeTo stream)".to_string(),
     }
 }
 

@@ -580,6 +580,134 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
+  // String and byte-string batches: one native call each, keys hashed as the single-key calls.
+
+  /**
+   * Puts every byte-string key in one native call, each hashed as {@link #put(byte[])}.
+   *
+   * @param keys the keys; no element may be null
+   * @return {@code true} if a bit changed
+   * @throws NullPointerException if {@code keys} or an element is null
+   * @throws IllegalArgumentException if the keys together exceed a Java array
+   */
+  public boolean putAll(byte[][] keys) {
+    PackedKeys packed = PackedKeys.of(keys);
+    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+  }
+
+  /**
+   * Puts every string key, each hashed as {@link #put(String)} (its UTF-8 bytes), in one native
+   * call.
+   *
+   * @param keys the keys; no element may be null
+   * @return {@code true} if a bit changed
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public boolean putAll(String[] keys) {
+    PackedKeys packed = PackedKeys.utf8(keys);
+    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+  }
+
+  /**
+   * {@link #mightContain(byte[])} of every key, in order, in one native call.
+   *
+   * @param keys the keys; no element may be null
+   * @return the answers, one per key
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public boolean[] mightContainAll(byte[][] keys) {
+    return mightContainPacked(PackedKeys.of(keys));
+  }
+
+  private boolean[] mightContainPacked(PackedKeys packed) {
+    boolean[] out = new boolean[packed.ends.length];
+    run(h -> BloomFilterNative.nMightContainAllPacked(h, packed.data, packed.ends, out));
+    return out;
+  }
+
+  /**
+   * {@link #mightContain(String)} of every key, in order, in one native call.
+   *
+   * @param keys the keys; no element may be null
+   * @return the answers, one per key
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public boolean[] mightContainAll(String[] keys) {
+    return mightContainPacked(PackedKeys.utf8(keys));
+  }
+
+  /**
+   * The keys certainly not in the filter, in their order (one native call).
+   *
+   * @param keys the keys; no element may be null
+   * @return the absent keys (the same array objects)
+   * @throws NullPointerException if {@code keys} is null
+   */
+  public byte[][] retainAbsent(byte[][] keys) {
+    return absent(keys, mightContainAll(keys)).toArray(new byte[0][]);
+  }
+
+  /**
+   * The keys certainly not in the filter, in their order (one native call).
+   *
+   * @param keys the keys; no element may be null
+   * @return the absent keys
+   * @throws NullPointerException if {@code keys} or an element is null
+   */
+  public String[] retainAbsent(String[] keys) {
+    return absent(keys, mightContainAll(keys)).toArray(new String[0]);
+  }
+
+  private static <K> java.util.List<K> absent(K[] keys, boolean[] present) {
+    java.util.List<K> out = new java.util.ArrayList<>();
+    for (int i = 0; i < keys.length; i++) {
+      if (!present[i]) {
+        out.add(keys[i]);
+      }
+    }
+    return out;
+  }
+
+  // Spark's sketch filter: thin delegates to SparkSketchInterop, which documents them in full.
+
+  /**
+   * Reads one filter written by Spark's {@code org.apache.spark.util.sketch.BloomFilter.writeTo}
+   * (V1 or V2), consuming exactly its bytes, under the default decode limit; see {@link
+   * SparkSketchInterop#readSpark(InputStream, long)}.
+   *
+   * @param in the stream to read from
+   * @return a filter of strategy {@link Strategy#SPARK_SKETCH_V1} or {@link
+   *     Strategy#SPARK_SKETCH_V2}
+   * @throws CorruptFilterException if the bytes are invalid or end early
+   * @throws IOException if {@code in} throws
+   */
+  public static BloomFilter readSpark(InputStream in) throws IOException {
+    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /**
+   * Writes the bytes Spark's {@code writeTo} writes for this filter, which Spark's {@code
+   * BloomFilter.readFrom} loads; see {@link SparkSketchInterop#writeSpark}.
+   *
+   * @param out the stream to write to
+   * @throws IllegalArgumentException if the strategy is not a Spark sketch strategy
+   * @throws IOException if {@code out} throws
+   */
+  public void writeSpark(OutputStream out) throws IOException {
+    SparkSketchInterop.writeSpark(this, out);
+  }
+
+  /**
+   * Converts a live {@code org.apache.spark.util.sketch.BloomFilter}; see {@link
+   * SparkSketchInterop#fromSpark}.
+   *
+   * @param sparkSketchBloomFilter a Spark sketch Bloom filter
+   * @return a new filter answering as Spark's does
+   */
+  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
+    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
+  }
+
   // Guava: thin delegates to GuavaInterop, which documents them in full.
 
   /**

@@ -40,6 +40,10 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
+  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
+
+  static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
+
   static native void nMerge(long handle, long other);
 
   static native void nIntersect(long handle, long other);
@@ -76,6 +80,14 @@ final class BloomFilterNative {
       throws CorruptFilterException;
 
   static native long nGuavaTotalLength(byte[] header, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native byte[] nToSpark(long handle);
+
+  static native long nFromSpark(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nSparkTotalLength(byte[] header, long maxNumBits)
       throws CorruptFilterException;
 
   static native long nWithShape(long numBits, int numHashFunctions, int strategy);

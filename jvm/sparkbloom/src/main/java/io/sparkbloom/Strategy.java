@@ -1,8 +1,10 @@
 package io.sparkbloom;
 
 /**
- * How a key's 128-bit Murmur3 hash becomes bit positions; the names and ordinals are Guava's
- * {@code BloomFilterStrategies}, so filters convert to and from Guava without changing a bit.
+ * How a key's hash becomes bit positions. The first two are Guava's {@code
+ * BloomFilterStrategies} (names and ordinals), so filters convert to and from Guava without
+ * changing a bit; the last two are Spark's {@code org.apache.spark.util.sketch.BloomFilter}
+ * (Murmur3_x86_32), so filters convert to and from Spark's ({@link SparkSketchInterop}).
  */
 public enum Strategy {
   /**
@@ -11,7 +13,11 @@ public enum Strategy {
    */
   MURMUR128_MITZ_32,
   /** Guava 17 and later, and the default here: 64-bit double hashing of the whole hash. */
-  MURMUR128_MITZ_64;
+  MURMUR128_MITZ_64,
+  /** Spark's sketch filter format V1 ({@code BloomFilterImpl}, Spark 2.0 to 4.0). */
+  SPARK_SKETCH_V1,
+  /** Spark's sketch filter format V2 with seed 0 ({@code BloomFilterImplV2}, default since 4.1). */
+  SPARK_SKETCH_V2;
 
   static Strategy ofOrdinal(int ordinal) {
     Strategy[] all = values();

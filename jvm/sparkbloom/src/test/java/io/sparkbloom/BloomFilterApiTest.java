@@ -141,9 +141,9 @@ class BloomFilterApiTest {
       assertMessage(NullPointerException.class, "key", () -> f.put((String) null));
       assertMessage(NullPointerException.class, "key", () -> f.mightContain((byte[]) null));
       assertMessage(NullPointerException.class, "key", () -> f.mightContain((String) null));
-      assertMessage(NullPointerException.class, "keys", () -> f.putAll(null));
-      assertMessage(NullPointerException.class, "keys", () -> f.mightContainAll(null));
-      assertMessage(NullPointerException.class, "keys", () -> f.retainAbsent(null));
+      assertMessage(NullPointerException.class, "keys", () -> f.putAll((long[]) null));
+      assertMessage(NullPointerException.class, "keys", () -> f.mightContainAll((long[]) null));
+      assertMessage(NullPointerException.class, "keys", () -> f.retainAbsent((long[]) null));
       assertMessage(NullPointerException.class, "other", () -> f.merge(null));
       assertMessage(NullPointerException.class, "other", () -> f.intersect(null));
       assertMessage(NullPointerException.class, "other", () -> f.isCompatible(null));

@@ -223,6 +223,17 @@ public final class JniCheckMain {
     big.retainAbsent(keys);
     f.mightContainAll(new long[0]);
     f.retainAbsent(new long[0]);
+    String[] strings = {"a", "é", "😀", ""};
+    f.putAll(strings);
+    f.mightContainAll(strings);
+    f.retainAbsent(new byte[][] {{1}, {}});
+    f.mightContainAll(new String[0]);
+    try (BloomFilter spark = BloomFilter.create(100, 0.03, Strategy.SPARK_SKETCH_V2)) {
+      spark.putAll(strings);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      spark.writeSpark(out);
+      BloomFilter.readSpark(new java.io.ByteArrayInputStream(out.toByteArray())).close();
+    }
     BloomFilter copy = f.copy();
     copy.merge(f);
     copy.intersect(f);
@@ -257,8 +268,8 @@ public final class JniCheckMain {
     expect(IllegalArgumentException.class, () -> BloomFilter.fromWords(new long[1], -3, Strategy.MURMUR128_MITZ_64));
     expect(NullPointerException.class, () -> f.put((byte[]) null));
     expect(NullPointerException.class, () -> f.mightContain((byte[]) null));
-    expect(NullPointerException.class, () -> f.putAll(null));
-    expect(NullPointerException.class, () -> f.retainAbsent(null));
+    expect(NullPointerException.class, () -> f.putAll((long[]) null));
+    expect(NullPointerException.class, () -> f.retainAbsent((long[]) null));
     expect(NullPointerException.class, () -> BloomFilter.fromByteArray(null));
     expect(NullPointerException.class, () -> BloomFilter.fromGuavaByteArray(null));
     expect(NullPointerException.class, () -> BloomFilter.fromWords(null, 3, Strategy.MURMUR128_MITZ_64));

@@ -50,6 +50,12 @@ public final class RedisLayout implements Serializable {
     this.bitSize = bitSize;
     this.numHashFunctions = numHashFunctions;
     this.strategy = Objects.requireNonNull(strategy, "strategy is null");
+    // The offsets below are Guava's walks over Murmur3_x64_128; Spark's sketch strategies hash
+    // differently and would silently disagree with the core.
+    if (strategy != Strategy.MURMUR128_MITZ_32 && strategy != Strategy.MURMUR128_MITZ_64) {
+      throw new IllegalArgumentException(
+          "invalid argument strategy: " + strategy + " is not a Guava strategy (MURMUR128_MITZ_32 or MURMUR128_MITZ_64)");
+    }
     this.name = name;
   }
 

@@ -1,0 +1,57 @@
+package io.sparkbloom;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * A batch of byte-string keys packed for one native call: every key's bytes one after another in
+ * {@link #data}, and each key's end offset in {@link #ends} ({@code rust/src/jni/packed_keys.rs}).
+ * One crossing and two array copies per batch, where an object array would cost JNI calls per key.
+ */
+final class PackedKeys {
+  final byte[] data;
+  final int[] ends;
+
+  private PackedKeys(byte[] data, int[] ends) {
+    this.data = data;
+    this.ends = ends;
+  }
+
+  /** Strings as their UTF-8 bytes, as {@code put(String)} hashes them. */
+  static PackedKeys utf8(String[] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    byte[][] bytes = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == null) {
+        throw new NullPointerException("keys[" + i + "] is null");
+      }
+      bytes[i] = keys[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return of(bytes);
+  }
+
+  static PackedKeys of(byte[][] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    int[] ends = new int[keys.length];
+    long total = 0;
+    for (int i = 0; i < keys.length; i++) {
+      if (keys[i] == null) {
+        throw new NullPointerException("keys[" + i + "] is null");
+      }
+      total += keys[i].length;
+      if (total > FramedReader.MAX_ARRAY_LENGTH) {
+        throw new IllegalArgumentException(
+            "keys: the first " + (i + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
+                + " bytes; pass them in smaller batches");
+      }
+      ends[i] = (int) total;
+    }
+    byte[] data = new byte[(int) total];
+    int at = 0;
+    for (byte[] key : keys) {
+      System.arraycopy(key, 0, data, at, key.length);
+      at += key.length;
+    }
+    return new PackedKeys(data, ends);
+  }
+}
