@@ -43,6 +43,20 @@ pub struct CountingBloomFilter {
     indexer: Indexer,
 }
 
+/// Counting filters hash keys as Guava does (MURMUR128_MITZ_32, MURMUR128_MITZ_64); Spark's
+/// sketch strategies, which hash with Spark's Murmur3_x86_32, are refused.
+fn check_strategy(strategy: Strategy) -> Result<()> {
+    if strategy.is_spark() {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "{strategy}: counting filters support MURMUR128_MITZ_32 and MURMUR128_MITZ_64 only"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl CountingBloomFilter {
     /// Sized as [`BloomFilter::new`] (Guava's `create(n, p)`: same m, same k), MITZ_64.
     pub fn new(expected_insertions: u64, fpp: f64) -> Result<CountingBloomFilter> {
@@ -64,6 +78,7 @@ impl CountingBloomFilter {
     /// An empty filter of m = `shape.num_bits` counters (1..=2^43, any count) and k hashes.
     pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
         check_shape(shape)?;
+        check_strategy(strategy)?;
         let counters = Counters::zeroed(counters::words_for(shape.num_bits) as usize)?;
         Ok(CountingBloomFilter::from_counters(
             counters, shape, strategy,
@@ -78,6 +93,7 @@ impl CountingBloomFilter {
         strategy: Strategy,
     ) -> Result<CountingBloomFilter> {
         check_shape(shape)?;
+        check_strategy(strategy)?;
         let expected = counters::words_for(shape.num_bits);
         if words.len() as u64 != expected {
             return Err(Error::invalid(

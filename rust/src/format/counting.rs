@@ -94,15 +94,18 @@ impl Header {
                 ),
             ));
         }
-        let strategy = Strategy::from_ordinal(bytes[5]).ok_or_else(|| {
-            Error::corrupt(
-                "strategy",
-                format!(
-                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
-                    bytes[5]
-                ),
-            )
-        })?;
+        // Counting filters hash as Guava does: Spark's sketch strategies are not theirs.
+        let strategy = Strategy::from_ordinal(bytes[5])
+            .filter(|s| !s.is_spark())
+            .ok_or_else(|| {
+                Error::corrupt(
+                    "strategy",
+                    format!(
+                        "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
+                        bytes[5]
+                    ),
+                )
+            })?;
         let encoding = match bytes[6] {
             0 => Encoding::Dense,
             1 => Encoding::Sparse,
