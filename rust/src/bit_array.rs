@@ -3,78 +3,37 @@
 //! Bit `b` lives in word `b >> 6` at bit `b & 63` (Guava's and Spark's addressing). Setting a
 //! bit is an atomic OR on its word, so concurrent puts never lose each other's bits.
 
-use crate::error::{Error, Result};
-use std::alloc::{Layout, alloc_zeroed};
+use crate::atomic_words;
+use crate::error::Result;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-
-// `AtomicU64` has the size and bit validity of `u64`; on the targets we build for, also its
-// alignment, which lets a `Vec<u64>` become the bit array without copying.
-const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
 pub(crate) struct BitArray {
     words: Box<[AtomicU64]>,
 }
 
 impl BitArray {
-    /// An all-zero array of `num_words` words. Allocation failure is an error, not an abort,
-    /// and the zeroed pages come from the allocator lazily (calloc), so huge sparse filters
-    /// cost no time to create. An array larger than the process's memory limit
-    /// ([`memory_limit`](crate::memory_limit)) is refused here, since the kernel would kill the
-    /// process when the pages are first written.
+    /// An all-zero array of `num_words` words; allocation failure, or an array beyond the
+    /// process's memory limit, is an error ([`atomic_words::zeroed`]).
     pub(crate) fn zeroed(num_words: usize) -> Result<BitArray> {
-        if num_words == 0 {
-            return Ok(BitArray {
-                words: Box::new([]),
-            });
-        }
-        let bytes = (num_words as u64).saturating_mul(8);
-        if let Some(limit) = crate::memory_limit::limit().filter(|&limit| bytes > limit) {
-            return Err(Error::Allocation {
-                what: "the bit array",
-                bytes,
-                limit: Some(limit),
-            });
-        }
-        let too_big = || Error::allocation("the bit array", bytes);
-        let layout = Layout::array::<AtomicU64>(num_words).map_err(|_| too_big())?;
-        // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
-        // valid AtomicU64; the pointer and length describe exactly the allocation that
-        // `Box<[AtomicU64]>` will free with the same layout.
-        unsafe {
-            let ptr = alloc_zeroed(layout) as *mut AtomicU64;
-            if ptr.is_null() {
-                return Err(too_big());
-            }
-            Ok(BitArray {
-                words: Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, num_words)),
-            })
-        }
+        Ok(BitArray {
+            words: atomic_words::zeroed(num_words, "the bit array")?,
+        })
     }
 
     /// A copy of the words (each read once, so a snapshot per word if other threads write);
     /// allocation failure is an error.
     pub(crate) fn try_clone(&self) -> Result<BitArray> {
-        let copy = BitArray::zeroed(self.len_words())?;
-        for (to, from) in copy.words.iter().zip(self.words.iter()) {
-            to.store(from.load(Relaxed), Relaxed);
-        }
-        Ok(copy)
+        Ok(BitArray {
+            words: atomic_words::try_clone(&self.words, "the bit array")?,
+        })
     }
 
     /// Takes ownership of `words` without copying.
     pub(crate) fn from_words(words: Vec<u64>) -> BitArray {
-        let words = words.into_boxed_slice();
-        let len = words.len();
-        // SAFETY: same size, alignment (checked above) and bit validity; the box is re-made
-        // over the very allocation it came from.
-        let words = unsafe {
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                Box::into_raw(words) as *mut AtomicU64,
-                len,
-            ))
-        };
-        BitArray { words }
+        BitArray {
+            words: atomic_words::from_vec(words),
+        }
     }
 
     /// The first word, for vector loads (`batch_avx512`). Each lane of a gather is an aligned
@@ -114,25 +73,13 @@ impl BitArray {
     /// Hints the CPU to fetch the word holding bit `index` into cache.
     #[inline(always)]
     pub(crate) fn prefetch(&self, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(word) = self.words.get((index >> 6) as usize) {
-            // SAFETY: prefetch never faults and the address is inside the array anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    word.as_ptr() as *const i8
-                )
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
+        atomic_words::prefetch(&self.words, (index >> 6) as usize)
     }
 
     /// The words as plain integers, for a caller that owns the array exclusively (a decoder
     /// filling a filter nobody else can see yet): no atomic instructions needed.
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
-        // SAFETY: `&mut self` excludes every other access; AtomicU64 and u64 have the same
-        // size, alignment (asserted above) and bit validity.
-        unsafe { &mut *(std::ptr::from_mut::<[AtomicU64]>(&mut self.words) as *mut [u64]) }
+        atomic_words::as_mut_u64(&mut self.words)
     }
 
     #[inline]

@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
 
+mod atomic_words;
 mod bit_array;
 pub mod counting;
 pub mod error;

@@ -233,6 +233,30 @@ pub fn check_num_hashes(num_hashes: u32) -> Result<()> {
     Ok(())
 }
 
+/// Whether two filters (or counting filters) can be combined: an error naming every parameter
+/// that differs (m, k, strategy), if any.
+pub(crate) fn check_compatible(a: (Shape, Strategy), b: (Shape, Strategy)) -> Result<()> {
+    let ((shape, strategy), (other, other_strategy)) = (a, b);
+    let mut mismatches = Vec::new();
+    if shape.num_bits != other.num_bits {
+        mismatches.push(format!("numBits {} vs {}", shape.num_bits, other.num_bits));
+    }
+    if shape.num_hashes != other.num_hashes {
+        mismatches.push(format!(
+            "numHashFunctions {} vs {}",
+            shape.num_hashes, other.num_hashes
+        ));
+    }
+    if strategy != other_strategy {
+        mismatches.push(format!("strategy {strategy} vs {other_strategy}"));
+    }
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Incompatible(mismatches.join(", ")))
+    }
+}
+
 fn check_insertions(expected_insertions: u64) -> Result<()> {
     // u64 cannot be negative; the JNI layer rejects negative Java longs before they get here.
     if expected_insertions == 0 || expected_insertions > i64::MAX as u64 {

@@ -94,6 +94,11 @@ impl Indexer {
         }
     }
 
+    /// Indexes per key (k).
+    pub(crate) fn num_hashes(&self) -> u32 {
+        self.num_hashes
+    }
+
     /// 2^63 mod m (see the field).
     pub(crate) fn wrap(&self) -> u64 {
         self.wrap

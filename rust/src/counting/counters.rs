@@ -7,8 +7,8 @@
 //! reaches [`MAX`] stays there: it is never incremented past it nor decremented, so saturation
 //! can only ever over-count, never create a false negative.
 
-use crate::error::{Error, Result};
-use std::alloc::{Layout, alloc_zeroed};
+use crate::atomic_words;
+use crate::error::Result;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
 
@@ -17,9 +17,6 @@ pub const MAX: u8 = 15;
 /// Counters per 64-bit word.
 pub(crate) const PER_WORD: u64 = 16;
 const LOW_NIBBLES: u64 = 0x1111_1111_1111_1111;
-
-// `AtomicU64` has the size, bit validity and (on our targets) alignment of `u64`.
-const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
 pub(crate) struct Counters {
     words: Box<[AtomicU64]>,
@@ -43,58 +40,37 @@ pub(crate) fn saturated_nibbles(word: u64) -> u64 {
 }
 
 impl Counters {
-    /// `num_words` zeroed words. Allocation failure, or an array beyond the process's memory
-    /// limit, is an error; zeroed pages come lazily from the allocator (calloc).
+    /// `num_words` zeroed words; allocation failure, or an array beyond the process's memory
+    /// limit, is an error ([`atomic_words::zeroed`]).
     pub(crate) fn zeroed(num_words: usize) -> Result<Counters> {
-        if num_words == 0 {
-            return Ok(Counters {
-                words: Box::new([]),
-            });
-        }
-        let bytes = (num_words as u64).saturating_mul(8);
-        if let Some(limit) = crate::memory_limit::limit().filter(|&limit| bytes > limit) {
-            return Err(Error::Allocation {
-                what: "the counter array",
-                bytes,
-                limit: Some(limit),
-            });
-        }
-        let too_big = || Error::allocation("the counter array", bytes);
-        let layout = Layout::array::<AtomicU64>(num_words).map_err(|_| too_big())?;
-        // SAFETY: non-zero size; null is handled; all-zero bytes are a valid AtomicU64; the
-        // box frees exactly this allocation with the same layout.
-        unsafe {
-            let ptr = alloc_zeroed(layout) as *mut AtomicU64;
-            if ptr.is_null() {
-                return Err(too_big());
-            }
-            Ok(Counters {
-                words: Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, num_words)),
-            })
-        }
+        Ok(Counters {
+            words: atomic_words::zeroed(num_words, "the counter array")?,
+        })
     }
 
     /// Takes ownership of `words` without copying.
     pub(crate) fn from_words(words: Vec<u64>) -> Counters {
-        let words = words.into_boxed_slice();
-        let len = words.len();
-        // SAFETY: same size, alignment (checked above) and bit validity; the box is re-made
-        // over the very allocation it came from.
-        let words = unsafe {
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                Box::into_raw(words) as *mut AtomicU64,
-                len,
-            ))
-        };
-        Counters { words }
+        Counters {
+            words: atomic_words::from_vec(words),
+        }
     }
 
     pub(crate) fn try_clone(&self) -> Result<Counters> {
-        let copy = Counters::zeroed(self.words.len())?;
-        for (to, from) in copy.words.iter().zip(self.words.iter()) {
-            to.store(from.load(Relaxed), Relaxed);
-        }
-        Ok(copy)
+        Ok(Counters {
+            words: atomic_words::try_clone(&self.words, "the counter array")?,
+        })
+    }
+
+    /// The first word, for vector loads (see `BitArray::as_ptr`: gathers are aligned 8-byte
+    /// loads, never torn).
+    pub(crate) fn as_ptr(&self) -> *const u64 {
+        self.words.as_ptr().cast()
+    }
+
+    /// Hints the CPU to fetch the word holding counter `index` into cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, index: u64) {
+        atomic_words::prefetch(&self.words, (index >> 4) as usize)
     }
 
     pub(crate) fn len_words(&self) -> usize {
@@ -151,10 +127,7 @@ impl Counters {
 
     /// The words of an array the caller owns exclusively (decoders filling a new filter).
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
-        // SAFETY: `&mut self` excludes every other access; AtomicU64 and u64 share layout.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u64, self.words.len())
-        }
+        atomic_words::as_mut_u64(&mut self.words)
     }
 
     pub(crate) fn clear(&self) {

@@ -47,15 +47,25 @@ pub(crate) struct Target {
     pub(crate) wrap: u64,
 }
 
+/// Positions stored one bit each, 64 to a word: the plain filter.
+pub(crate) const BIT_CELLS: bool = false;
+/// Positions stored as 4-bit counters, 16 to a word, present when nonzero: the counting filter.
+pub(crate) const COUNTER_CELLS: bool = true;
+
 /// Calls `visit(position of the group's first key, present lanes)` for each group of up to
 /// eight keys, in order, where bit j of the mask answers `might_contain(keys[first + j])`.
+/// `COUNTERS` says how the words hold positions ([`BIT_CELLS`] or [`COUNTER_CELLS`]).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at
-/// `target.num_bits / 64` readable words that stay alive for the call; `target.num_bits` must
-/// lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
+/// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at the
+/// ⌈num_bits / 64⌉ (bits) or ⌈num_bits / 16⌉ (counters) readable words that stay alive for the
+/// call; `target.num_bits` must lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(usize, u8)) {
+pub(crate) unsafe fn query<const COUNTERS: bool>(
+    target: Target,
+    keys: &[u64],
+    mut visit: impl FnMut(usize, u8),
+) {
     debug_assert!(target.num_bits >= MIN_BITS && target.num_hashes >= 1);
     let lanes = Lanes::new(target);
     let mut blocks = keys.chunks_exact(8 * LOCKSTEP);
@@ -65,7 +75,8 @@ pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(u
             _mm512_loadu_si512(block.as_ptr().add(8 * g).cast())
         });
         // SAFETY: forwarded from this function's contract.
-        let present = unsafe { lanes.present_many(block_keys, [0xff; LOCKSTEP]) };
+        let present =
+            unsafe { lanes.present_many::<COUNTERS, LOCKSTEP>(block_keys, [0xff; LOCKSTEP]) };
         for (g, &mask) in present.iter().enumerate() {
             visit(b * 8 * LOCKSTEP + 8 * g, mask);
         }
@@ -74,7 +85,7 @@ pub(crate) unsafe fn query(target: Target, keys: &[u64], mut visit: impl FnMut(u
     for (g, group) in blocks.remainder().chunks(8).enumerate() {
         let (group_keys, live) = load_up_to_8(group);
         // SAFETY: forwarded from this function's contract.
-        let [present] = unsafe { lanes.present_many([group_keys], [live]) };
+        let [present] = unsafe { lanes.present_many::<COUNTERS, 1>([group_keys], [live]) };
         visit(done + 8 * g, present);
     }
 }
@@ -153,10 +164,15 @@ impl Lanes {
     /// # Safety
     /// As [`query`].
     #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn present_many<const N: usize>(&self, keys: [__m512i; N], live: [u8; N]) -> [u8; N] {
+    unsafe fn present_many<const COUNTERS: bool, const N: usize>(
+        &self,
+        keys: [__m512i; N],
+        live: [u8; N],
+    ) -> [u8; N] {
         let mut walks = keys.map(|k| self.walk(k));
         let bit_in_word = _mm512_set1_epi64(63);
         let one = _mm512_set1_epi64(1);
+        let fifteen = _mm512_set1_epi64(15);
         let mut present = live;
         for i in 0..self.num_hashes {
             let mut any = 0;
@@ -166,13 +182,24 @@ impl Lanes {
                 }
                 // No gather mask: a lane already answered "absent" still loads (a valid
                 // index), so no load waits for the previous probe's answer.
-                // SAFETY: idx < m, so idx >> 6 is inside the filter's words (the caller's
-                // contract).
-                let words = unsafe {
-                    _mm512_i64gather_epi64::<8>(_mm512_srli_epi64::<6>(walk.idx), self.words)
+                // The word holding position idx, and the mask of its cell in that word.
+                let (word_index, cell) = if COUNTERS {
+                    let shift = _mm512_slli_epi64::<2>(_mm512_and_si512(walk.idx, fifteen));
+                    (
+                        _mm512_srli_epi64::<4>(walk.idx),
+                        _mm512_sllv_epi64(fifteen, shift),
+                    )
+                } else {
+                    let shift = _mm512_and_si512(walk.idx, bit_in_word);
+                    (
+                        _mm512_srli_epi64::<6>(walk.idx),
+                        _mm512_sllv_epi64(one, shift),
+                    )
                 };
-                let bit = _mm512_sllv_epi64(one, _mm512_and_si512(walk.idx, bit_in_word));
-                *present = _mm512_mask_test_epi64_mask(*present, words, bit);
+                // SAFETY: idx < m, so its word is inside the filter's words (the caller's
+                // contract).
+                let words = unsafe { _mm512_i64gather_epi64::<8>(word_index, self.words) };
+                *present = _mm512_mask_test_epi64_mask(*present, words, cell);
                 any |= *present;
             }
             if any == 0 {

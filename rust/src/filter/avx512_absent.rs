@@ -4,6 +4,11 @@
 /// As in `avx512.rs`: the smallest filter the vector path would take (the unit tests' shapes).
 pub(crate) const MIN_BITS: u64 = 1 << 13;
 
+/// As in `avx512.rs`: positions stored one bit each.
+pub(crate) const BIT_CELLS: bool = false;
+/// As in `avx512.rs`: positions stored as 4-bit counters.
+pub(crate) const COUNTER_CELLS: bool = true;
+
 /// No AVX-512 off x86-64.
 pub(crate) fn available() -> bool {
     false
@@ -23,7 +28,11 @@ pub(crate) struct Target {
 ///
 /// # Safety
 /// None needed; it panics.
-pub(crate) unsafe fn query(_target: Target, _keys: &[u64], _visit: impl FnMut(usize, u8)) {
+pub(crate) unsafe fn query<const COUNTERS: bool>(
+    _target: Target,
+    _keys: &[u64],
+    _visit: impl FnMut(usize, u8),
+) {
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
 

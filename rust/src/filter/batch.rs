@@ -4,7 +4,9 @@
 //! that a batch fills densely, and the dispatch between the vector and scalar paths.
 
 use super::{BloomFilter, avx512};
+use crate::hashing::Hash128;
 use crate::sizing;
+use crate::strategy::Indexer;
 
 /// Batched operations on filters larger than this prefetch all of a group's bits before
 /// reading any, overlapping the cache misses; smaller filters live in cache anyway.
@@ -71,7 +73,7 @@ impl BloomFilter {
         // of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
         // words live as long as `self`.
         unsafe {
-            avx512::query(target, keys, |first, present| {
+            avx512::query::<{ avx512::BIT_CELLS }>(target, keys, |first, present| {
                 for j in 0..(keys.len() - first).min(8) {
                     emit(first + j, present >> j & 1 != 0);
                 }
@@ -107,43 +109,71 @@ impl BloomFilter {
         &self,
         keys: &[u64],
         prefetch: bool,
-        mut visit: impl FnMut(usize, &[u64]),
+        visit: impl FnMut(usize, &[u64]),
     ) {
-        let k = self.num_hashes() as usize;
-        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
-        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
-        let scratch = &mut scratch[..GROUP * k];
-        for (group_no, group) in keys.chunks(GROUP).enumerate() {
-            self.fill_indexes(group, scratch);
-            if prefetch {
-                scratch[..group.len() * k]
-                    .iter()
-                    .for_each(|&index| self.bits.prefetch(index));
-            }
-            for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
-                visit(group_no * GROUP + j, slots);
-            }
+        let lanes = self.vector_lanes.then(|| self.vector_target());
+        for_each_indexed(
+            keys,
+            self.num_hashes(),
+            |group, out| fill_indexes(&self.indexer, lanes, |key| self.hash_key(key), group, out),
+            prefetch.then_some(|index| self.bits.prefetch(index)),
+            visit,
+        );
+    }
+}
+
+/// For groups of keys: `fill(group, out)` writes each key's k indexes (`out[j * k + i]` = the
+/// i-th index of `group[j]`), `prefetch` (if any) is called on every index of the group before
+/// any is read, then `visit(key position, its k indexes)` for each key of the group. Shared by
+/// the plain and the counting filter's batches.
+pub(crate) fn for_each_indexed(
+    keys: &[u64],
+    num_hashes: u32,
+    mut fill: impl FnMut(&[u64], &mut [u64]),
+    prefetch: Option<impl Fn(u64)>,
+    mut visit: impl FnMut(usize, &[u64]),
+) {
+    let k = num_hashes as usize;
+    // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
+    let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+    let scratch = &mut scratch[..GROUP * k];
+    for (group_no, group) in keys.chunks(GROUP).enumerate() {
+        fill(group, scratch);
+        if let Some(prefetch) = &prefetch {
+            scratch[..group.len() * k]
+                .iter()
+                .for_each(|&index| prefetch(index));
+        }
+        for (j, slots) in scratch.chunks_exact(k).take(group.len()).enumerate() {
+            visit(group_no * GROUP + j, slots);
         }
     }
+}
 
-    /// `out[j * k + i]` = the i-th index of `keys[j]`.
-    fn fill_indexes(&self, keys: &[u64], out: &mut [u64]) {
-        let k = self.num_hashes() as usize;
-        if self.vector_lanes {
-            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a shape
-            // in the vector path's range (see `query_each_vector`); `out` has room for k
-            // indexes per key.
-            unsafe { avx512::indexes(self.vector_target(), keys, out) }
-            return;
-        }
-        for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
-            let mut filled = 0;
-            self.indexer.for_each(self.hash_key(key), |index| {
-                slots[filled] = index;
-                filled += 1;
-                true
-            });
-        }
+/// `out[j * k + i]` = the i-th index of `keys[j]`: from the AVX-512 lanes when `lanes` is given
+/// (MITZ_64 only), else from `indexer`'s walk over `hash(key)`.
+pub(crate) fn fill_indexes(
+    indexer: &Indexer,
+    lanes: Option<avx512::Target>,
+    hash: impl Fn(u64) -> Hash128,
+    keys: &[u64],
+    out: &mut [u64],
+) {
+    if let Some(target) = lanes {
+        // SAFETY: a target is only made for a filter whose `vector_lanes` holds: a CPU with
+        // AVX-512 F and DQ and a shape in the vector path's range (see `query_each_vector`);
+        // `out` has room for k indexes per key.
+        unsafe { avx512::indexes(target, keys, out) }
+        return;
+    }
+    let k = indexer.num_hashes() as usize;
+    for (slots, &key) in out.chunks_exact_mut(k).zip(keys) {
+        let mut filled = 0;
+        indexer.for_each(hash(key), |index| {
+            slots[filled] = index;
+            filled += 1;
+            true
+        });
     }
 }
 

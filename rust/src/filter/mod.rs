@@ -12,12 +12,12 @@ use crate::strategy::{Indexer, Strategy};
 
 // AVX-512 lanes for batches: x86-64 only, chosen at run time.
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+pub(crate) mod avx512;
 // Elsewhere a stand-in that is never available: batches take the scalar path.
 #[cfg(not(target_arch = "x86_64"))]
 #[path = "avx512_absent.rs"]
-mod avx512;
-mod batch;
+pub(crate) mod avx512;
+pub(crate) mod batch;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
@@ -302,29 +302,7 @@ impl BloomFilter {
 
     /// An error naming every parameter that differs, if any.
     pub fn check_compatible(&self, other: &BloomFilter) -> Result<()> {
-        let mut mismatches = Vec::new();
-        if self.num_bits() != other.num_bits() {
-            mismatches.push(format!(
-                "numBits {} vs {}",
-                self.num_bits(),
-                other.num_bits()
-            ));
-        }
-        if self.num_hashes() != other.num_hashes() {
-            mismatches.push(format!(
-                "numHashFunctions {} vs {}",
-                self.num_hashes(),
-                other.num_hashes()
-            ));
-        }
-        if self.strategy != other.strategy {
-            mismatches.push(format!("strategy {} vs {}", self.strategy, other.strategy));
-        }
-        if mismatches.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Incompatible(mismatches.join(", ")))
-        }
+        sizing::check_compatible((self.shape, self.strategy), (other.shape, other.strategy))
     }
 
     /// Whether [`union`](Self::union) and [`intersect`](Self::intersect) accept `other`: the

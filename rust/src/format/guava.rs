@@ -10,17 +10,14 @@
 //! Guava's `readFrom` validates little; this reader checks every field, the exact length and
 //! allocates only after the bytes for the words are known to be present.
 
+use super::big_endian_words::{self, MAX_WORDS, WordStream};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
 use crate::strategy::Strategy;
-use byteorder::{BigEndian, ByteOrder};
 
 /// Bytes of Guava's header.
 pub const HEADER_LEN: usize = 6;
-
-/// Guava's word array is a Java `long[]`, indexed by `int`.
-const MAX_WORDS: u64 = i32::MAX as u64;
 
 /// The bytes Guava's `writeTo` would write for this filter (errors past 2^31−1 words).
 pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
@@ -52,14 +49,16 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let mut out = super::reserve(HEADER_LEN as u64 + num_words * 8)?;
-    out.push(filter.strategy().ordinal());
-    out.push(filter.num_hashes() as u8);
-    out.extend_from_slice(&(num_words as i32).to_be_bytes());
-    for word in filter.words() {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    Ok(out)
+    let mut header = [
+        filter.strategy().ordinal(),
+        filter.num_hashes() as u8,
+        0,
+        0,
+        0,
+        0,
+    ];
+    header[2..].copy_from_slice(&(num_words as i32).to_be_bytes());
+    big_endian_words::encode(&header, filter)
 }
 
 /// Reads exactly one Guava `writeTo` stream occupying all of `bytes`.
@@ -69,11 +68,7 @@ pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
 
 /// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits` bits.
 pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter> {
-    let (strategy, num_hashes, total) = parse_header(bytes)?;
-    super::check_limit(words_in(total) * 64, max_num_bits)?;
-    super::check_exact_len(bytes, total)?;
-    let words = super::words_from_bytes(&bytes[HEADER_LEN..], BigEndian::read_u64_into)?;
-    BloomFilter::from_words(words, num_hashes, strategy)
+    parse_header(bytes)?.decode(bytes, max_num_bits)
 }
 
 /// Validates Guava's 6-byte header and returns the whole stream length.
@@ -83,18 +78,11 @@ pub fn total_len_from_header(header: &[u8]) -> Result<u64> {
 
 /// [`total_len_from_header`], refusing a filter of more than `max_num_bits` bits.
 pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
-    let total = parse_header(header)?.2;
-    super::check_limit(words_in(total) * 64, max_num_bits)?;
-    Ok(total)
+    parse_header(header)?.total_len_with_limit(max_num_bits)
 }
 
-/// The number of words of a stream of `total` bytes.
-fn words_in(total: u64) -> u64 {
-    (total - HEADER_LEN as u64) / 8
-}
-
-/// Strategy, k and the whole stream length, from the first [`HEADER_LEN`] bytes.
-fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
+/// The stream the first [`HEADER_LEN`] bytes announce.
+fn parse_header(bytes: &[u8]) -> Result<WordStream> {
     // The strategy byte is the only thing that tells a foreign stream apart early.
     if let Some(&ordinal) = bytes.first() {
         check_strategy(ordinal)?;
@@ -106,17 +94,12 @@ fn parse_header(bytes: &[u8]) -> Result<(Strategy, u32, u64)> {
         return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
     }
     let num_words = i32::from_be_bytes(bytes[2..6].try_into().expect("4 bytes"));
-    if num_words < 1 {
-        return Err(Error::corrupt(
-            "numBits",
-            format!("word count {num_words} is not positive"),
-        ));
-    }
-    Ok((
+    Ok(WordStream {
         strategy,
         num_hashes,
-        HEADER_LEN as u64 + num_words as u64 * 8,
-    ))
+        header_len: HEADER_LEN,
+        num_words: WordStream::num_words(num_words)?,
+    })
 }
 
 fn check_strategy(ordinal: u8) -> Result<Strategy> {

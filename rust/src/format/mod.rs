@@ -6,6 +6,7 @@
 //! `payloadLength`, `checksum`, `payload`. It checks the declared length against the bytes
 //! present and the checksum before it reads the payload, and never panics.
 
+mod big_endian_words;
 mod bitstream;
 mod checksum;
 pub mod counting;
@@ -19,7 +20,6 @@ mod sparse;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
-use dense::words_from_bytes;
 use header::{Encoding, Header};
 
 /// Bytes of the fixed header, before the payload.

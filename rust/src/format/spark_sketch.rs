@@ -11,6 +11,7 @@
 //! `encode(decode(x)) == x`. Only V2's default seed 0 (what `BloomFilter.create` and
 //! `df.stat.bloomFilter` use) is supported: another seed is refused, naming `seed`.
 
+use super::big_endian_words::{self, MAX_WORDS, WordStream};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::{MAX_NUM_BITS, MAX_NUM_HASHES};
@@ -23,9 +24,6 @@ pub const V1_HEADER_LEN: usize = 12;
 pub const V2_HEADER_LEN: usize = 16;
 /// Bytes that tell the version (and so the header length) apart.
 pub const VERSION_LEN: usize = 4;
-
-/// Spark's word array is a Java `long[]`, indexed by `int`.
-const MAX_WORDS: u64 = i32::MAX as u64;
 
 /// The header length of the stream whose first four bytes are `version`.
 pub fn header_len(version: &[u8]) -> Result<usize> {
@@ -65,22 +63,14 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let header = if version == 1 {
-        V1_HEADER_LEN
-    } else {
-        V2_HEADER_LEN
-    };
-    let mut out = super::reserve(header as u64 + num_words * 8)?;
-    out.extend_from_slice(&version.to_be_bytes());
-    out.extend_from_slice(&(filter.num_hashes() as i32).to_be_bytes());
+    let mut header = Vec::with_capacity(V2_HEADER_LEN);
+    header.extend_from_slice(&version.to_be_bytes());
+    header.extend_from_slice(&(filter.num_hashes() as i32).to_be_bytes());
     if version == 2 {
-        out.extend_from_slice(&0i32.to_be_bytes()); // the seed
+        header.extend_from_slice(&0i32.to_be_bytes()); // the seed
     }
-    out.extend_from_slice(&(num_words as i32).to_be_bytes());
-    for word in filter.words() {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    Ok(out)
+    header.extend_from_slice(&(num_words as i32).to_be_bytes());
+    big_endian_words::encode(&header, filter)
 }
 
 /// Reads exactly one Spark stream (either version) occupying all of `bytes`.
@@ -90,34 +80,15 @@ pub fn decode(bytes: &[u8]) -> Result<BloomFilter> {
 
 /// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits` bits.
 pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter> {
-    let parsed = parse_header(bytes)?;
-    super::check_limit(parsed.num_words * 64, max_num_bits)?;
-    super::check_exact_len(bytes, parsed.total_len())?;
-    let words = super::words_from_bytes(&bytes[parsed.header_len..], BigEndian::read_u64_into)?;
-    BloomFilter::from_words(words, parsed.num_hashes, parsed.strategy)
+    parse_header(bytes)?.decode(bytes, max_num_bits)
 }
 
 /// Validates a whole header (12 bytes for V1, 16 for V2) and returns the stream's length.
 pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
-    let parsed = parse_header(header)?;
-    super::check_limit(parsed.num_words * 64, max_num_bits)?;
-    Ok(parsed.total_len())
+    parse_header(header)?.total_len_with_limit(max_num_bits)
 }
 
-struct Parsed {
-    strategy: Strategy,
-    header_len: usize,
-    num_hashes: u32,
-    num_words: u64,
-}
-
-impl Parsed {
-    fn total_len(&self) -> u64 {
-        self.header_len as u64 + self.num_words * 8
-    }
-}
-
-fn parse_header(bytes: &[u8]) -> Result<Parsed> {
+fn parse_header(bytes: &[u8]) -> Result<WordStream> {
     let header_len = header_len(bytes)?;
     super::check_header_present(bytes, header_len)?;
     let field = |i: usize| BigEndian::read_i32(&bytes[4 * i..]);
@@ -140,18 +111,11 @@ fn parse_header(bytes: &[u8]) -> Result<Parsed> {
         }
         Strategy::SparkSketchV2
     };
-    let num_words = field(header_len / 4 - 1);
-    if num_words < 1 {
-        return Err(Error::corrupt(
-            "numBits",
-            format!("word count {num_words} is not positive"),
-        ));
-    }
-    Ok(Parsed {
+    Ok(WordStream {
         strategy,
         header_len,
         num_hashes: num_hashes as u32,
-        num_words: num_words as u64,
+        num_words: WordStream::num_words(field(header_len / 4 - 1))?,
     })
 }
 

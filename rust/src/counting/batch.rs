@@ -1,0 +1,146 @@
+//! The counting filter's batched queries on the plain filter's engine (`filter::batch`): eight
+//! keys at a time in AVX-512 lanes on cache-resident filters, whose gathers test 4-bit
+//! counters instead of bits; on filters too large for cache, each group's counters prefetched
+//! before any is read.
+
+use super::CountingBloomFilter;
+use crate::filter::avx512;
+use crate::filter::batch::{fill_indexes, for_each_indexed};
+use crate::hashing::hash_u64;
+
+/// Batched queries on filters larger than this prefetch each group's counters (the plain
+/// filter's threshold: beyond it the words no longer stay in the core's caches).
+const PREFETCH_MIN_BYTES: usize = 256 * 1024;
+
+impl CountingBloomFilter {
+    /// Whether batches prefetch each group's counters: the filter is too large for cache.
+    fn prefetches(&self) -> bool {
+        self.counters.len_words() * 8 >= PREFETCH_MIN_BYTES
+    }
+
+    /// The vector lanes' view of this filter, when they may be used: a CPU with AVX-512 F and
+    /// DQ, MITZ_64 (the only walk the lanes know) and m in their exact-remainder range.
+    fn vector_target(&self) -> Option<avx512::Target> {
+        self.vector_lanes.then(|| avx512::Target {
+            words: self.counters.as_ptr(),
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes(),
+            wrap: self.indexer.wrap(),
+        })
+    }
+
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
+    pub(super) fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        let lanes = self.vector_target();
+        if self.prefetches() {
+            for_each_indexed(
+                keys,
+                self.num_hashes(),
+                |group, out| fill_indexes(&self.indexer, lanes, hash_u64, group, out),
+                Some(|index| self.counters.prefetch(index)),
+                |i, indexes| emit(i, indexes.iter().all(|&c| self.counters.get(c) != 0)),
+            );
+            return;
+        }
+        match lanes {
+            // SAFETY: a target exists only when `vector_lanes` holds (see `vector_target`);
+            // its words are the ⌈m/16⌉ counter words, alive as long as `self`.
+            Some(target) => unsafe {
+                avx512::query::<{ avx512::COUNTER_CELLS }>(target, keys, |first, present| {
+                    for j in 0..(keys.len() - first).min(8) {
+                        emit(first + j, present >> j & 1 != 0);
+                    }
+                })
+            },
+            None => keys
+                .iter()
+                .enumerate()
+                .for_each(|(i, &key)| emit(i, self.might_contain(key))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizing::Shape;
+    use crate::strategy::Strategy;
+    use crate::testutil::splitmix64;
+
+    /// Batched queries (vector lanes where the CPU has them, prefetching groups on large
+    /// filters, the scalar loop elsewhere) against single-key queries: shapes below and at the
+    /// lanes' lower bound, odd counter counts, k from 1 to 255, a filter past the prefetch
+    /// threshold, both strategies; half-full filters, so keys fail at every probe; every tail
+    /// length.
+    #[test]
+    fn batched_queries_agree_with_single_keys() {
+        let mut state = 5;
+        let shapes = [
+            (avx512::MIN_BITS - 1, 3),
+            (avx512::MIN_BITS, 1),
+            (avx512::MIN_BITS + 17, 7),
+            (143_776, 10),
+            (100_003, 255),
+            ((1 << 20) + 5, 4),
+        ];
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+            for (num_bits, num_hashes) in shapes {
+                let shape = Shape {
+                    num_bits,
+                    num_hashes,
+                };
+                let f = CountingBloomFilter::with_shape(shape, strategy).unwrap();
+                assert_eq!(
+                    f.vector_lanes,
+                    strategy == Strategy::Murmur128Mitz64
+                        && num_bits >= avx512::MIN_BITS
+                        && avx512::available()
+                );
+                assert_eq!(f.prefetches(), num_bits > 1 << 19);
+                let half_full =
+                    (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
+                let added: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
+                f.add_all(&added);
+                for len in (0..=40).chain([4096, 5003]) {
+                    let probe: Vec<u64> = (0..len)
+                        .map(|i| {
+                            if i % 2 == 0 {
+                                added[splitmix64(&mut state) as usize % added.len()]
+                            } else {
+                                splitmix64(&mut state)
+                            }
+                        })
+                        .collect();
+                    let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                    assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
+                    assert_eq!(f.might_contain_all(&probe), single, "m={num_bits}");
+                    let mut into = vec![false; len];
+                    f.might_contain_all_into(&probe, &mut into).unwrap();
+                    assert_eq!(into, single);
+                    let absent: Vec<u64> = probe
+                        .iter()
+                        .zip(&single)
+                        .filter(|&(_, &present)| !present)
+                        .map(|(&k, _)| k)
+                        .collect();
+                    assert_eq!(f.retain_absent(&probe), absent);
+                }
+            }
+        }
+    }
+
+    /// A counter that drops back to zero reads absent in the lanes too (the cell is the whole
+    /// nibble, not its low bit): counts of 2 are nonzero with bit 0 clear.
+    #[test]
+    fn lanes_test_whole_counters() {
+        let f = CountingBloomFilter::new(10_000, 0.001).unwrap();
+        let keys: Vec<u64> = (0..1_000).collect();
+        f.add_all(&keys);
+        f.add_all(&keys);
+        assert!(f.might_contain_all(&keys).iter().all(|&p| p));
+        assert_eq!(f.remove_all(&keys), 1_000);
+        assert_eq!(f.remove_all(&keys), 1_000);
+        assert_eq!(f.nonzero_counters(), 0);
+        assert!(f.might_contain_all(&keys).iter().all(|&p| !p));
+    }
+}
