@@ -9,6 +9,7 @@
 
 use super::bitstream::{BitReader, BitWriter, low_mask};
 use super::header::MAGIC;
+use super::sparse::{MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
 use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, reserve};
 use crate::counting::CountingBloomFilter;
 use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
@@ -19,9 +20,6 @@ use crate::strategy::Strategy;
 
 /// The version byte of a counting filter with 4-bit counters.
 pub const VERSION_COUNTING_4BIT: u8 = 3;
-/// Entry count and Rice parameter: the smallest sparse payload (an all-zero filter).
-const SPARSE_MIN_PAYLOAD_LEN: u64 = 9;
-const MAX_RICE: u32 = 63;
 /// Bits of a counter's value in a sparse entry.
 const VALUE_BITS: u32 = 4;
 
@@ -322,26 +320,12 @@ fn write_sparse(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
 /// The filter whose sparse payload is `payload`; the header and checksum are checked.
 fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
     let bad = |reason: String| Error::corrupt("payload", reason);
-    let count = le::u64_at(payload, 0);
-    let r = payload[8] as u32;
-    let data = &payload[SPARSE_MIN_PAYLOAD_LEN as usize..];
-    if r > MAX_RICE {
-        return Err(bad(format!("Rice parameter {r} is not in 0..={MAX_RICE}")));
-    }
-    if count > shape.num_bits {
-        return Err(bad(format!(
-            "count of nonzero counters {count} exceeds the {} counters of the filter",
-            shape.num_bits
-        )));
-    }
-    // Every entry takes at least r + 1 + 4 bits: this bounds the loop by the bytes present.
-    let data_bits = data.len() as u128 * 8;
-    let least = count as u128 * (r + 1 + VALUE_BITS) as u128;
-    if least > data_bits {
-        return Err(bad(format!(
-            "count of nonzero counters {count} needs at least {least} bits of entries, only {data_bits} present"
-        )));
-    }
+    let nouns = Nouns {
+        entries: "nonzero counters",
+        positions: "counters",
+        codes: "entries",
+    };
+    let Prelude { count, r, data } = Prelude::parse(payload, shape.num_bits, VALUE_BITS, nouns)?;
     let mut filter = CountingBloomFilter::with_shape(shape, strategy)?;
     let words = filter.words_mut();
     let mut reader = BitReader::new(data);

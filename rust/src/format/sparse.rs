@@ -21,7 +21,8 @@ use crate::strategy::Strategy;
 
 /// Count and Rice parameter: the smallest sparse payload (an empty filter).
 pub(crate) const MIN_PAYLOAD_LEN: u64 = 9;
-const MAX_RICE: u32 = 63;
+/// The largest Rice parameter a payload may declare: the low bits of a gap are one u64 read.
+pub(crate) const MAX_RICE: u32 = 63;
 
 /// How a dense payload codes sparse: its set-bit count, the Rice parameter and the exact
 /// payload length, which is strictly smaller than the dense payload.
@@ -145,31 +146,74 @@ fn for_each_gap(dense: &[u8], mut visit: impl FnMut(u64)) {
     }
 }
 
+/// What a sparse payload's entries describe, for error messages: "set bits", "bits" and
+/// "codes" here; "nonzero counters", "counters" and "entries" in the counting filter's.
+pub(crate) struct Nouns {
+    pub(crate) entries: &'static str,
+    pub(crate) positions: &'static str,
+    pub(crate) codes: &'static str,
+}
+
+const PLAIN: Nouns = Nouns {
+    entries: "set bits",
+    positions: "bits",
+    codes: "codes",
+};
+
+/// A sparse payload's first fields, checked: the entry count (u64 LE), the Rice parameter r
+/// (one byte), then the coded data. Shared with the counting filter's sparse payload, whose
+/// entries carry a value after each gap.
+pub(crate) struct Prelude<'a> {
+    pub(crate) count: u64,
+    pub(crate) r: u32,
+    pub(crate) data: &'a [u8],
+}
+
+impl Prelude<'_> {
+    /// Parses `payload` (at least [`MIN_PAYLOAD_LEN`] bytes, checked by the header) of a filter
+    /// of `num_positions` positions whose entries are a Rice code plus `value_bits` bits:
+    /// r ≤ 63, the count at most `num_positions`, and data for `count` entries of at least
+    /// r + 1 + `value_bits` bits each, which bounds a decoder's loop by the bytes present.
+    pub(crate) fn parse(
+        payload: &[u8],
+        num_positions: u64,
+        value_bits: u32,
+        nouns: Nouns,
+    ) -> Result<Prelude<'_>> {
+        let bad = |reason: String| Error::corrupt("payload", reason);
+        let count = le::u64_at(payload, 0);
+        let r = payload[8] as u32;
+        let data = &payload[MIN_PAYLOAD_LEN as usize..];
+        if r > MAX_RICE {
+            return Err(bad(format!("Rice parameter {r} is not in 0..={MAX_RICE}")));
+        }
+        let Nouns {
+            entries,
+            positions,
+            codes,
+        } = nouns;
+        if count > num_positions {
+            return Err(bad(format!(
+                "count of {entries} {count} exceeds the {num_positions} {positions} of the filter"
+            )));
+        }
+        let data_bits = data.len() as u128 * 8;
+        let least = count as u128 * (r + 1 + value_bits) as u128;
+        if least > data_bits {
+            return Err(bad(format!(
+                "count of {entries} {count} needs at least {least} bits of {codes}, only {data_bits} present"
+            )));
+        }
+        Ok(Prelude { count, r, data })
+    }
+}
+
 /// The filter whose sparse payload is `payload`; the caller has checked the header and the
 /// checksum. Validates the count, r, every position and the padding.
 pub(crate) fn decode(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     let bad = |reason: String| Error::corrupt("payload", reason);
     // The header guarantees payload.len() ≥ MIN_PAYLOAD_LEN.
-    let count = le::u64_at(payload, 0);
-    let r = payload[8] as u32;
-    let data = &payload[MIN_PAYLOAD_LEN as usize..];
-    if r > MAX_RICE {
-        return Err(bad(format!("Rice parameter {r} is not in 0..={MAX_RICE}")));
-    }
-    if count > shape.num_bits {
-        return Err(bad(format!(
-            "count of set bits {count} exceeds the {} bits of the filter",
-            shape.num_bits
-        )));
-    }
-    // Every code takes at least r + 1 bits: this bounds the loop below by the bytes present.
-    let data_bits = data.len() as u128 * 8;
-    if count as u128 * (r as u128 + 1) > data_bits {
-        return Err(bad(format!(
-            "count of set bits {count} needs at least {} bits of codes, only {data_bits} present",
-            count as u128 * (r as u128 + 1)
-        )));
-    }
+    let Prelude { count, r, data } = Prelude::parse(payload, shape.num_bits, 0, PLAIN)?;
     let mut filter = BloomFilter::with_shape(shape, strategy)?;
     let words = filter.words_mut();
     let mut reader = BitReader::new(data);
