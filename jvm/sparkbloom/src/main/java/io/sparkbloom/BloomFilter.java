@@ -13,8 +13,8 @@ import java.util.Objects;
  * A Bloom filter that sets exactly the bits Guava's {@code com.google.common.hash.BloomFilter}
  * sets, with its bits in native memory managed by a Rust core.
  *
- * <p><i>(Over 500 lines: it is the public API and its documentation only, 55 public members
- * each with its own Javadoc; every body is one or two lines. The native-handle lifecycle is
+ * <p><i>(Over 500 lines: it is the public API and its documentation only, over 50 public
+ * methods each with its own Javadoc, every body a line or two. The native-handle lifecycle is
  * {@code NativeHandle}, the native methods {@code BloomFilterNative}, Guava interop {@link
  * GuavaInterop}, Spark's sketch format {@link SparkSketchInterop}, Redis bitmaps {@link
  * RedisBitmaps}, stream framing {@code FramedReader}, Java serialization {@code Ser}.)</i>
@@ -505,32 +505,83 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
-  // Redis bitmaps: thin delegates to RedisBitmaps, which documents them in full.
+  // Redis bitmaps, Spark's sketch filter, Guava: one-line delegates to RedisBitmaps,
+  // SparkSketchInterop and GuavaInterop, where each is documented in full.
 
-  /**
-   * The bits as a Redis bitmap string ({@code SETBIT} numbering), {@code ceil(bitSize() / 8)}
-   * bytes.
-   *
-   * @return a new array
-   * @see RedisBitmaps#toRedisBitmap
-   */
+  /** The bits as a Redis bitmap string: {@link RedisBitmaps#toRedisBitmap}. */
   public byte[] toRedisBitmap() {
     return RedisBitmaps.toRedisBitmap(this);
   }
 
   /**
-   * The filter of the given shape whose Redis bitmap is {@code bitmap}.
-   *
-   * @param bitmap the Redis string value
-   * @param bitSize m
-   * @param numHashFunctions k
-   * @param strategy how hashes become bit positions
-   * @return a new filter
-   * @see RedisBitmaps#fromRedisBitmap
+   * The filter of this shape whose Redis bitmap is {@code bitmap}: {@link
+   * RedisBitmaps#fromRedisBitmap}.
    */
   public static BloomFilter fromRedisBitmap(
       byte[] bitmap, long bitSize, int numHashFunctions, Strategy strategy) {
     return RedisBitmaps.fromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy);
+  }
+
+  /**
+   * Reads Spark's sketch {@code writeTo} stream: {@link SparkSketchInterop#readSpark(InputStream,
+   * long)}, default limit.
+   */
+  public static BloomFilter readSpark(InputStream in) throws IOException {
+    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Writes Spark's sketch {@code writeTo} stream: {@link SparkSketchInterop#writeSpark}. */
+  public void writeSpark(OutputStream out) throws IOException {
+    SparkSketchInterop.writeSpark(this, out);
+  }
+
+  /** Converts a live Spark sketch filter: {@link SparkSketchInterop#fromSpark}. */
+  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
+    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
+  }
+
+  /** Writes Guava's {@code writeTo} stream: {@link GuavaInterop#writeGuava}. */
+  public void writeGuava(OutputStream out) throws IOException {
+    GuavaInterop.writeGuava(this, out);
+  }
+
+  /** The bytes of Guava's {@code writeTo}: {@link GuavaInterop#toGuavaByteArray}. */
+  public byte[] toGuavaByteArray() {
+    return GuavaInterop.toGuavaByteArray(this);
+  }
+
+  /**
+   * Decodes Guava's {@code writeTo} bytes: {@link GuavaInterop#readGuava(byte[], long)}, default
+   * limit.
+   */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
+    return GuavaInterop.readGuava(bytes, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Decodes Guava's {@code writeTo} bytes: {@link GuavaInterop#readGuava(byte[], long)}. */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException {
+    return GuavaInterop.readGuava(bytes, maxNumBits);
+  }
+
+  /**
+   * Reads Guava's {@code writeTo} stream: {@link GuavaInterop#readGuava(InputStream, long)},
+   * default limit.
+   */
+  public static BloomFilter readGuava(InputStream in) throws IOException {
+    return GuavaInterop.readGuava(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Reads Guava's {@code writeTo} stream: {@link GuavaInterop#readGuava(InputStream, long)}. */
+  public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
+    return GuavaInterop.readGuava(in, maxNumBits);
+  }
+
+  /**
+   * Converts a live Guava filter (Guava 14 to 33, shaded or not): {@link GuavaInterop#fromGuava}.
+   */
+  public static BloomFilter fromGuava(Object guavaBloomFilter) {
+    return GuavaInterop.fromGuava(guavaBloomFilter);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -545,8 +596,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws IllegalArgumentException if the keys together exceed a Java array
    */
   public boolean putAll(byte[][] keys) {
-    PackedKeys packed = PackedKeys.of(keys);
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    return putPacked(PackedKeys.of(keys));
   }
 
   /**
@@ -558,7 +608,10 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean putAll(String[] keys) {
-    PackedKeys packed = PackedKeys.utf8(keys);
+    return putPacked(PackedKeys.utf8(keys));
+  }
+
+  private boolean putPacked(PackedKeys packed) {
     return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
   }
 
@@ -620,129 +673,6 @@ public final class BloomFilter extends NativeHandle implements Serializable {
       }
     }
     return out;
-  }
-
-  // Spark's sketch filter and Guava: thin delegates to SparkSketchInterop and GuavaInterop,
-  // which document them in full.
-
-  /**
-   * Reads one filter written by Spark's sketch {@code BloomFilter.writeTo} (V1 or V2).
-   *
-   * @param in the stream to read from
-   * @return a filter of strategy {@link Strategy#SPARK_SKETCH_V1} or {@code SPARK_SKETCH_V2}
-   * @throws IOException if the bytes are invalid (a {@link CorruptFilterException}) or {@code in}
-   *     throws
-   * @see SparkSketchInterop#readSpark(InputStream, long)
-   */
-  public static BloomFilter readSpark(InputStream in) throws IOException {
-    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * Writes the bytes Spark's sketch {@code writeTo} writes for this filter.
-   *
-   * @param out the stream to write to
-   * @throws IOException if {@code out} throws
-   * @see SparkSketchInterop#writeSpark
-   */
-  public void writeSpark(OutputStream out) throws IOException {
-    SparkSketchInterop.writeSpark(this, out);
-  }
-
-  /**
-   * Converts a live {@code org.apache.spark.util.sketch.BloomFilter}.
-   *
-   * @param sparkSketchBloomFilter a Spark sketch Bloom filter
-   * @return a new filter answering as Spark's does
-   * @see SparkSketchInterop#fromSpark
-   */
-  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
-    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
-  }
-
-  /**
-   * Writes the bytes Guava's {@code BloomFilter.writeTo} writes for the same filter.
-   *
-   * @param out the stream to write to
-   * @throws IOException if {@code out} throws
-   * @see GuavaInterop#writeGuava
-   */
-  public void writeGuava(OutputStream out) throws IOException {
-    GuavaInterop.writeGuava(this, out);
-  }
-
-  /**
-   * The bytes of Guava's {@code writeTo} for the same filter.
-   *
-   * @return the bytes
-   * @see GuavaInterop#toGuavaByteArray
-   */
-  public byte[] toGuavaByteArray() {
-    return GuavaInterop.toGuavaByteArray(this);
-  }
-
-  /**
-   * The filter whose Guava {@code writeTo} bytes are {@code bytes}, under the default decode
-   * limit.
-   *
-   * @param bytes the bytes of Guava's {@code writeTo} for one filter
-   * @return the filter
-   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
-   * @see GuavaInterop#readGuava(byte[], long)
-   */
-  public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
-    return GuavaInterop.readGuava(bytes, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * As {@link #fromGuavaByteArray(byte[])}, refusing more than {@code maxNumBits} bits.
-   *
-   * @param bytes the bytes of Guava's {@code writeTo} for one filter
-   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
-   * @return the filter
-   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
-   * @see GuavaInterop#readGuava(byte[], long)
-   */
-  public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
-      throws CorruptFilterException {
-    return GuavaInterop.readGuava(bytes, maxNumBits);
-  }
-
-  /**
-   * Reads one filter written by Guava's {@code writeTo}, under the default decode limit.
-   *
-   * @param in the stream to read from
-   * @return the filter
-   * @throws IOException if the bytes are invalid (a {@link CorruptFilterException}) or {@code in}
-   *     throws
-   * @see GuavaInterop#readGuava(InputStream, long)
-   */
-  public static BloomFilter readGuava(InputStream in) throws IOException {
-    return GuavaInterop.readGuava(in, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * As {@link #readGuava(InputStream)}, refusing more than {@code maxNumBits} bits.
-   *
-   * @param in the stream to read from
-   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
-   * @return the filter
-   * @throws IOException if the bytes are invalid or {@code in} throws
-   * @see GuavaInterop#readGuava(InputStream, long)
-   */
-  public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
-    return GuavaInterop.readGuava(in, maxNumBits);
-  }
-
-  /**
-   * Converts a live Guava {@code BloomFilter} (Guava 14 to 33, shaded or not).
-   *
-   * @param guavaBloomFilter a {@code com.google.common.hash.BloomFilter} or a shaded copy
-   * @return a new filter with the same bits, k and strategy
-   * @see GuavaInterop#fromGuava(Object)
-   */
-  public static BloomFilter fromGuava(Object guavaBloomFilter) {
-    return GuavaInterop.fromGuava(guavaBloomFilter);
   }
 
   // ---------------------------------------------------------------------------------------

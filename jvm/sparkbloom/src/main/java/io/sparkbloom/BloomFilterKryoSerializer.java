@@ -1,12 +1,9 @@
 package io.sparkbloom;
 
-import java.io.IOException;
-import java.io.InputStream;
-
 /**
  * Kryo serializer for {@link BloomFilter}: a variable-length byte count, then the filter's
  * {@link BloomFilter#toByteArray() FORMAT.md bytes}. Never writes a native handle. Reading goes
- * through {@link BloomFilter#readFrom(InputStream)}, so memory grows only as the bytes arrive and
+ * through {@link BloomFilter#readFrom(java.io.InputStream)}, so memory grows only as the bytes arrive and
  * the decode limit ({@code sparkbloom.decode.maxNumBits}) applies; a byte count that disagrees
  * with the filter, or bytes that are not a valid filter, are a {@code KryoException} (its cause:
  * the {@link CorruptFilterException} naming the field).
@@ -21,20 +18,7 @@ import java.io.InputStream;
 public final class BloomFilterKryoSerializer extends NativeFilterKryoSerializer<BloomFilter> {
 
   /** A serializer that rejects nulls (Kryo writes those itself) and copies on {@code copy}. */
-  public BloomFilterKryoSerializer() {}
-
-  @Override
-  byte[] toByteArray(BloomFilter filter) {
-    return filter.toByteArray();
-  }
-
-  @Override
-  BloomFilter readFrom(InputStream in) throws IOException {
-    return BloomFilter.readFrom(in);
-  }
-
-  @Override
-  BloomFilter copyOf(BloomFilter filter) {
-    return filter.copy();
+  public BloomFilterKryoSerializer() {
+    super(BloomFilter::toByteArray, BloomFilter::readFrom, BloomFilter::copy);
   }
 }

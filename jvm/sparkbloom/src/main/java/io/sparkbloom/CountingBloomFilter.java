@@ -6,7 +6,6 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.lang.ref.Reference;
 import java.util.Objects;
 
 /**
@@ -101,7 +100,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
   }
 
   // ---------------------------------------------------------------------------------------
-  // Add, remove, query. The hot long-key calls write NativeHandle's try/finally out (no lambda).
+  // Add, remove, query. Long keys go through NativeHandle.testKey: no lambda allocated per key.
 
   /**
    * Adds a key: increments its k counters (saturating at 15).
@@ -110,11 +109,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return whether any counter changed ({@code false} only when all k are saturated)
    */
   public boolean add(long key) {
-    try {
-      return CountingBloomFilterNative.nAdd(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nAdd, key);
   }
 
   /**
@@ -155,11 +150,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(long key) {
-    try {
-      return CountingBloomFilterNative.nRemove(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nRemove, key);
   }
 
   /**
@@ -199,11 +190,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(long key) {
-    try {
-      return CountingBloomFilterNative.nMightContain(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nMightContain, key);
   }
 
   /**
@@ -257,11 +244,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return the count estimate, 0..15
    */
   public int count(long key) {
-    try {
-      return CountingBloomFilterNative.nCount(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callIntKey(CountingBloomFilterNative::nCount, key);
   }
 
   /**

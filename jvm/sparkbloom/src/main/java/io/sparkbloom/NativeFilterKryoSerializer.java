@@ -7,6 +7,8 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@link BloomFilterKryoSerializer} and {@link CountingBloomFilterKryoSerializer} share: a
@@ -15,23 +17,27 @@ import java.io.InputStream;
  * @param <T> the filter type
  */
 abstract class NativeFilterKryoSerializer<T extends NativeHandle> extends Serializer<T> {
-  /** Rejects nulls (Kryo writes those itself) and copies on {@code copy}. */
-  NativeFilterKryoSerializer() {
-    super(false, false);
+  /** How to read one filter from a stream under the default decode limit. */
+  interface StreamReader<T> {
+    T readFrom(InputStream in) throws IOException;
   }
 
-  /** The filter's FORMAT.md bytes. */
-  abstract byte[] toByteArray(T filter);
+  private final Function<T, byte[]> toByteArray;
+  private final StreamReader<T> readFrom;
+  private final UnaryOperator<T> copy;
 
-  /** Exactly one filter from {@code in}, under the default decode limit. */
-  abstract T readFrom(InputStream in) throws IOException;
-
-  /** An independent copy. */
-  abstract T copyOf(T filter);
+  /** Rejects nulls (Kryo writes those itself) and copies on {@code copy}. */
+  NativeFilterKryoSerializer(
+      Function<T, byte[]> toByteArray, StreamReader<T> readFrom, UnaryOperator<T> copy) {
+    super(false, false);
+    this.toByteArray = toByteArray;
+    this.readFrom = readFrom;
+    this.copy = copy;
+  }
 
   @Override
   public final void write(Kryo kryo, Output output, T filter) {
-    byte[] bytes = toByteArray(filter);
+    byte[] bytes = toByteArray.apply(filter);
     output.writeInt(bytes.length, true);
     output.writeBytes(bytes);
   }
@@ -55,7 +61,7 @@ abstract class NativeFilterKryoSerializer<T extends NativeHandle> extends Serial
     long start = input.total();
     T filter;
     try {
-      filter = readFrom(input);
+      filter = readFrom.readFrom(input);
     } catch (IOException e) {
       throw new KryoException(e.getMessage(), e);
     }
@@ -70,6 +76,6 @@ abstract class NativeFilterKryoSerializer<T extends NativeHandle> extends Serial
 
   @Override
   public final T copy(Kryo kryo, T original) {
-    return copyOf(original);
+    return copy.apply(original);
   }
 }

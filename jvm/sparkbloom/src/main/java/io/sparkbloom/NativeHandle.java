@@ -217,6 +217,37 @@ abstract class NativeHandle implements AutoCloseable {
         });
   }
 
+  /**
+   * A single-key native call with a {@code long} key. The native method is passed as a
+   * non-capturing method reference and the key as an argument, so no lambda is allocated per key.
+   */
+  final boolean testKey(LongKeyCall nativeCall, long key) {
+    try {
+      return nativeCall.apply(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #testKey}, for a native call that returns an {@code int}. */
+  final int callIntKey(LongKeyIntCall nativeCall, long key) {
+    try {
+      return nativeCall.apply(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A native call with the handle and a {@code long} key. */
+  interface LongKeyCall {
+    boolean apply(long handle, long key);
+  }
+
+  /** A native call with the handle and a {@code long} key, returning an {@code int}. */
+  interface LongKeyIntCall {
+    int apply(long handle, long key);
+  }
+
   /** A native call on two handles. */
   interface PairCall<R> {
     R apply(long handle, long other);
