@@ -207,9 +207,7 @@ pub(crate) fn decode<T>(
     max_num_bits: jlong,
     decode_with_limit: impl FnOnce(&[u8], u64) -> Result<T>,
 ) -> JniResult<jlong> {
-    let limit = non_negative("maxNumBits", max_num_bits)?;
-    let bytes = read_all(env, bytes, "bytes")?;
-    let filter = decoding(decode_with_limit(as_u8(bytes.as_slice()), limit))?;
+    let filter = read_limited(env, bytes, "bytes", max_num_bits, decode_with_limit)?;
     Ok(into_handle(filter))
 }
 
@@ -220,8 +218,20 @@ pub(crate) fn total_length(
     max_num_bits: jlong,
     total_len_with_limit: impl FnOnce(&[u8], u64) -> Result<u64>,
 ) -> JniResult<jlong> {
-    let limit = non_negative("maxNumBits", max_num_bits)?;
-    let header = read_all(env, header, "header")?;
-    let total = decoding(total_len_with_limit(as_u8(header.as_slice()), limit))?;
+    let total = read_limited(env, header, "header", max_num_bits, total_len_with_limit)?;
     Ok(total.min(i64::MAX as u64) as jlong)
+}
+
+/// `read(bytes, limit)` over a Java `byte[]` named `what`, its errors reported as a decoder's
+/// ([`decoding`]).
+fn read_limited<R>(
+    env: &Env<'_>,
+    bytes: &JByteArray<'_>,
+    what: &'static str,
+    max_num_bits: jlong,
+    read: impl FnOnce(&[u8], u64) -> Result<R>,
+) -> JniResult<R> {
+    let limit = non_negative("maxNumBits", max_num_bits)?;
+    let bytes = read_all(env, bytes, what)?;
+    decoding(read(as_u8(bytes.as_slice()), limit))
 }
