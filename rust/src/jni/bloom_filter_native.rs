@@ -1,16 +1,13 @@
-//! (Over 500 lines: one short export per native method, 33 of them, each a few lines around
-//! [`run`]; JNI fixes their names and signatures, so they stay together with their class.)
+//! (Over 500 lines: one export per native method, 33 of them, each one call around [`run`]
+//! or [`run_primitive`]; JNI fixes their names and signatures, so they stay together with
+//! their class.)
 //!
 //! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative`.
 //!
-//! A filter crosses JNI as a handle: `Box::into_raw(Box::new(BloomFilter)) as jlong`, freed by
-//! `nFree` exactly once: Java's `NativeHandle` runs it from `close()` only when no other thread
-//! can be inside a call on the filter (only its creating thread ever used it), and otherwise
-//! from the `Cleaner` once the filter is unreachable, which a running call prevents
-//! (`reachabilityFence`). A handle of 0 means "closed" and becomes `IllegalStateException`.
-//! Java `long` keys are the same 64 bits as Rust `u64` keys.
-//!
-//! Each export is one line around [`run`], which catches panics and maps errors.
+//! A filter crosses JNI as a handle (`Box::into_raw(Box::new(BloomFilter)) as jlong`) under the
+//! rules of [`handle_ops`](super::handle_ops), which holds the shapes this file shares with
+//! `counting_bloom_filter_native.rs`. Java `long` keys are the same 64 bits as Rust `u64` keys.
+//! Each export is one call around [`run`], which catches panics and maps errors.
 
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -18,40 +15,23 @@ use jni::EnvUnowned;
 use jni::objects::{JBooleanArray, JByteArray, JClass, JIntArray, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
-use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
+use super::arrays::{read_all, try_buffer};
 use super::critical::{as_u8, as_u64, length};
-use super::errors::{JniError, JniResult, decoding, run, run_primitive};
+use super::errors::{JniResult, run, run_primitive};
+use super::handle_ops::{
+    as_i64_mut, checked_num_hashes, copy, create, decode, encode, fold_keys, free, into_handle,
+    might_contain_all, non_negative, object, retain_absent, shape, strategy, total_length,
+    with_bytes_key, with_shape,
+};
 use super::packed_keys::PackedKeys;
+use crate::BloomFilter;
 use crate::error::Error;
 use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
-use crate::{BloomFilter, Strategy, sizing};
 
 /// The filter behind a handle.
 fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
-    if handle == 0 {
-        return Err(JniError::Closed);
-    }
-    // SAFETY: a non-zero handle comes from `into_handle`, and the Java side frees it only once,
-    // never while a call holding it can still run (see the module doc and NativeHandle.java).
-    Ok(unsafe { &*(handle as *const BloomFilter) })
-}
-
-fn into_handle(filter: BloomFilter) -> jlong {
-    Box::into_raw(Box::new(filter)) as jlong
-}
-
-fn strategy(ordinal: jint) -> JniResult<Strategy> {
-    u8::try_from(ordinal)
-        .ok()
-        .and_then(Strategy::from_ordinal)
-        .ok_or_else(|| {
-            Error::invalid("strategy", format!("ordinal {ordinal} is not 0 or 1")).into()
-        })
-}
-
-fn non_negative(name: &'static str, value: jlong) -> JniResult<u64> {
-    u64::try_from(value).map_err(|_| Error::invalid(name, format!("{value} is negative")).into())
+    object(handle)
 }
 
 #[unsafe(no_mangle)]
@@ -63,10 +43,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreate<'l>(
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |_| {
-        let n = non_negative("expectedInsertions", expected_insertions)?;
-        let strategy = strategy(strategy_ordinal)?;
-        let shape = sizing::shape_for_strategy(n, fpp, strategy)?;
-        Ok(into_handle(BloomFilter::with_shape(shape, strategy)?))
+        create(
+            expected_insertions,
+            fpp,
+            strategy_ordinal,
+            BloomFilter::with_shape,
+        )
     })
 }
 
@@ -92,8 +74,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |env| {
-        let num_hashes = u32::try_from(num_hashes)
-            .map_err(|_| Error::invalid("numHashFunctions", format!("{num_hashes} is negative")))?;
+        let num_hashes = checked_num_hashes(num_hashes)?;
         let strategy = strategy(strategy_ordinal)?;
         let num_words = length(env, &words, "words")?;
         let shape = Shape {
@@ -107,18 +88,6 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
     })
 }
 
-/// The same 64 bits, as Java `long`s.
-fn as_i64(words: &[u64]) -> &[i64] {
-    // SAFETY: u64 and i64 have the same size, alignment and every bit pattern is valid.
-    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const i64, words.len()) }
-}
-
-/// The same 64 bits, as Java `long`s.
-fn as_i64_mut(words: &mut [u64]) -> &mut [i64] {
-    // SAFETY: u64 and i64 have the same size, alignment and every bit pattern is valid.
-    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut i64, words.len()) }
-}
-
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nWithShape<'l>(
     env: EnvUnowned<'l>,
@@ -128,16 +97,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nWithShape<'l>(
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |_| {
-        let shape = Shape {
-            num_bits: non_negative("numBits", num_bits)?,
-            num_hashes: u32::try_from(num_hashes).map_err(|_| {
-                Error::invalid("numHashFunctions", format!("{num_hashes} is negative"))
-            })?,
-        };
-        Ok(into_handle(BloomFilter::with_shape(
-            shape,
-            strategy(strategy_ordinal)?,
-        )?))
+        with_shape(
+            num_bits,
+            num_hashes,
+            strategy_ordinal,
+            BloomFilter::with_shape,
+        )
     })
 }
 
@@ -181,13 +146,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFree<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    run(env, |_| {
-        if handle != 0 {
-            // SAFETY: the handle came from `into_handle`; the Java Cleaner runs this once.
-            drop(unsafe { Box::from_raw(handle as *mut BloomFilter) });
-        }
-        Ok(())
-    })
+    run(env, |_| free::<BloomFilter>(handle))
 }
 
 #[unsafe(no_mangle)]
@@ -196,7 +155,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCopy<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| Ok(into_handle(filter(handle)?.try_clone()?)))
+    run(env, |_| copy(handle, BloomFilter::try_clone))
 }
 
 #[unsafe(no_mangle)]
@@ -227,9 +186,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutBytes<'l>(
     key: JByteArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.put_bytes(as_u8(key.as_slice())))
+        with_bytes_key(env, handle, &key, BloomFilter::put_bytes)
     })
 }
 
@@ -241,9 +198,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainBytes<'
     key: JByteArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.might_contain_bytes(as_u8(key.as_slice())))
+        with_bytes_key(env, handle, &key, BloomFilter::might_contain_bytes)
     })
 }
 
@@ -255,13 +210,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
     keys: JLongArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let mut changed = false;
-        for_each_chunk(env, &keys, "keys", |_, chunk| {
-            changed |= f.put_all(as_u64(chunk));
-            Ok(())
-        })?;
-        Ok(changed)
+        fold_keys(
+            env,
+            handle,
+            &keys,
+            false,
+            |changed, f: &BloomFilter, keys| changed | f.put_all(keys),
+        )
     })
 }
 
@@ -325,10 +280,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAll<'l>
     out: JBooleanArray<'l>,
 ) {
     run(env, |env| {
-        let f = filter(handle)?;
-        map_chunks(env, &keys, "keys", &out, "out", |keys, answers| {
-            Ok(f.might_contain_all_into(as_u64(keys), answers)?)
-        })
+        might_contain_all(
+            env,
+            handle,
+            &keys,
+            &out,
+            BloomFilter::might_contain_all_into,
+        )
     })
 }
 
@@ -340,18 +298,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nRetainAbsent<'l>(
     keys: JLongArray<'l>,
 ) -> JLongArray<'l> {
     run(env, |env| {
-        let f = filter(handle)?;
-        // Room for every key up front (no growth that could abort): as large as the input.
-        let mut absent = try_buffer::<u64>(0, "the absent keys")?;
-        let len = length(env, &keys, "keys")?;
-        absent
-            .try_reserve_exact(len)
-            .map_err(|_| Error::allocation("the absent keys", (len as u64).saturating_mul(8)))?;
-        for_each_chunk(env, &keys, "keys", |_, chunk| {
-            f.retain_absent_into(as_u64(chunk), &mut absent);
-            Ok(())
-        })?;
-        new_array(env, as_i64(&absent), "the absent keys")
+        retain_absent(env, handle, &keys, BloomFilter::retain_absent_into)
     })
 }
 
@@ -473,8 +420,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToBytes<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = format::try_encode(filter(handle)?)?;
-        new_array(env, as_i8(&bytes), "the serialized filter")
+        encode(env, handle, format::try_encode, "the serialized filter")
     })
 }
 
@@ -486,10 +432,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromBytes<'l>(
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let bytes = read_all(env, &bytes, "bytes")?;
-        let filter = decoding(format::decode_with_limit(as_u8(bytes.as_slice()), limit))?;
-        Ok(into_handle(filter))
+        decode(env, &bytes, max_num_bits, format::decode_with_limit)
     })
 }
 
@@ -501,13 +444,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nTotalLength<'l>(
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let header = read_all(env, &header, "header")?;
-        let total = decoding(format::total_len_with_limit(
-            as_u8(header.as_slice()),
-            limit,
-        ))?;
-        Ok(total.min(i64::MAX as u64) as jlong)
+        total_length(env, &header, max_num_bits, format::total_len_with_limit)
     })
 }
 
@@ -518,8 +455,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToGuava<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = guava::encode(filter(handle)?)?;
-        new_array(env, as_i8(&bytes), "Guava's stream")
+        encode(env, handle, guava::encode, "Guava's stream")
     })
 }
 
@@ -531,10 +467,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromGuava<'l>(
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let bytes = read_all(env, &bytes, "bytes")?;
-        let filter = decoding(guava::decode_with_limit(as_u8(bytes.as_slice()), limit))?;
-        Ok(into_handle(filter))
+        decode(env, &bytes, max_num_bits, guava::decode_with_limit)
     })
 }
 
@@ -546,10 +479,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let header = read_all(env, &header, "header")?;
-        let total = decoding(guava::total_len_with_limit(as_u8(header.as_slice()), limit))?;
-        Ok(total.min(i64::MAX as u64) as jlong)
+        total_length(env, &header, max_num_bits, guava::total_len_with_limit)
     })
 }
 
@@ -561,8 +491,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToSpark<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = spark_sketch::encode(filter(handle)?)?;
-        new_array(env, as_i8(&bytes), "Spark's stream")
+        encode(env, handle, spark_sketch::encode, "Spark's stream")
     })
 }
 
@@ -574,13 +503,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromSpark<'l>(
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let bytes = read_all(env, &bytes, "bytes")?;
-        let filter = decoding(spark_sketch::decode_with_limit(
-            as_u8(bytes.as_slice()),
-            limit,
-        ))?;
-        Ok(into_handle(filter))
+        decode(env, &bytes, max_num_bits, spark_sketch::decode_with_limit)
     })
 }
 
@@ -593,13 +516,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nSparkTotalLength<'l
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let header = read_all(env, &header, "header")?;
-        let total = decoding(spark_sketch::total_len_with_limit(
-            as_u8(header.as_slice()),
-            limit,
-        ))?;
-        Ok(total.min(i64::MAX as u64) as jlong)
+        total_length(
+            env,
+            &header,
+            max_num_bits,
+            spark_sketch::total_len_with_limit,
+        )
     })
 }
 
@@ -611,8 +533,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToRedisBitmap<'l>(
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = redis_bitmap::encode(filter(handle)?)?;
-        new_array(env, as_i8(&bytes), "the Redis bitmap")
+        encode(env, handle, redis_bitmap::encode, "the Redis bitmap")
     })
 }
 
@@ -627,26 +548,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromRedisBitmap<'l>
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |env| {
-        let shape = Shape {
-            num_bits: non_negative("numBits", num_bits)?,
-            num_hashes: u32::try_from(num_hashes).map_err(|_| {
-                Error::invalid("numHashFunctions", format!("{num_hashes} is negative"))
-            })?,
-        };
+        let shape = shape(num_bits, num_hashes)?;
         let strategy = strategy(strategy_ordinal)?;
         let bitmap = read_all(env, &bitmap, "bitmap")?;
-        Ok(into_handle(redis_bitmap::decode(
-            as_u8(bitmap.as_slice()),
-            shape,
-            strategy,
-        )?))
+        let filter = redis_bitmap::decode(as_u8(bitmap.as_slice()), shape, strategy)?;
+        Ok(into_handle(filter))
     })
-}
-
-/// Bytes as Java `byte`s.
-fn as_i8(bytes: &[u8]) -> &[i8] {
-    // SAFETY: u8 and i8 have the same size, alignment and every bit pattern is valid.
-    unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const i8, bytes.len()) }
 }
 
 /// Test hook: panics with a runtime-formatted (`String`) message, so the Java suite can check

@@ -1,61 +1,25 @@
 //! Exports behind the `static native` methods of `io.sparkbloom.CountingBloomFilterNative`.
 //!
-//! Built as `bloom_filter_native.rs` is: a filter crosses JNI as a handle
-//! (`Box::into_raw(Box::new(CountingBloomFilter))`), freed once by `nFree` under the rules of
-//! Java's `NativeHandle`; a handle of 0 is "closed". Every export is one call to [`run`] (or
-//! [`run_primitive`] for the hot single-key calls), arrays go through `arrays.rs` (large ones in
-//! chunks), allocations are fallible, and decoders report through [`decoding`].
+//! Built as `bloom_filter_native.rs` is, on the same [`handle_ops`](super::handle_ops): a filter
+//! crosses JNI as a handle (`Box::into_raw(Box::new(CountingBloomFilter))`), freed once by
+//! `nFree` under the rules of Java's `NativeHandle`; a handle of 0 is "closed". Every export is
+//! one call to [`run`] (or [`run_primitive`] for the hot single-key calls).
 
 use jni::EnvUnowned;
 use jni::objects::{JBooleanArray, JByteArray, JClass, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
-use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
-use super::critical::{as_u8, as_u64, length};
-use super::errors::{JniError, JniResult, decoding, run, run_primitive};
+use super::errors::{JniResult, run, run_primitive};
+use super::handle_ops::{
+    copy, create, decode, encode, fold_keys, free, into_handle, might_contain_all, object,
+    retain_absent, total_length, with_bytes_key, with_shape,
+};
 use crate::counting::CountingBloomFilter;
-use crate::error::Error;
 use crate::format::counting as format;
-use crate::sizing::Shape;
-use crate::{Strategy, sizing};
 
 /// The filter behind a handle.
 fn filter<'a>(handle: jlong) -> JniResult<&'a CountingBloomFilter> {
-    if handle == 0 {
-        return Err(JniError::Closed);
-    }
-    // SAFETY: a non-zero handle comes from `into_handle`, and the Java side frees it only once,
-    // never while a call holding it can still run (NativeHandle.java).
-    Ok(unsafe { &*(handle as *const CountingBloomFilter) })
-}
-
-fn into_handle(filter: CountingBloomFilter) -> jlong {
-    Box::into_raw(Box::new(filter)) as jlong
-}
-
-fn strategy(ordinal: jint) -> JniResult<Strategy> {
-    u8::try_from(ordinal)
-        .ok()
-        .and_then(Strategy::from_ordinal)
-        .ok_or_else(|| {
-            Error::invalid("strategy", format!("ordinal {ordinal} is not 0 or 1")).into()
-        })
-}
-
-fn non_negative(name: &'static str, value: jlong) -> JniResult<u64> {
-    u64::try_from(value).map_err(|_| Error::invalid(name, format!("{value} is negative")).into())
-}
-
-/// Java `long`s as the same 64 bits.
-fn as_i64(words: &[u64]) -> &[i64] {
-    // SAFETY: u64 and i64 have the same size, alignment and every bit pattern is valid.
-    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const i64, words.len()) }
-}
-
-/// Bytes as Java `byte`s.
-fn as_i8(bytes: &[u8]) -> &[i8] {
-    // SAFETY: u8 and i8 have the same size, alignment and every bit pattern is valid.
-    unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const i8, bytes.len()) }
+    object(handle)
 }
 
 #[unsafe(no_mangle)]
@@ -67,12 +31,12 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nCreate<'l>(
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |_| {
-        let n = non_negative("expectedInsertions", expected_insertions)?;
-        let strategy = strategy(strategy_ordinal)?;
-        let shape = sizing::shape_for_strategy(n, fpp, strategy)?;
-        Ok(into_handle(CountingBloomFilter::with_shape(
-            shape, strategy,
-        )?))
+        create(
+            expected_insertions,
+            fpp,
+            strategy_ordinal,
+            CountingBloomFilter::with_shape,
+        )
     })
 }
 
@@ -85,16 +49,12 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nWithShape<'
     strategy_ordinal: jint,
 ) -> jlong {
     run(env, |_| {
-        let shape = Shape {
-            num_bits: non_negative("numBits", num_bits)?,
-            num_hashes: u32::try_from(num_hashes).map_err(|_| {
-                Error::invalid("numHashFunctions", format!("{num_hashes} is negative"))
-            })?,
-        };
-        Ok(into_handle(CountingBloomFilter::with_shape(
-            shape,
-            strategy(strategy_ordinal)?,
-        )?))
+        with_shape(
+            num_bits,
+            num_hashes,
+            strategy_ordinal,
+            CountingBloomFilter::with_shape,
+        )
     })
 }
 
@@ -104,13 +64,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nFree<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    run(env, |_| {
-        if handle != 0 {
-            // SAFETY: the handle came from `into_handle`; the Java side runs this once.
-            drop(unsafe { Box::from_raw(handle as *mut CountingBloomFilter) });
-        }
-        Ok(())
-    })
+    run(env, |_| free::<CountingBloomFilter>(handle))
 }
 
 #[unsafe(no_mangle)]
@@ -119,7 +73,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nCopy<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| Ok(into_handle(filter(handle)?.try_clone()?)))
+    run(env, |_| copy(handle, CountingBloomFilter::try_clone))
 }
 
 #[unsafe(no_mangle)]
@@ -170,9 +124,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nAddBytes<'l
     key: JByteArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.add_bytes(as_u8(key.as_slice())))
+        with_bytes_key(env, handle, &key, CountingBloomFilter::add_bytes)
     })
 }
 
@@ -184,9 +136,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nRemoveBytes
     key: JByteArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.remove_bytes(as_u8(key.as_slice())))
+        with_bytes_key(env, handle, &key, CountingBloomFilter::remove_bytes)
     })
 }
 
@@ -198,9 +148,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nMightContai
     key: JByteArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.might_contain_bytes(as_u8(key.as_slice())))
+        with_bytes_key(env, handle, &key, CountingBloomFilter::might_contain_bytes)
     })
 }
 
@@ -212,9 +160,9 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nCountBytes<
     key: JByteArray<'l>,
 ) -> jint {
     run(env, |env| {
-        let f = filter(handle)?;
-        let key = read_all(env, &key, "key")?;
-        Ok(f.count_bytes(as_u8(key.as_slice())) as jint)
+        with_bytes_key(env, handle, &key, |f: &CountingBloomFilter, key| {
+            f.count_bytes(key) as jint
+        })
     })
 }
 
@@ -226,13 +174,13 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nAddAll<'l>(
     keys: JLongArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let mut changed = false;
-        for_each_chunk(env, &keys, "keys", |_, chunk| {
-            changed |= f.add_all(as_u64(chunk));
-            Ok(())
-        })?;
-        Ok(changed)
+        fold_keys(
+            env,
+            handle,
+            &keys,
+            false,
+            |changed, f: &CountingBloomFilter, keys| changed | f.add_all(keys),
+        )
     })
 }
 
@@ -245,12 +193,13 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nRemoveAll<'
     keys: JLongArray<'l>,
 ) -> jlong {
     run(env, |env| {
-        let f = filter(handle)?;
-        let mut removed = 0u64;
-        for_each_chunk(env, &keys, "keys", |_, chunk| {
-            removed += f.remove_all(as_u64(chunk));
-            Ok(())
-        })?;
+        let removed = fold_keys(
+            env,
+            handle,
+            &keys,
+            0u64,
+            |removed, f: &CountingBloomFilter, keys| removed + f.remove_all(keys),
+        )?;
         Ok(removed as jlong)
     })
 }
@@ -264,10 +213,13 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nMightContai
     out: JBooleanArray<'l>,
 ) {
     run(env, |env| {
-        let f = filter(handle)?;
-        map_chunks(env, &keys, "keys", &out, "out", |keys, answers| {
-            Ok(f.might_contain_all_into(as_u64(keys), answers)?)
-        })
+        might_contain_all(
+            env,
+            handle,
+            &keys,
+            &out,
+            CountingBloomFilter::might_contain_all_into,
+        )
     })
 }
 
@@ -279,18 +231,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nRetainAbsen
     keys: JLongArray<'l>,
 ) -> JLongArray<'l> {
     run(env, |env| {
-        let f = filter(handle)?;
-        // Room for every key up front (no growth that could abort): as large as the input.
-        let mut absent = try_buffer::<u64>(0, "the absent keys")?;
-        let len = length(env, &keys, "keys")?;
-        absent
-            .try_reserve_exact(len)
-            .map_err(|_| Error::allocation("the absent keys", (len as u64).saturating_mul(8)))?;
-        for_each_chunk(env, &keys, "keys", |_, chunk| {
-            f.retain_absent_into(as_u64(chunk), &mut absent);
-            Ok(())
-        })?;
-        new_array(env, as_i64(&absent), "the absent keys")
+        retain_absent(env, handle, &keys, CountingBloomFilter::retain_absent_into)
     })
 }
 
@@ -361,10 +302,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nToBloomFilt
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| {
-        let plain = filter(handle)?.to_bloom_filter()?;
-        Ok(Box::into_raw(Box::new(plain)) as jlong)
-    })
+    run(env, |_| Ok(into_handle(filter(handle)?.to_bloom_filter()?)))
 }
 
 #[unsafe(no_mangle)]
@@ -419,8 +357,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nToBytes<'l>
     handle: jlong,
 ) -> JByteArray<'l> {
     run(env, |env| {
-        let bytes = format::try_encode(filter(handle)?)?;
-        new_array(env, as_i8(&bytes), "the serialized filter")
+        encode(env, handle, format::try_encode, "the serialized filter")
     })
 }
 
@@ -432,10 +369,7 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nFromBytes<'
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let bytes = read_all(env, &bytes, "bytes")?;
-        let filter = decoding(format::decode_with_limit(as_u8(bytes.as_slice()), limit))?;
-        Ok(into_handle(filter))
+        decode(env, &bytes, max_num_bits, format::decode_with_limit)
     })
 }
 
@@ -447,12 +381,6 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nTotalLength
     max_num_bits: jlong,
 ) -> jlong {
     run(env, |env| {
-        let limit = non_negative("maxNumBits", max_num_bits)?;
-        let header = read_all(env, &header, "header")?;
-        let total = decoding(format::total_len_with_limit(
-            as_u8(header.as_slice()),
-            limit,
-        ))?;
-        Ok(total.min(i64::MAX as u64) as jlong)
+        total_length(env, &header, max_num_bits, format::total_len_with_limit)
     })
 }

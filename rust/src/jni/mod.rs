@@ -17,4 +17,5 @@ mod bloom_filter_native;
 mod counting_bloom_filter_native;
 mod critical;
 mod errors;
+mod handle_ops;
 mod packed_keys;

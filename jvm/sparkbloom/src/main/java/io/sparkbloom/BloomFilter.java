@@ -7,17 +7,17 @@ import java.io.ObjectInputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
  * A Bloom filter that sets exactly the bits Guava's {@code com.google.common.hash.BloomFilter}
  * sets, with its bits in native memory managed by a Rust core.
  *
- * <p><i>(This file is the public API and its documentation only, which is why it runs to ~780
- * lines, most of them Javadoc: the native-handle lifecycle is {@code NativeHandle}, the native
- * methods {@code BloomFilterNative}, Guava interop {@link GuavaInterop}, stream framing {@code
- * FramedReader}, Java serialization {@code Ser}.)</i>
+ * <p><i>(Over 500 lines: it is the public API and its documentation only, over 50 public
+ * methods each with its own Javadoc, every body a line or two. The native-handle lifecycle is
+ * {@code NativeHandle}, the native methods {@code BloomFilterNative}, Guava interop {@link
+ * GuavaInterop}, Spark's sketch format {@link SparkSketchInterop}, Redis bitmaps {@link
+ * RedisBitmaps}, stream framing {@code FramedReader}, Java serialization {@code Ser}.)</i>
  *
  * <p>A Bloom filter answers "might this key have been put?": {@link #mightContain(long)} never
  * returns {@code false} for a key that was put (no false negatives), and returns {@code true}
@@ -39,29 +39,14 @@ import java.util.Objects;
  * Funnels.byteArrayFunnel()}, so a filter converted from or to Guava answers identically for
  * keys put through those funnels.
  *
- * <h2>Threads</h2>
+ * <h2>Threads and memory</h2>
  *
- * {@code put}, {@code putAll}, {@code mightContain*}, {@code retainAbsent}, {@code merge} and
- * {@code intersect} may be called from many threads at once: bits are set with atomic ORs, so
- * no put is lost and there are no false negatives. {@code merge} only adds bits. {@code
- * intersect} acts on each 64-bit word as one indivisible AND at some instant during the call
- * (bits put into this filter during the call may survive it): a put that returned before
- * intersect reached its words is intersected like any other key, and a key that is in both
- * filters when {@code intersect} returns is reported present. {@link #close()} is safe against calls from
- * other threads: once any thread other than the one that created (or deserialized) the filter
- * has used it, or when another thread closes it, {@code close()} marks it closed (later calls
- * throw {@link IllegalStateException}) but leaves its memory to the {@link java.lang.ref.Cleaner},
- * which frees it when no thread can reach the filter any more — so closing a filter that a Spark
- * broadcast shares between tasks never crashes the JVM, though the other tasks then fail. Don't
- * close shared filters; drop them.
- *
- * <h2>Memory</h2>
- *
- * The bit array ({@link #bitSize()} / 8 bytes) lives outside the Java heap. {@link #close()}
- * frees it at once when only the creating thread ever used the filter (else see Threads); a
- * filter that is never closed is freed after the garbage collector finds it unreachable. Using
- * a filter after {@code close()} throws {@link IllegalStateException}; a second {@code close()}
- * does nothing.
+ * Puts, queries, {@code merge} and {@code intersect} may run from many threads at once: bits are
+ * set with atomic ORs, so no put is lost and there are no false negatives. The bit array ({@link
+ * #bitSize()} / 8 bytes) lives outside the Java heap; {@link #close()} frees it, and a filter
+ * never closed is freed once unreachable. Closing a filter other threads use is safe (they then
+ * fail with {@link IllegalStateException}) but pointless: don't close shared filters, drop them.
+ * The package doc ("Threads and memory") gives the exact rules.
  *
  * <h2>Serialization</h2>
  *
@@ -133,12 +118,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @return an empty filter
    */
   public static BloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException(
-          "invalid argument expectedInsertions: " + expectedInsertions + " is negative");
-    }
-    Objects.requireNonNull(strategy, "strategy is null");
-    long n = expectedInsertions == 0 ? 1 : expectedInsertions;
+    long n = insertionsToSize(expectedInsertions, strategy);
     return new BloomFilter(BloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
   }
 
@@ -206,7 +186,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
-  // Put and query. The single-key calls write NativeHandle's try/finally out: no lambda on the
+  // Put and query. The long-key calls write NativeHandle's try/finally out: no lambda on the
   // hottest path.
 
   /**
@@ -232,11 +212,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param key the key
    */
   public boolean put(byte[] key) {
-    try {
-      return BloomFilterNative.nPutBytes(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> BloomFilterNative.nPutBytes(h, key));
   }
 
   /**
@@ -285,11 +261,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @return whether the key might have been put
    */
   public boolean mightContain(byte[] key) {
-    try {
-      return BloomFilterNative.nMightContainBytes(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> BloomFilterNative.nMightContainBytes(h, key));
   }
 
   /**
@@ -343,11 +315,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param other the filter to OR in
    */
   public void merge(BloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
-    call(other, (h, o) -> {
-      BloomFilterNative.nMerge(h, o);
-      return null;
-    });
+    run(other, BloomFilterNative::nMerge);
   }
 
   /**
@@ -361,11 +329,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param other the filter to AND in
    */
   public void intersect(BloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
-    call(other, (h, o) -> {
-      BloomFilterNative.nIntersect(h, o);
-      return null;
-    });
+    run(other, BloomFilterNative::nIntersect);
   }
 
   /**
@@ -377,7 +341,6 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @return whether the two filters can be merged or intersected
    */
   public boolean isCompatible(BloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
     return call(other, BloomFilterNative::nIsCompatible);
   }
 
@@ -542,41 +505,83 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   // ---------------------------------------------------------------------------------------
-  // Redis bitmaps (sparkbloom-redis)
+  // Redis bitmaps, Spark's sketch filter, Guava: one-line delegates to RedisBitmaps,
+  // SparkSketchInterop and GuavaInterop, where each is documented in full.
 
-  /**
-   * The bits as a Redis bitmap string: bit b is byte {@code b / 8}, mask {@code 0x80 >>> (b %
-   * 8)} (Redis numbers bits from the most significant bit of byte 0: {@code SETBIT key 0 1}
-   * makes the value {@code "\x80"}), {@code ceil(bitSize() / 8)} bytes. Storing it with {@code
-   * SET} gives the key that {@code SETBIT key b 1} for every set bit b would give, up to
-   * trailing zero bytes; {@code GETBIT key b} then answers bit b. One native call.
-   *
-   * @throws IllegalStateException if this filter is closed
-   * @return a new array of {@code ceil(bitSize() / 8)} bytes
-   */
+  /** The bits as a Redis bitmap string: {@link RedisBitmaps#toRedisBitmap}. */
   public byte[] toRedisBitmap() {
-    return call(BloomFilterNative::nToRedisBitmap);
+    return RedisBitmaps.toRedisBitmap(this);
   }
 
   /**
-   * The filter of the given shape whose Redis bitmap is {@code bitmap} (see {@link
-   * #toRedisBitmap()}): what {@code GET key} returns for a key filled with {@code SETBIT}. A
-   * shorter string is the same filter with zero tail bytes (Redis grows strings on demand).
-   *
-   * @param bitmap the Redis string value; not null
-   * @param bitSize m, in 1..2<sup>43</sup>
-   * @param numHashFunctions k, in 1..255
-   * @param strategy how hashes become bit positions; not null
-   * @throws IllegalArgumentException naming {@code bitmap} if it is longer than {@code
-   *     ceil(bitSize / 8)} bytes or sets a bit at or above {@code bitSize} (it is not a filter of
-   *     this shape), or naming another argument that is out of range
-   * @return a new filter
+   * The filter of this shape whose Redis bitmap is {@code bitmap}: {@link
+   * RedisBitmaps#fromRedisBitmap}.
    */
   public static BloomFilter fromRedisBitmap(
       byte[] bitmap, long bitSize, int numHashFunctions, Strategy strategy) {
-    Objects.requireNonNull(strategy, "strategy is null");
-    return new BloomFilter(
-        BloomFilterNative.nFromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy.ordinal()));
+    return RedisBitmaps.fromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy);
+  }
+
+  /**
+   * Reads Spark's sketch {@code writeTo} stream: {@link SparkSketchInterop#readSpark(InputStream,
+   * long)}, default limit.
+   */
+  public static BloomFilter readSpark(InputStream in) throws IOException {
+    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Writes Spark's sketch {@code writeTo} stream: {@link SparkSketchInterop#writeSpark}. */
+  public void writeSpark(OutputStream out) throws IOException {
+    SparkSketchInterop.writeSpark(this, out);
+  }
+
+  /** Converts a live Spark sketch filter: {@link SparkSketchInterop#fromSpark}. */
+  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
+    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
+  }
+
+  /** Writes Guava's {@code writeTo} stream: {@link GuavaInterop#writeGuava}. */
+  public void writeGuava(OutputStream out) throws IOException {
+    GuavaInterop.writeGuava(this, out);
+  }
+
+  /** The bytes of Guava's {@code writeTo}: {@link GuavaInterop#toGuavaByteArray}. */
+  public byte[] toGuavaByteArray() {
+    return GuavaInterop.toGuavaByteArray(this);
+  }
+
+  /**
+   * Decodes Guava's {@code writeTo} bytes: {@link GuavaInterop#readGuava(byte[], long)}, default
+   * limit.
+   */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
+    return GuavaInterop.readGuava(bytes, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Decodes Guava's {@code writeTo} bytes: {@link GuavaInterop#readGuava(byte[], long)}. */
+  public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
+      throws CorruptFilterException {
+    return GuavaInterop.readGuava(bytes, maxNumBits);
+  }
+
+  /**
+   * Reads Guava's {@code writeTo} stream: {@link GuavaInterop#readGuava(InputStream, long)},
+   * default limit.
+   */
+  public static BloomFilter readGuava(InputStream in) throws IOException {
+    return GuavaInterop.readGuava(in, DecodeLimit.defaultMaxNumBits());
+  }
+
+  /** Reads Guava's {@code writeTo} stream: {@link GuavaInterop#readGuava(InputStream, long)}. */
+  public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
+    return GuavaInterop.readGuava(in, maxNumBits);
+  }
+
+  /**
+   * Converts a live Guava filter (Guava 14 to 33, shaded or not): {@link GuavaInterop#fromGuava}.
+   */
+  public static BloomFilter fromGuava(Object guavaBloomFilter) {
+    return GuavaInterop.fromGuava(guavaBloomFilter);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -591,8 +596,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws IllegalArgumentException if the keys together exceed a Java array
    */
   public boolean putAll(byte[][] keys) {
-    PackedKeys packed = PackedKeys.of(keys);
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    return putPacked(PackedKeys.of(keys));
   }
 
   /**
@@ -604,7 +608,10 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean putAll(String[] keys) {
-    PackedKeys packed = PackedKeys.utf8(keys);
+    return putPacked(PackedKeys.utf8(keys));
+  }
+
+  private boolean putPacked(PackedKeys packed) {
     return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
   }
 
@@ -668,135 +675,6 @@ public final class BloomFilter extends NativeHandle implements Serializable {
     return out;
   }
 
-  // Spark's sketch filter: thin delegates to SparkSketchInterop, which documents them in full.
-
-  /**
-   * Reads one filter written by Spark's {@code org.apache.spark.util.sketch.BloomFilter.writeTo}
-   * (V1 or V2), consuming exactly its bytes, under the default decode limit; see {@link
-   * SparkSketchInterop#readSpark(InputStream, long)}.
-   *
-   * @param in the stream to read from
-   * @return a filter of strategy {@link Strategy#SPARK_SKETCH_V1} or {@link
-   *     Strategy#SPARK_SKETCH_V2}
-   * @throws CorruptFilterException if the bytes are invalid or end early
-   * @throws IOException if {@code in} throws
-   */
-  public static BloomFilter readSpark(InputStream in) throws IOException {
-    return SparkSketchInterop.readSpark(in, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * Writes the bytes Spark's {@code writeTo} writes for this filter, which Spark's {@code
-   * BloomFilter.readFrom} loads; see {@link SparkSketchInterop#writeSpark}.
-   *
-   * @param out the stream to write to
-   * @throws IllegalArgumentException if the strategy is not a Spark sketch strategy
-   * @throws IOException if {@code out} throws
-   */
-  public void writeSpark(OutputStream out) throws IOException {
-    SparkSketchInterop.writeSpark(this, out);
-  }
-
-  /**
-   * Converts a live {@code org.apache.spark.util.sketch.BloomFilter}; see {@link
-   * SparkSketchInterop#fromSpark}.
-   *
-   * @param sparkSketchBloomFilter a Spark sketch Bloom filter
-   * @return a new filter answering as Spark's does
-   */
-  public static BloomFilter fromSpark(Object sparkSketchBloomFilter) {
-    return SparkSketchInterop.fromSpark(sparkSketchBloomFilter);
-  }
-
-  // Guava: thin delegates to GuavaInterop, which documents them in full.
-
-  /**
-   * Writes the bytes Guava's {@code BloomFilter.writeTo} writes for the same filter; does not
-   * flush or close {@code out}. See {@link GuavaInterop#writeGuava}.
-   *
-   * @param out the stream to write to
-   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
-   * @throws IOException if {@code out} throws
-   */
-  public void writeGuava(OutputStream out) throws IOException {
-    GuavaInterop.writeGuava(this, out);
-  }
-
-  /**
-   * The bytes of Guava's {@code writeTo} for the same filter; see {@link
-   * GuavaInterop#toGuavaByteArray}.
-   *
-   * @return the bytes of Guava's {@code writeTo}
-   * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits
-   */
-  public byte[] toGuavaByteArray() {
-    return GuavaInterop.toGuavaByteArray(this);
-  }
-
-  /**
-   * The filter whose Guava {@code writeTo} bytes are {@code bytes}, under the default decode
-   * limit; see {@link GuavaInterop#readGuava(byte[], long)}.
-   *
-   * @param bytes the bytes of Guava's {@code writeTo} for one filter
-   * @return the filter
-   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
-   */
-  public static BloomFilter fromGuavaByteArray(byte[] bytes) throws CorruptFilterException {
-    return GuavaInterop.readGuava(bytes, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * See {@link GuavaInterop#readGuava(byte[], long)}.
-   *
-   * @param bytes the bytes of Guava's {@code writeTo} for one filter
-   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
-   * @return the filter
-   * @throws CorruptFilterException naming the field, or {@link FilterTooLargeException}
-   */
-  public static BloomFilter fromGuavaByteArray(byte[] bytes, long maxNumBits)
-      throws CorruptFilterException {
-    return GuavaInterop.readGuava(bytes, maxNumBits);
-  }
-
-  /**
-   * Reads one filter written by Guava's {@code writeTo}, consuming exactly its bytes, under the
-   * default decode limit; see {@link GuavaInterop#readGuava(InputStream, long)}.
-   *
-   * @param in the stream to read from
-   * @return the filter
-   * @throws CorruptFilterException if the bytes are invalid or end early
-   * @throws IOException if {@code in} throws
-   */
-  public static BloomFilter readGuava(InputStream in) throws IOException {
-    return GuavaInterop.readGuava(in, DecodeLimit.defaultMaxNumBits());
-  }
-
-  /**
-   * See {@link GuavaInterop#readGuava(InputStream, long)}.
-   *
-   * @param in the stream to read from
-   * @param maxNumBits the largest {@link #bitSize()} accepted; {@code >= 0}
-   * @return the filter
-   * @throws CorruptFilterException if the bytes are invalid or end early
-   * @throws IOException if {@code in} throws
-   */
-  public static BloomFilter readGuava(InputStream in, long maxNumBits) throws IOException {
-    return GuavaInterop.readGuava(in, maxNumBits);
-  }
-
-  /**
-   * Converts a live Guava {@code BloomFilter} (Guava 14 to 33, shaded or not); see {@link
-   * GuavaInterop#fromGuava(Object)}.
-   *
-   * @param guavaBloomFilter a {@code com.google.common.hash.BloomFilter} or a shaded copy
-   * @throws IllegalArgumentException if the object is not a Guava Bloom filter
-   * @throws NullPointerException if {@code guavaBloomFilter} is null
-   * @return a new filter with the same bits, k and strategy
-   */
-  public static BloomFilter fromGuava(Object guavaBloomFilter) {
-    return GuavaInterop.fromGuava(guavaBloomFilter);
-  }
-
   // ---------------------------------------------------------------------------------------
   // Lifecycle and Object
 
@@ -821,57 +699,34 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   @Override
   public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof BloomFilter)) {
-      return false;
-    }
-    BloomFilter other = (BloomFilter) o;
-    if (isClosed() || other.isClosed()) {
-      return false;
-    }
-    try {
-      return call(other, BloomFilterNative::nEquals);
-    } catch (IllegalStateException closedMeanwhile) {
-      return false;
-    }
+    return contentEquals(o, BloomFilterNative::nEquals);
   }
 
-  /** A hash of the shape and bits, consistent with {@link #equals}; identity once closed.
+  /**
+   * A hash of the shape and bits, consistent with {@link #equals}; identity once closed.
    *
    * @return the hash
    */
   @Override
   public int hashCode() {
-    try {
-      return callInt(BloomFilterNative::nHashCode);
-    } catch (IllegalStateException closed) {
-      return System.identityHashCode(this);
-    }
+    return contentHash(BloomFilterNative::nHashCode);
   }
 
-  /** E.g. {@code BloomFilter{m=143808, k=10, strategy=MURMUR128_MITZ_64, fill=6.71%}}.
+  /**
+   * E.g. {@code BloomFilter{m=143808, k=10, strategy=MURMUR128_MITZ_64, fill=6.71%}}.
    *
    * @return a one-line summary
    */
   @Override
   public String toString() {
-    try {
-      return call(
-          h -> {
-            long m = BloomFilterNative.nBitSize(h);
-            return String.format(
-                java.util.Locale.ROOT,
-                "BloomFilter{m=%d, k=%d, strategy=%s, fill=%.2f%%}",
-                m,
+    return describe(
+        h ->
+            format(
+                "m=%d, k=%d, strategy=%s, fill=%.2f%%",
+                BloomFilterNative.nBitSize(h),
                 BloomFilterNative.nNumHashes(h),
                 Strategy.ofOrdinal(BloomFilterNative.nStrategy(h)),
-                100.0 * BloomFilterNative.nBitCount(h) / m);
-          });
-    } catch (IllegalStateException closed) {
-      return "BloomFilter{closed}";
-    }
+                100.0 * BloomFilterNative.nBitCount(h) / BloomFilterNative.nBitSize(h)));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -895,10 +750,5 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("io.sparkbloom.BloomFilter is read through its serial proxy");
-  }
-
-  private static byte[] utf8(String key) {
-    Objects.requireNonNull(key, "key is null");
-    return key.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -6,8 +6,6 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -74,12 +72,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return an empty filter
    */
   public static CountingBloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
-    if (expectedInsertions < 0) {
-      throw new IllegalArgumentException(
-          "invalid argument expectedInsertions: " + expectedInsertions + " is negative");
-    }
-    Objects.requireNonNull(strategy, "strategy is null");
-    long n = expectedInsertions == 0 ? 1 : expectedInsertions;
+    long n = insertionsToSize(expectedInsertions, strategy);
     return new CountingBloomFilter(CountingBloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
   }
 
@@ -107,7 +100,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
   }
 
   // ---------------------------------------------------------------------------------------
-  // Add, remove, query. Single-key calls write NativeHandle's try/finally out (no lambda).
+  // Add, remove, query. Long keys go through NativeHandle.testKey: no lambda allocated per key.
 
   /**
    * Adds a key: increments its k counters (saturating at 15).
@@ -116,11 +109,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return whether any counter changed ({@code false} only when all k are saturated)
    */
   public boolean add(long key) {
-    try {
-      return CountingBloomFilterNative.nAdd(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nAdd, key);
   }
 
   /**
@@ -130,11 +119,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return whether any counter changed
    */
   public boolean add(byte[] key) {
-    try {
-      return CountingBloomFilterNative.nAddBytes(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> CountingBloomFilterNative.nAddBytes(h, key));
   }
 
   /**
@@ -165,11 +150,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(long key) {
-    try {
-      return CountingBloomFilterNative.nRemove(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nRemove, key);
   }
 
   /**
@@ -179,11 +160,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(byte[] key) {
-    try {
-      return CountingBloomFilterNative.nRemoveBytes(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> CountingBloomFilterNative.nRemoveBytes(h, key));
   }
 
   /**
@@ -213,11 +190,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(long key) {
-    try {
-      return CountingBloomFilterNative.nMightContain(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(CountingBloomFilterNative::nMightContain, key);
   }
 
   /**
@@ -227,11 +200,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(byte[] key) {
-    try {
-      return CountingBloomFilterNative.nMightContainBytes(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return test(h -> CountingBloomFilterNative.nMightContainBytes(h, key));
   }
 
   /**
@@ -275,11 +244,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return the count estimate, 0..15
    */
   public int count(long key) {
-    try {
-      return CountingBloomFilterNative.nCount(handle(), key);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return callIntKey(CountingBloomFilterNative::nCount, key);
   }
 
   /**
@@ -312,11 +277,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @throws IllegalArgumentException naming every parameter that differs
    */
   public void merge(CountingBloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
-    call(other, (h, o) -> {
-      CountingBloomFilterNative.nMerge(h, o);
-      return null;
-    });
+    run(other, CountingBloomFilterNative::nMerge);
   }
 
   /**
@@ -328,11 +289,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @throws IllegalArgumentException naming every parameter that differs
    */
   public void subtract(CountingBloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
-    call(other, (h, o) -> {
-      CountingBloomFilterNative.nSubtract(h, o);
-      return null;
-    });
+    run(other, CountingBloomFilterNative::nSubtract);
   }
 
   /**
@@ -342,7 +299,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return same m, k and strategy
    */
   public boolean isCompatible(CountingBloomFilter other) {
-    Objects.requireNonNull(other, "other is null");
     return call(other, CountingBloomFilterNative::nIsCompatible);
   }
 
@@ -475,15 +431,13 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @throws IOException from the stream, or a {@link CorruptFilterException}
    */
   public static CountingBloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
-    Objects.requireNonNull(in, "in is null");
-    long limit = DecodeLimit.check(maxNumBits, "maxNumBits");
-    byte[] all =
-        FramedReader.read(
-            in,
-            BloomFilter.HEADER_LENGTH,
-            header -> CountingBloomFilterNative.nTotalLength(header, limit),
-            "payload");
-    return fromByteArray(all, limit);
+    return FramedReader.readFilter(
+        in,
+        maxNumBits,
+        BloomFilter.HEADER_LENGTH,
+        "payload",
+        CountingBloomFilterNative::nTotalLength,
+        CountingBloomFilter::fromByteArray);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -495,51 +449,28 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
     super.close();
   }
 
-  /** Equal m, k, strategy and counters. */
+  /** Equal m, k, strategy and counters. A closed filter equals only itself. */
   @Override
   public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof CountingBloomFilter)) {
-      return false;
-    }
-    CountingBloomFilter other = (CountingBloomFilter) o;
-    if (isClosed() || other.isClosed()) {
-      return false;
-    }
-    try {
-      return call(other, CountingBloomFilterNative::nEquals);
-    } catch (IllegalStateException closedMeanwhile) {
-      return false;
-    }
+    return contentEquals(o, CountingBloomFilterNative::nEquals);
   }
 
   @Override
   public int hashCode() {
-    try {
-      return callInt(CountingBloomFilterNative::nHashCode);
-    } catch (IllegalStateException closed) {
-      return System.identityHashCode(this);
-    }
+    return contentHash(CountingBloomFilterNative::nHashCode);
   }
 
   @Override
   public String toString() {
-    try {
-      return call(
-          h ->
-              String.format(
-                  java.util.Locale.ROOT,
-                  "CountingBloomFilter{m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d}",
-                  CountingBloomFilterNative.nBitSize(h),
-                  CountingBloomFilterNative.nNumHashes(h),
-                  Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
-                  CountingBloomFilterNative.nNonzeroCounters(h),
-                  CountingBloomFilterNative.nSaturatedCounters(h)));
-    } catch (IllegalStateException closed) {
-      return "CountingBloomFilter{closed}";
-    }
+    return describe(
+        h ->
+            format(
+                "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
+                CountingBloomFilterNative.nBitSize(h),
+                CountingBloomFilterNative.nNumHashes(h),
+                Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
+                CountingBloomFilterNative.nNonzeroCounters(h),
+                CountingBloomFilterNative.nSaturatedCounters(h)));
   }
 
   // Java serialization: a serial proxy carrying toByteArray(), never the handle.
@@ -551,10 +482,5 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException(
         "io.sparkbloom.CountingBloomFilter is read through its serial proxy");
-  }
-
-  private static byte[] utf8(String key) {
-    Objects.requireNonNull(key, "key is null");
-    return key.getBytes(StandardCharsets.UTF_8);
   }
 }

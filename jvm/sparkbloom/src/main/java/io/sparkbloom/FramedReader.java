@@ -26,8 +26,8 @@ final class FramedReader {
   }
 
   /** The filter whose bytes are exactly {@code bytes}, refusing one above {@code maxNumBits}. */
-  interface Decoder {
-    BloomFilter decode(byte[] bytes, long maxNumBits) throws CorruptFilterException;
+  interface Decoder<T> {
+    T decode(byte[] bytes, long maxNumBits) throws CorruptFilterException;
   }
 
   /** {@link TotalLength} with the limit already applied. */
@@ -39,17 +39,18 @@ final class FramedReader {
 
   /**
    * Reads and decodes one filter of a format whose header is {@code headerLength} bytes: the
-   * shared body of {@code BloomFilter.readFrom} and {@code GuavaInterop.readGuava}.
+   * shared body of {@code BloomFilter.readFrom}, {@code CountingBloomFilter.readFrom} and {@code
+   * GuavaInterop.readGuava}.
    *
    * @throws IllegalArgumentException if {@code maxNumBits} is negative
    */
-  static BloomFilter readFilter(
+  static <T> T readFilter(
       InputStream in,
       long maxNumBits,
       int headerLength,
       String payloadName,
       TotalLength totalLength,
-      Decoder decoder)
+      Decoder<T> decoder)
       throws IOException {
     java.util.Objects.requireNonNull(in, "in is null");
     long limit = DecodeLimit.check(maxNumBits, "maxNumBits");

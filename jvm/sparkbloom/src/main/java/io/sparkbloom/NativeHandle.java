@@ -2,6 +2,9 @@ package io.sparkbloom;
 
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -190,8 +193,12 @@ abstract class NativeHandle implements AutoCloseable {
     }
   }
 
-  /** A native call on the handles of this object and {@code other}, both kept reachable. */
+  /**
+   * A native call on the handles of this object and {@code other} (not null), both kept
+   * reachable.
+   */
   final <R> R call(NativeHandle other, PairCall<R> nativeCall) {
+    Objects.requireNonNull(other, "other is null");
     try {
       return nativeCall.apply(handle(), other.handle());
     } finally {
@@ -200,8 +207,123 @@ abstract class NativeHandle implements AutoCloseable {
     }
   }
 
+  /** A native call on two handles that returns nothing (merge, intersect, subtract). */
+  final void run(NativeHandle other, PairRun nativeCall) {
+    call(
+        other,
+        (h, o) -> {
+          nativeCall.apply(h, o);
+          return null;
+        });
+  }
+
+  /**
+   * A single-key native call with a {@code long} key. The native method is passed as a
+   * non-capturing method reference and the key as an argument, so no lambda is allocated per key.
+   */
+  final boolean testKey(LongKeyCall nativeCall, long key) {
+    try {
+      return nativeCall.apply(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** As {@link #testKey}, for a native call that returns an {@code int}. */
+  final int callIntKey(LongKeyIntCall nativeCall, long key) {
+    try {
+      return nativeCall.apply(handle(), key);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** A native call with the handle and a {@code long} key. */
+  interface LongKeyCall {
+    boolean apply(long handle, long key);
+  }
+
+  /** A native call with the handle and a {@code long} key, returning an {@code int}. */
+  interface LongKeyIntCall {
+    int apply(long handle, long key);
+  }
+
   /** A native call on two handles. */
   interface PairCall<R> {
     R apply(long handle, long other);
+  }
+
+  /** A native call on two handles that returns nothing. */
+  interface PairRun {
+    void apply(long handle, long other);
+  }
+
+  // What both filter types do the same way around their natives.
+
+  /**
+   * {@code expectedInsertions} as the native sizing takes it: negative is refused, 0 counts as 1
+   * (as in Guava); {@code strategy} must not be null.
+   */
+  static long insertionsToSize(long expectedInsertions, Strategy strategy) {
+    if (expectedInsertions < 0) {
+      throw new IllegalArgumentException(
+          "invalid argument expectedInsertions: " + expectedInsertions + " is negative");
+    }
+    Objects.requireNonNull(strategy, "strategy is null");
+    return expectedInsertions == 0 ? 1 : expectedInsertions;
+  }
+
+  /** A string key as its UTF-8 bytes (Guava's {@code Funnels.stringFunnel(UTF_8)}). */
+  static byte[] utf8(String key) {
+    Objects.requireNonNull(key, "key is null");
+    return key.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code equals} of a native-backed value: the same class, both open, and {@code
+   * nativeEquals} says the contents are equal. A closed object equals only itself.
+   */
+  final boolean contentEquals(Object o, PairCall<Boolean> nativeEquals) {
+    if (this == o) {
+      return true;
+    }
+    if (o == null || o.getClass() != getClass()) {
+      return false;
+    }
+    NativeHandle other = (NativeHandle) o;
+    if (isClosed() || other.isClosed()) {
+      return false;
+    }
+    try {
+      return call(other, nativeEquals);
+    } catch (IllegalStateException closedMeanwhile) {
+      return false;
+    }
+  }
+
+  /** {@code hashCode} consistent with {@link #contentEquals}; identity once closed. */
+  final int contentHash(LongToIntFunction nativeHashCode) {
+    try {
+      return callInt(nativeHashCode);
+    } catch (IllegalStateException closed) {
+      return System.identityHashCode(this);
+    }
+  }
+
+  /**
+   * {@code toString}: the class's simple name, then {@code {fields}} formatted ({@link
+   * Locale#ROOT}) from the natives, or {@code {closed}}.
+   */
+  final String describe(LongFunction<String> fields) {
+    String name = getClass().getSimpleName();
+    try {
+      return name + "{" + call(fields) + "}";
+    } catch (IllegalStateException closed) {
+      return name + "{closed}";
+    }
+  }
+
+  static String format(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
   }
 }

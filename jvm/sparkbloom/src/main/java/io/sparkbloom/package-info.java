@@ -68,6 +68,27 @@
  *       {@code close()} them; they are freed once unreachable.
  * </ul>
  *
+ * <h2>Threads and memory</h2>
+ *
+ * {@code put}, {@code putAll}, {@code mightContain*}, {@code retainAbsent}, {@code merge} and
+ * {@code intersect} may be called from many threads at once: bits are set with atomic ORs, so
+ * no put is lost and there are no false negatives. {@code merge} only adds bits. {@code
+ * intersect} acts on each 64-bit word as one indivisible AND at some instant during the call
+ * (bits put into this filter during the call may survive it): a put that returned before
+ * intersect reached its words is intersected like any other key, and a key that is in both
+ * filters when {@code intersect} returns is reported present.
+ *
+ * <p>The bit array ({@code bitSize() / 8} bytes) lives outside the Java heap. {@code close()}
+ * frees it at once when only the creating thread ever used the filter; a filter that is never
+ * closed is freed after the garbage collector finds it unreachable. Using a filter after {@code
+ * close()} throws {@code IllegalStateException}; a second {@code close()} does nothing. {@code
+ * close()} is safe against calls from other threads: once any thread other than the one that
+ * created (or deserialized) the filter has used it, or when another thread closes it, {@code
+ * close()} marks it closed (later calls throw) but leaves its memory to the {@link
+ * java.lang.ref.Cleaner}, which frees it when no thread can reach the filter any more — so
+ * closing a filter that a Spark broadcast shares between tasks never crashes the JVM, though
+ * the other tasks then fail. Don't close shared filters; drop them.
+ *
  * <h2>Errors</h2>
  *
  * {@code IllegalArgumentException} for bad sizes and incompatible filters, {@code
