@@ -8,6 +8,7 @@
 //!   error into the right Java exception, so a Rust panic never crosses into the JVM.
 //! * [`arrays`]: Java arrays of any size: small ones pinned, large ones copied in bounded
 //!   chunks, results built with fallible allocations and size checks.
+//! * [`long_slices`]: the batch exports over a slice `keys[from..to]` of a Java `long[]`.
 //! * [`critical`]: no-copy access to Java primitive arrays that makes no JNI call inside the
 //!   critical section (jni 0.22.4's own guard calls `ExceptionCheck` there, which
 //!   `-Xcheck:jni` reports).
@@ -18,4 +19,5 @@ mod counting_bloom_filter_native;
 mod critical;
 mod errors;
 mod handle_ops;
+mod long_slices;
 mod packed_keys;

@@ -301,6 +301,74 @@ public final class BloomFilter extends NativeHandle implements Serializable {
     return call(h -> BloomFilterNative.nRetainAbsent(h, keys));
   }
 
+  /**
+   * Puts the keys {@code keys[from]} to {@code keys[to - 1]} in one native call: {@link
+   * #putAll(long[])} of a slice, without copying it out of a larger array first. The native side
+   * reads only the slice.
+   *
+   * @param keys the array holding the keys
+   * @param from the index of the first key, inclusive
+   * @param to the index after the last key, exclusive
+   * @return {@code true} if a bit changed
+   * @throws NullPointerException if {@code keys} is null
+   * @throws IllegalArgumentException if {@code from > to}
+   * @throws IndexOutOfBoundsException if {@code from < 0} or {@code to > keys.length}
+   */
+  public boolean putAll(long[] keys, int from, int to) {
+    checkSlice(keys, from, to);
+    return test(h -> BloomFilterNative.nPutAllRange(h, keys, from, to));
+  }
+
+  /**
+   * {@code result[i] = mightContain(keys[from + i])} for {@code i < to - from}, in one native
+   * call: {@link #mightContainAll(long[])} of a slice, without copying it.
+   *
+   * @param keys the array holding the keys
+   * @param from the index of the first key, inclusive
+   * @param to the index after the last key, exclusive
+   * @return one answer per key of the slice, in order
+   * @throws NullPointerException if {@code keys} is null
+   * @throws IllegalArgumentException if {@code from > to}
+   * @throws IndexOutOfBoundsException if {@code from < 0} or {@code to > keys.length}
+   */
+  public boolean[] mightContainAll(long[] keys, int from, int to) {
+    checkSlice(keys, from, to);
+    boolean[] out = new boolean[to - from];
+    run(h -> BloomFilterNative.nMightContainAllRange(h, keys, from, to, out));
+    return out;
+  }
+
+  /**
+   * The keys of {@code keys[from]} to {@code keys[to - 1]} that are certainly not in this
+   * filter, in their order: {@link #retainAbsent(long[])} of a slice, without copying it.
+   *
+   * @param keys the array holding the candidate keys
+   * @param from the index of the first key, inclusive
+   * @param to the index after the last key, exclusive
+   * @return the keys of the slice that were certainly never put
+   * @throws NullPointerException if {@code keys} is null
+   * @throws IllegalArgumentException if {@code from > to}
+   * @throws IndexOutOfBoundsException if {@code from < 0} or {@code to > keys.length}
+   */
+  public long[] retainAbsent(long[] keys, int from, int to) {
+    checkSlice(keys, from, to);
+    return call(h -> BloomFilterNative.nRetainAbsentRange(h, keys, from, to));
+  }
+
+  /** The checks of {@code Arrays.copyOfRange}, with messages naming the bounds. */
+  private static void checkSlice(long[] keys, int from, int to) {
+    Objects.requireNonNull(keys, "keys is null");
+    if (from > to) {
+      throw new IllegalArgumentException(
+          "invalid slice of keys: from " + from + " > to " + to);
+    }
+    if (from < 0 || to > keys.length) {
+      throw new IndexOutOfBoundsException(
+          "invalid slice of keys: [" + from + ", " + to + ") is not within an array of length "
+              + keys.length);
+    }
+  }
+
   // ---------------------------------------------------------------------------------------
   // Combining
 

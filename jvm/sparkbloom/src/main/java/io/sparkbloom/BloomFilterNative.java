@@ -40,6 +40,13 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
+  static native boolean nPutAllRange(long handle, long[] keys, int from, int to);
+
+  static native void nMightContainAllRange(
+      long handle, long[] keys, int from, int to, boolean[] out);
+
+  static native long[] nRetainAbsentRange(long handle, long[] keys, int from, int to);
+
   static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
 
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
