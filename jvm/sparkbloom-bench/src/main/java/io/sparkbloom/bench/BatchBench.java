@@ -1,5 +1,6 @@
 package io.sparkbloom.bench;
 
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,8 +20,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Batched put and query, reported per key: every invocation processes {@link #KEYS_PER_CALL}
- * keys as {@code KEYS_PER_CALL / batch} calls of the batch method on consecutive batches of a
- * pool, so {@code @OperationsPerInvocation(KEYS_PER_CALL)} makes JMH's figure ns per key for
+ * keys as {@code KEYS_PER_CALL / batch} calls of the batch method on consecutive batches sliced
+ * from one pool array ({@code keys[from..to)}, as a user cuts an array of 10^6 keys), so {@code @OperationsPerInvocation(KEYS_PER_CALL)} makes JMH's figure ns per key for
  * every batch size.
  *
  * <p>{@code mightContainAll} and {@code retainAbsent} run on a 50/50 mix of hits and misses
@@ -52,7 +53,7 @@ public class BatchBench {
   @State(Scope.Thread)
   public static class Put {
     Impl filter;
-    long[][] batches;
+    long[] pool;
     int next;
     Params params;
     Shape shape;
@@ -61,17 +62,20 @@ public class BatchBench {
     public void setUp(Params params) {
       this.params = params;
       shape = Shape.of(params.shape);
-      batches = Keys.batches(Keys.longs(Keys.PRESENT, shape.n, (int) shape.n), params.batch);
+      pool = wholeBatches(Keys.longs(Keys.PRESENT, shape.n, (int) shape.n), params.batch);
       filter = Impl.create(params.impl, shape, false);
     }
 
-    long[] nextBatch() {
-      if (next == batches.length) {
+    /** The start of the next batch in {@link #pool}. */
+    int nextBatch() {
+      if (next == pool.length) {
         filter.close();
         filter = Impl.create(params.impl, shape, false);
         next = 0;
       }
-      return batches[next++];
+      int from = next;
+      next += params.batch;
+      return from;
     }
 
     @TearDown(Level.Trial)
@@ -83,25 +87,30 @@ public class BatchBench {
   @State(Scope.Thread)
   public static class Query {
     Impl filter;
-    long[][] batches;
+    long[] pool;
     int next;
+    int batch;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
       Shape shape = Shape.of(params.shape);
       long[] present = Keys.longs(Keys.PRESENT, shape.n, (int) shape.n);
       filter = Impl.holding(params.impl, shape, present);
-      int pool = Keys.pool(shape.n);
+      int size = Keys.pool(shape.n);
       long[] mix =
-          Keys.mix(Keys.sample(present, pool), Keys.longs(Keys.MISSES, shape.n, pool), shape.n);
-      batches = Keys.batches(mix, params.batch);
+          Keys.mix(Keys.sample(present, size), Keys.longs(Keys.MISSES, shape.n, size), shape.n);
+      pool = wholeBatches(mix, params.batch);
+      batch = params.batch;
     }
 
-    long[] nextBatch() {
-      if (next == batches.length) {
+    /** The start of the next batch in {@link #pool}. */
+    int nextBatch() {
+      if (next == pool.length) {
         next = 0;
       }
-      return batches[next++];
+      int from = next;
+      next += batch;
+      return from;
     }
 
     @TearDown(Level.Trial)
@@ -114,8 +123,8 @@ public class BatchBench {
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void putAll(Put s, Params p, Blackhole bh) {
     for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      long[] keys = s.nextBatch(); // first: it may replace s.filter
-      bh.consume(s.filter.putAll(keys));
+      int from = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.putAll(s.pool, from, from + p.batch));
     }
   }
 
@@ -123,8 +132,8 @@ public class BatchBench {
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void mightContainAll(Query s, Params p, Blackhole bh) {
     for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      long[] keys = s.nextBatch(); // first: it may replace s.filter
-      bh.consume(s.filter.mightContainAll(keys));
+      int from = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.mightContainAll(s.pool, from, from + p.batch));
     }
   }
 
@@ -132,8 +141,13 @@ public class BatchBench {
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void retainAbsent(Query s, Params p, Blackhole bh) {
     for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      long[] keys = s.nextBatch(); // first: it may replace s.filter
-      bh.consume(s.filter.retainAbsent(keys));
+      int from = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.retainAbsent(s.pool, from, from + p.batch));
     }
+  }
+
+  /** The first whole batches of {@code keys}: a pool that slices into batches exactly. */
+  static long[] wholeBatches(long[] keys, int batch) {
+    return Arrays.copyOf(keys, keys.length / batch * batch);
   }
 }

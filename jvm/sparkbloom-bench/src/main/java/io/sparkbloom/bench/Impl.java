@@ -16,7 +16,9 @@ import java.util.Arrays;
  *
  * <p>Guava and Spark have no batch API: their {@code putAll}, {@code mightContainAll} and
  * {@code retainAbsent} are the loops a user would write, written once here over the peer's
- * per-key calls and allocating the result as sparkbloom's methods do.
+ * per-key calls and allocating the result as sparkbloom's methods do. Batches are slices {@code
+ * keys[from..to)} of a larger array, as a user cuts them: the peers loop over the slice,
+ * sparkbloom passes it to its slice methods (no copy).
  */
 abstract class Impl implements AutoCloseable {
   static final String SPARKBLOOM = "sparkbloom";
@@ -72,26 +74,27 @@ abstract class Impl implements AutoCloseable {
   // peers (one subclass per fork, so put/mightContain inline into them); sparkbloom overrides
   // them with its batch calls.
 
-  boolean putAll(long[] keys) {
+  boolean putAll(long[] keys, int from, int to) {
     boolean changed = false;
-    for (long key : keys) {
-      changed |= put(key);
+    for (int i = from; i < to; i++) {
+      changed |= put(keys[i]);
     }
     return changed;
   }
 
-  boolean[] mightContainAll(long[] keys) {
-    boolean[] out = new boolean[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      out[i] = mightContain(keys[i]);
+  boolean[] mightContainAll(long[] keys, int from, int to) {
+    boolean[] out = new boolean[to - from];
+    for (int i = from; i < to; i++) {
+      out[i - from] = mightContain(keys[i]);
     }
     return out;
   }
 
-  long[] retainAbsent(long[] keys) {
-    long[] out = new long[keys.length];
+  long[] retainAbsent(long[] keys, int from, int to) {
+    long[] out = new long[to - from];
     int n = 0;
-    for (long key : keys) {
+    for (int i = from; i < to; i++) {
+      long key = keys[i];
       if (!mightContain(key)) {
         out[n++] = key;
       }
@@ -171,18 +174,18 @@ abstract class Impl implements AutoCloseable {
     }
 
     @Override
-    boolean putAll(long[] keys) {
-      return f.putAll(keys);
+    boolean putAll(long[] keys, int from, int to) {
+      return f.putAll(keys, from, to);
     }
 
     @Override
-    boolean[] mightContainAll(long[] keys) {
-      return f.mightContainAll(keys);
+    boolean[] mightContainAll(long[] keys, int from, int to) {
+      return f.mightContainAll(keys, from, to);
     }
 
     @Override
-    long[] retainAbsent(long[] keys) {
-      return f.retainAbsent(keys);
+    long[] retainAbsent(long[] keys, int from, int to) {
+      return f.retainAbsent(keys, from, to);
     }
 
     @Override
