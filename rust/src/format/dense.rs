@@ -15,9 +15,23 @@ pub(crate) fn payload_len(num_bits: u64) -> u64 {
 
 /// Appends the filter's words (one snapshot each, if other threads are writing).
 pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
-    for word in filter.words() {
-        out.extend_from_slice(&word.to_le_bytes());
+    // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
+    // the capacity for every word (most of the time of encoding a full filter), and zeroing
+    // the bytes first would be one more pass over them.
+    let words = filter.words();
+    let len = words.len() * 8;
+    out.reserve(len);
+    for (bytes, word) in out.spare_capacity_mut()[..len]
+        .chunks_exact_mut(8)
+        .zip(words)
+    {
+        for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
+            byte.write(value);
+        }
     }
+    // SAFETY: the loop initialized the `len` bytes after the old length (one per byte of each
+    // of the `len / 8` words), within the capacity reserved above.
+    unsafe { out.set_len(out.len() + len) }
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

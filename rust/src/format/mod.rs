@@ -13,6 +13,7 @@ pub mod counting;
 mod dense;
 pub mod guava;
 mod header;
+mod popcount;
 pub mod redis_bitmap;
 pub mod spark_sketch;
 mod sparse;

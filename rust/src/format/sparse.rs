@@ -12,7 +12,7 @@
 //! r ≈ log2(mean gap) comes within a few percent of the entropy of the bit set.
 
 use super::bitstream::{BitReader, BitWriter, low_mask};
-use super::dense;
+use super::{dense, popcount};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::le;
@@ -45,9 +45,7 @@ impl Plan {
 /// stops as soon as no parameter can beat dense, so a large, half-full filter costs one pass
 /// of popcounts (it once reserved 8 bytes per set bit first: 33 GB for a 1 GiB filter).
 pub(crate) fn plan(dense: &[u8]) -> Option<Plan> {
-    let count: u64 = (0..dense.len() / 8)
-        .map(|i| dense::word(dense, i).count_ones() as u64)
-        .sum();
+    let count = popcount::count_ones(dense);
     let dense_len = dense.len() as u64;
     // Sum of the gaps = last + 1 − X; the best r is near log2 of their mean.
     let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
