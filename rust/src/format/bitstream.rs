@@ -6,9 +6,9 @@ use crate::le;
 /// Appends bits to a byte vector.
 pub(crate) struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
-    /// Pending bits, the oldest in bit 0; fewer than 64 between calls, so a `put` of up to
-    /// [`MAX_PUT`] bits never overflows it and whole words leave eight bytes at a time.
-    acc: u128,
+    /// Pending bits, the oldest in bit 0; fewer than 64 between calls, and whole words leave
+    /// eight bytes at a time.
+    acc: u64,
     filled: u32,
 }
 
@@ -32,12 +32,17 @@ impl<'a> BitWriter<'a> {
             self.put(bits >> 32, count - 32);
             return;
         }
-        self.acc |= ((bits & low_mask(count)) as u128) << self.filled;
-        self.filled += count;
-        if self.filled >= 64 {
-            self.out.extend_from_slice(&(self.acc as u64).to_le_bytes());
-            self.acc >>= 64;
-            self.filled -= 64;
+        let bits = bits & low_mask(count);
+        // filled < 64: the shift is in range; what falls off the top is carried below.
+        self.acc |= bits << self.filled;
+        if self.filled + count >= 64 {
+            self.out.extend_from_slice(&self.acc.to_le_bytes());
+            // The 64 − filled low bits of `bits` completed the word; the rest start the next.
+            // filled ≥ 64 − count ≥ 8 here, so the shift is below 64.
+            self.acc = bits >> (64 - self.filled);
+            self.filled = self.filled + count - 64;
+        } else {
+            self.filled += count;
         }
     }
 
@@ -67,8 +72,7 @@ impl<'a> BitWriter<'a> {
     /// Pads the last byte with zero bits.
     pub(crate) fn finish(self) {
         let bytes = self.filled.div_ceil(8) as usize;
-        self.out
-            .extend_from_slice(&(self.acc as u64).to_le_bytes()[..bytes]);
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
     }
 }
 
@@ -85,9 +89,14 @@ pub(crate) struct BitReader<'a> {
 
 impl<'a> BitReader<'a> {
     pub(crate) fn new(data: &'a [u8]) -> Self {
+        Self::at(data, 0)
+    }
+
+    /// A reader whose first `pos` bits are already consumed.
+    pub(crate) fn at(data: &'a [u8], pos: u64) -> Self {
         BitReader {
             data,
-            pos: 0,
+            pos,
             len_bits: data.len() as u64 * 8,
         }
     }
@@ -187,6 +196,36 @@ mod tests {
         assert_eq!(out.len(), 25);
         assert_eq!(r.read_bits(1), Ok(0));
         assert_eq!(r.read_bits(1), Err(PastEnd));
+    }
+
+    #[test]
+    fn packs_exactly_as_bit_by_bit() {
+        // Seeded puts of every width 0..=64, against a writer that sets one bit at a time.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed
+        };
+        let mut out = Vec::new();
+        let mut expected = Vec::new();
+        let mut bit = 0usize;
+        let mut w = BitWriter::new(&mut out);
+        for _ in 0..5_000 {
+            let count = (next() % 65) as u32;
+            let bits = next();
+            w.put(bits, count);
+            for j in 0..count {
+                if bit / 8 == expected.len() {
+                    expected.push(0u8);
+                }
+                expected[bit / 8] |= ((bits >> j & 1) as u8) << (bit % 8);
+                bit += 1;
+            }
+        }
+        w.finish();
+        assert_eq!(out, expected);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod guava;
 mod header;
 mod popcount;
 pub mod redis_bitmap;
+mod rice_fast;
 pub mod spark_sketch;
 mod sparse;
 
