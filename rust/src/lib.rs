@@ -44,6 +44,7 @@
 #![warn(unreachable_pub)]
 
 mod bit_array;
+pub mod blocked_sizing;
 pub mod counting;
 pub mod error;
 mod filter;
