@@ -58,7 +58,11 @@ fn main() {
             let start = std::time::Instant::now();
             let mut hits = 0;
             for batch in mix.chunks(4096) {
-                hits += filter.might_contain_all(batch).iter().filter(|&&b| b).count();
+                hits += filter
+                    .might_contain_all(batch)
+                    .iter()
+                    .filter(|&&b| b)
+                    .count();
             }
             let per_key = start.elapsed().as_secs_f64() * 1e9 / mix.len() as f64;
             assert!(hits >= mix.len() / 2, "every present key answers true");

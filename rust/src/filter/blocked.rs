@@ -18,8 +18,9 @@ use crate::strategy::Strategy;
 const WORDS_PER_BLOCK: usize = (BLOCK_BITS / 64) as usize;
 /// 9-bit fields in a 64-bit word (the top bit is unused).
 const FIELDS_PER_WORD: u32 = 7;
-/// Keys whose blocks are prefetched together: enough misses in flight to cover memory latency.
-const GROUP: usize = 32;
+/// How many keys ahead batches hash and prefetch: enough misses in flight to cover memory
+/// latency (a power of two: the ring index is a mask).
+const AHEAD: usize = 16;
 
 /// The block of a key with hash half `h1` among `num_blocks`.
 #[inline(always)]
@@ -76,26 +77,32 @@ pub(crate) fn check_shape(shape: Shape, strategy: Strategy) -> Result<()> {
 }
 
 impl BloomFilter {
-    /// For groups of keys: each key's block (its first bit) and `h2`, the blocks prefetched if
-    /// the filter is larger than cache; then `visit(key position, first bit, h2)` per key.
+    /// For each key in order, `visit(key position, its block's first bit, h2)`, with the block
+    /// of the key [`AHEAD`] positions later already hashed and prefetched (filters larger than
+    /// cache): a rolling window keeps that many misses in flight all along, where groups
+    /// prefetched then tested would drain it at every group's end.
     #[inline(always)]
     fn for_each_block(&self, keys: &[u64], mut visit: impl FnMut(usize, u64, u64)) {
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.prefetches();
-        let mut bases = [0u64; GROUP];
-        let mut h2s = [0u64; GROUP];
-        for (group_no, group) in keys.chunks(GROUP).enumerate() {
-            for (j, &key) in group.iter().enumerate() {
-                let hash = self.hash_key(key);
-                bases[j] = block_of(hash.h1, num_blocks) * BLOCK_BITS;
-                h2s[j] = hash.h2;
-                if prefetch {
-                    self.bits.prefetch(bases[j]);
-                }
+        let locate = |key: u64| {
+            let hash = self.hash_key(key);
+            let base = block_of(hash.h1, num_blocks) * BLOCK_BITS;
+            if prefetch {
+                self.bits.prefetch(base);
             }
-            for j in 0..group.len() {
-                visit(group_no * GROUP + j, bases[j], h2s[j]);
+            (base, hash.h2)
+        };
+        let mut ring = [(0u64, 0u64); AHEAD];
+        for (slot, &key) in ring.iter_mut().zip(keys) {
+            *slot = locate(key);
+        }
+        for i in 0..keys.len() {
+            let (base, h2) = ring[i % AHEAD];
+            if let Some(&later) = keys.get(i + AHEAD) {
+                ring[i % AHEAD] = locate(later);
             }
+            visit(i, base, h2);
         }
     }
 
