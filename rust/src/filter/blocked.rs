@@ -8,7 +8,7 @@
 //! assumes. Batches compute a group's blocks, prefetch one line per key, then read or set each
 //! key's k bits in its cached line.
 
-use super::BloomFilter;
+use super::{BloomFilter, avx512};
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, fmix64};
@@ -19,7 +19,7 @@ const WORDS_PER_BLOCK: usize = (BLOCK_BITS / 64) as usize;
 /// 9-bit fields in a 64-bit word (the top bit is unused).
 const FIELDS_PER_WORD: u32 = 7;
 /// How many keys ahead batches hash and prefetch: enough misses in flight to cover memory
-/// latency (a power of two: the ring index is a mask).
+/// latency; whole chunks of eight (the AVX-512 lanes).
 const AHEAD: usize = 16;
 
 /// The block of a key with hash half `h1` among `num_blocks`.
@@ -77,32 +77,52 @@ pub(crate) fn check_shape(shape: Shape, strategy: Strategy) -> Result<()> {
 }
 
 impl BloomFilter {
-    /// For each key in order, `visit(key position, its block's first bit, h2)`, with the block
-    /// of the key [`AHEAD`] positions later already hashed and prefetched (filters larger than
-    /// cache): a rolling window keeps that many misses in flight all along, where groups
-    /// prefetched then tested would drain it at every group's end.
+    /// For each key in order, `visit(key position, its block's first bit, h2)`, with the blocks
+    /// of the next [`AHEAD`] keys already hashed and prefetched (filters larger than cache): a
+    /// rolling window keeps misses in flight all along, where groups prefetched then tested
+    /// would drain it at every group's end. Keys are hashed eight at a time, in AVX-512 lanes
+    /// where the CPU has them.
     #[inline(always)]
     fn for_each_block(&self, keys: &[u64], mut visit: impl FnMut(usize, u64, u64)) {
+        const CHUNK: usize = 8;
+        const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.prefetches();
-        let locate = |key: u64| {
-            let hash = self.hash_key(key);
-            let base = block_of(hash.h1, num_blocks) * BLOCK_BITS;
-            if prefetch {
-                self.bits.prefetch(base);
+        let vector = avx512::available();
+        // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
+        let locate = |c: usize, slots: &mut [(u64, u64)]| {
+            let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
+            let chunk = &chunk[..chunk.len().min(CHUNK)];
+            let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);
+            if vector {
+                // SAFETY: `available` said the CPU has AVX-512 F and DQ; ≤ 8 keys.
+                unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) };
+            } else {
+                for (j, &key) in chunk.iter().enumerate() {
+                    let hash = self.hash_key(key);
+                    (h1s[j], h2s[j]) = (hash.h1, hash.h2);
+                }
             }
-            (base, hash.h2)
+            for j in 0..chunk.len() {
+                let base = block_of(h1s[j], num_blocks) * BLOCK_BITS;
+                if prefetch {
+                    self.bits.prefetch(base);
+                }
+                slots[j] = (base, h2s[j]);
+            }
         };
         let mut ring = [(0u64, 0u64); AHEAD];
-        for (slot, &key) in ring.iter_mut().zip(keys) {
-            *slot = locate(key);
+        for c in 0..CHUNKS_AHEAD {
+            locate(c, &mut ring[c * CHUNK..(c + 1) * CHUNK]);
         }
-        for i in 0..keys.len() {
-            let (base, h2) = ring[i % AHEAD];
-            if let Some(&later) = keys.get(i + AHEAD) {
-                ring[i % AHEAD] = locate(later);
+        for c in 0..keys.len().div_ceil(CHUNK) {
+            let slots = &mut ring[(c % CHUNKS_AHEAD) * CHUNK..][..CHUNK];
+            let current: [(u64, u64); CHUNK] = slots.try_into().expect("CHUNK slots");
+            locate(c + CHUNKS_AHEAD, slots);
+            let len = (keys.len() - c * CHUNK).min(CHUNK);
+            for (j, &(base, h2)) in current[..len].iter().enumerate() {
+                visit(c * CHUNK + j, base, h2);
             }
-            visit(i, base, h2);
         }
     }
 
