@@ -201,8 +201,8 @@ mod tests {
         }
     }
 
-    /// Fields past the seventh come from remixed words: with k = 30 no two keys of 20,000
-    /// share a whole position list, and positions cover the block evenly.
+    /// Fields past the seventh come from remixed words: with k = 30 (five words per key) the
+    /// positions still cover the block evenly.
     #[test]
     fn positions_are_spread_over_the_block() {
         let mut counts = [0u32; 512];
