@@ -94,7 +94,7 @@ impl Header {
         }
         // Counting filters hash as Guava does: Spark's sketch strategies are not theirs.
         let strategy = Strategy::from_ordinal(bytes[5])
-            .filter(|s| !s.is_spark())
+            .filter(|s| s.is_guava())
             .ok_or_else(|| {
                 Error::corrupt(
                     "strategy",

@@ -3,8 +3,8 @@
 //! | off | size | field |
 //! |---|---|---|
 //! | 0 | 4 | magic `SBLM` |
-//! | 4 | 1 | version: 3 for Spark sketch strategies; else 1 when m is a multiple of 64, 2 otherwise |
-//! | 5 | 1 | strategy (Guava ordinal; 2, 3 Spark sketch V1, V2) |
+//! | 4 | 1 | version: 4 for Spark sketch strategies, 5 for BLOCKED; else 1 when m is a multiple of 64, 2 otherwise |
+//! | 5 | 1 | strategy (Guava ordinal; 2, 3 Spark sketch V1, V2; 4 BLOCKED) |
 //! | 6 | 1 | encoding: 0 dense, 1 sparse |
 //! | 7 | 1 | k, 1..=255 |
 //! | 8 | 8 | m, u64 LE, 1..=2^43; a multiple of 64 exactly when version = 1 |
@@ -28,11 +28,17 @@ pub(crate) const VERSION_ANY_BITS: u8 = 2;
 /// layout, but version-1 and -2 readers meet an unknown version before an unknown strategy.
 /// (Version 3 is the counting filter, `format::counting`.)
 pub(crate) const VERSION_SPARK: u8 = 4;
+/// The version of BLOCKED filters (strategy 4, m a multiple of 512): the same layout, but a
+/// reader that knows only versions 1–4 must refuse the file (it would walk the bits as a
+/// classic filter and answer wrongly) and meets an unknown version first.
+pub(crate) const VERSION_BLOCKED: u8 = 5;
 
 /// The version a filter of `num_bits` bits and `strategy` is written with.
 pub(crate) fn version_for(num_bits: u64, strategy: Strategy) -> u8 {
     if strategy.is_spark() {
         VERSION_SPARK
+    } else if strategy.is_blocked() {
+        VERSION_BLOCKED
     } else if num_bits.is_multiple_of(64) {
         VERSION
     } else {
@@ -88,7 +94,7 @@ impl Header {
         }
         super::check_header_present(bytes, HEADER_LEN)?;
         let version = bytes[4];
-        if ![VERSION, VERSION_ANY_BITS, VERSION_SPARK].contains(&version) {
+        if ![VERSION, VERSION_ANY_BITS, VERSION_SPARK, VERSION_BLOCKED].contains(&version) {
             // Version 3 is another kind of filter, not a newer plain one: say which.
             let kind = if version == crate::format::counting::VERSION_COUNTING_4BIT {
                 " (a counting Bloom filter: read it with CountingBloomFilter)"
@@ -98,7 +104,7 @@ impl Header {
             return Err(Error::corrupt(
                 "version",
                 format!(
-                    "unknown format version {version}{kind}; this reader knows versions {VERSION}, {VERSION_ANY_BITS} and {VERSION_SPARK}"
+                    "unknown format version {version}{kind}; this reader knows versions {VERSION}, {VERSION_ANY_BITS}, {VERSION_SPARK} and {VERSION_BLOCKED}"
                 ),
             ));
         }
@@ -106,7 +112,7 @@ impl Header {
             Error::corrupt(
                 "strategy",
                 format!(
-                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32), 1 (MURMUR128_MITZ_64), 2 (SPARK_SKETCH_V1) or 3 (SPARK_SKETCH_V2)",
+                    "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32), 1 (MURMUR128_MITZ_64), 2 (SPARK_SKETCH_V1), 3 (SPARK_SKETCH_V2) or 4 (BLOCKED)",
                     bytes[5]
                 ),
             )
@@ -147,7 +153,22 @@ impl Header {
         if let Some(rule) = num_bits_violation(num_bits) {
             return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
         }
-        if version != VERSION_SPARK && version_for(num_bits, strategy) != version {
+        // Versions 4 and 5 each hold their strategies only, with any m they allow.
+        if (version == VERSION_BLOCKED) != strategy.is_blocked() {
+            return Err(Error::corrupt(
+                "version",
+                format!(
+                    "format version {version} does not hold {strategy} filters (BLOCKED is version {VERSION_BLOCKED}, and version {VERSION_BLOCKED} holds only BLOCKED)"
+                ),
+            ));
+        }
+        if strategy.is_blocked() && !num_bits.is_multiple_of(crate::blocked_sizing::BLOCK_BITS) {
+            return Err(Error::corrupt(
+                "numBits",
+                format!("{num_bits} must be a multiple of 512 in a BLOCKED filter"),
+            ));
+        }
+        if version < VERSION_SPARK && version_for(num_bits, strategy) != version {
             let rule = if version == VERSION {
                 "a multiple of 64 in version 1"
             } else {
