@@ -159,7 +159,7 @@ spark_newest_tests() {
   local version=${SPARKBLOOM_SPARK_NEWEST:-4.2.0}
   echo "sparkbloom-spark_2.13 against Spark $version"
   mvn -B -ntp -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$version" \
-    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest'
+    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest,StringItemsTest,SqlArgumentTypesTest'
 }
 
 # Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed.
