@@ -604,8 +604,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean putAll(String[] keys) {
-    PackedKeys packed = PackedKeys.utf8(keys);
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    PackedChars packed = PackedChars.of(keys);
+    return test(h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends));
   }
 
   /**
@@ -633,7 +633,10 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean[] mightContainAll(String[] keys) {
-    return mightContainPacked(PackedKeys.utf8(keys));
+    PackedChars packed = PackedChars.of(keys);
+    boolean[] out = new boolean[packed.ends.length];
+    run(h -> BloomFilterNative.nMightContainAllUtf16(h, packed.chars, packed.ends, out));
+    return out;
   }
 
   /**
