@@ -30,12 +30,22 @@ import scala.Tuple3;
  * //   (PySpark: spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession))
  * SELECT user, sparkbloom_build(item, 10000, 0.001) AS filter FROM history GROUP BY user
  * SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) FROM candidates c LEFT JOIN filters f USING (user)
+ *
+ * // string item ids: buildStrings / retainAbsentStrings, sparkbloom_build_string /
+ * // sparkbloom_retain_absent_string; mightContain / sparkbloom_might_contain take either
  * }</pre>
  *
  * <p>Null handling: null items are ignored by the aggregates; a null filter keeps every candidate
  * (a user with no history has seen nothing); null candidates give null; null elements inside the
- * candidate array are dropped. The aggregates buffer items in a {@code long[]} and insert them
- * with one native call per batch ({@link FilterBuilder}).
+ * candidate array are dropped. The aggregates buffer items in a {@code long[]} ({@link
+ * FilterBuilder}) or a {@code String[]} ({@link StringFilterBuilder}) and insert them with one
+ * native call per batch.
+ *
+ * <p>Item types: Spark hands an untyped Java UDF each value as its SQL type's Java class, so the
+ * functions take {@code Object} and accept {@code tinyint}, {@code smallint}, {@code int} and
+ * {@code bigint} (hashed as the {@code long} of the value) and, where stated, {@code string}; any
+ * other type fails with an {@link IllegalArgumentException} naming the function and the SQL
+ * type ({@code SqlItems}).
  */
 public final class BloomFunctions {
   private BloomFunctions() {}
