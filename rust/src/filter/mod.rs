@@ -18,9 +18,6 @@ mod avx512;
 #[path = "avx512_absent.rs"]
 mod avx512;
 mod batch;
-// Only the JNI bridge hands over hashed batches (String[] and byte[][] from Java).
-#[cfg(any(feature = "jni", test))]
-mod hashed_batch;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings

@@ -17,8 +17,7 @@ use super::arrays::try_buffer;
 use super::bloom_filter_native::filter;
 use super::critical::length;
 use super::errors::{JniResult, run};
-use crate::hashing::Hash128;
-use crate::{BloomFilter, Error};
+use crate::Error;
 
 pub(crate) struct Utf16Keys {
     chars: Vec<u16>,
@@ -65,17 +64,6 @@ impl Utf16Keys {
 
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
-    }
-
-    /// Each key's hash as `filter.put_bytes` walks it (of its Java UTF-8 bytes), in order:
-    /// hashed first, so that the filter can prefetch a group's bits before reading any.
-    pub(crate) fn hashes(&self, filter: &BloomFilter) -> JniResult<Vec<Hash128>> {
-        let mut hashes = Vec::new();
-        if hashes.try_reserve_exact(self.len()).is_err() {
-            return Err(Error::allocation("the keys' hashes", (self.len() * 16) as u64).into());
-        }
-        self.for_each(|key| hashes.push(filter.hash_of_bytes(key)))?;
-        Ok(hashes)
     }
 
     /// Calls `visit` with each key's UTF-8 bytes, in order.
@@ -146,7 +134,9 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
     run(env, |env| {
         let f = filter(handle)?;
         let keys = Utf16Keys::read(env, &chars, &ends)?;
-        Ok(f.put_all_hashes(&keys.hashes(f)?))
+        let mut changed = false;
+        keys.for_each(|key| changed |= f.put_bytes(key))?;
+        Ok(changed)
     })
 }
 
@@ -172,7 +162,11 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllUtf1
             .into());
         }
         let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-        f.might_contain_all_hashes(&keys.hashes(f)?, &mut answers);
+        let mut i = 0;
+        keys.for_each(|key| {
+            answers[i] = f.might_contain_bytes(key);
+            i += 1;
+        })?;
         out.set_region(env, 0, &answers)?;
         Ok(())
     })
