@@ -8,6 +8,8 @@
 //!   error into the right Java exception, so a Rust panic never crosses into the JVM.
 //! * [`arrays`]: Java arrays of any size: small ones pinned, large ones copied in bounded
 //!   chunks, results built with fallible allocations and size checks.
+//! * [`utf16_keys`]: `String[]` batches as UTF-16 chars, encoded to UTF-8 as Java encodes them
+//!   (the exports behind `nPutAllUtf16` / `nMightContainAllUtf16`).
 //! * [`critical`]: no-copy access to Java primitive arrays that makes no JNI call inside the
 //!   critical section (jni 0.22.4's own guard calls `ExceptionCheck` there, which
 //!   `-Xcheck:jni` reports).
@@ -19,3 +21,4 @@ mod critical;
 mod errors;
 mod handle_ops;
 mod packed_keys;
+mod utf16_keys;

@@ -61,4 +61,40 @@ final class HashJoinDedup {
       }
     };
   }
+
+  /** {@link #dedup} for string candidates (one {@code retainAbsent(String[])} call per record). */
+  static <K> JavaPairRDD<K, String[]> dedupStrings(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates, Partitioner partitioner) {
+    JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
+    JavaPairRDD<K, String[]> c = partitionedBy(candidates, partitioner);
+    JavaRDD<Tuple2<K, String[]>> kept = c.zipPartitions(f, HashJoinDedup::retainAbsentStrings);
+    return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedupStrings"));
+  }
+
+  private static <K> Iterator<Tuple2<K, String[]>> retainAbsentStrings(
+      Iterator<Tuple2<K, String[]>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
+    Map<K, BloomFilter> byKey = new HashMap<>();
+    while (filters.hasNext()) {
+      Tuple2<K, BloomFilter> t = filters.next();
+      byKey.merge(t._1(), t._2(), (a, b) -> {
+        BloomFilter union = a.copy();
+        union.merge(b);
+        return union;
+      });
+    }
+    return new Iterator<Tuple2<K, String[]>>() {
+      @Override
+      public boolean hasNext() {
+        return candidates.hasNext();
+      }
+
+      @Override
+      public Tuple2<K, String[]> next() {
+        Tuple2<K, String[]> t = candidates.next();
+        BloomFilter filter = byKey.get(t._1());
+        String[] items = t._2();
+        return filter == null || items.length == 0 ? t : new Tuple2<>(t._1(), filter.retainAbsent(items));
+      }
+    };
+  }
 }

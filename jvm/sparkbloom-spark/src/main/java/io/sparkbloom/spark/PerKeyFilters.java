@@ -302,6 +302,109 @@ public final class PerKeyFilters {
     return new BatchedRetainAbsent(items, filter, BATCH);
   }
 
+  // ---- string items ------------------------------------------------------------------------
+  // Each string is hashed as BloomFilter.put(String): its UTF-8 bytes, as Guava's
+  // Funnels.stringFunnel(UTF_8), so these filters answer as Guava's string filters do. Batches of
+  // BATCH strings cross to the native side in one call each (BloomFilter.putAll(String[]),
+  // retainAbsent(String[])). Names differ from the long[] methods: the overloads would erase alike.
+
+  /** {@link #buildPerKey(JavaPairRDD, long, double)} for {@code (key, string item)} pairs. */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyStrings(
+      JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp) {
+    StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
+    return pairs
+        .aggregateByKey(zero, StringFilterBuilder::add, StringFilterBuilder::merge)
+        .mapValues(StringFilterBuilder::build);
+  }
+
+  /** {@link #buildPerKeyStrings(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyStrings(
+      JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp, int numPartitions) {
+    StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
+    return pairs
+        .aggregateByKey(zero, numPartitions, StringFilterBuilder::add, StringFilterBuilder::merge)
+        .mapValues(StringFilterBuilder::build);
+  }
+
+  /** Scala-friendly {@link #buildPerKeyStrings(JavaPairRDD, long, double)}: {@code RDD[(K, String)]}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyStrings(
+      RDD<Tuple2<K, String>> pairs, long expectedInsertions, double fpp) {
+    return buildPerKeyStrings(ScalaRdds.<K, String>toJavaPairs(pairs), expectedInsertions, fpp).rdd();
+  }
+
+  /** Scala-friendly {@link #buildPerKeyStrings(JavaPairRDD, long, double, int)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyStrings(
+      RDD<Tuple2<K, String>> pairs, long expectedInsertions, double fpp, int numPartitions) {
+    return buildPerKeyStrings(ScalaRdds.<K, String>toJavaPairs(pairs), expectedInsertions, fpp,
+        numPartitions).rdd();
+  }
+
+  /**
+   * {@link #buildPerRecord(JavaPairRDD, long, double)} for {@code (key, String[])} records: one
+   * filter per record, without a shuffle, each record's strings in one {@code putAll} call.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecordStrings(
+      JavaPairRDD<K, String[]> records, long expectedInsertions, double fpp) {
+    FilterBuilder.validate(expectedInsertions, fpp);
+    return records.mapValues(items -> {
+      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
+      f.putAll(items);
+      return f;
+    });
+  }
+
+  /** Scala-friendly {@link #buildPerRecordStrings(JavaPairRDD, long, double)}: {@code RDD[(K, Array[String])]}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecordStrings(
+      RDD<Tuple2<K, String[]>> records, long expectedInsertions, double fpp) {
+    return buildPerRecordStrings(ScalaRdds.<K, String[]>toJavaPairs(records), expectedInsertions, fpp).rdd();
+  }
+
+  /**
+   * {@link #dedup(JavaPairRDD, JavaPairRDD)} for {@code (key, String[])} candidates: per key, the
+   * strings its filter has not seen (order kept), one {@code retainAbsent(String[])} call per
+   * record; keys without a filter keep all theirs.
+   */
+  public static <K> JavaPairRDD<K, String[]> dedupStrings(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates) {
+    Optional<Partitioner> p = filters.partitioner();
+    Partitioner partitioner = p.isPresent() ? p.get()
+        : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
+    return HashJoinDedup.dedupStrings(filters, candidates, partitioner);
+  }
+
+  /** {@link #dedupStrings(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
+  public static <K> JavaPairRDD<K, String[]> dedupStrings(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates, int numPartitions) {
+    return HashJoinDedup.dedupStrings(filters, candidates, new HashPartitioner(numPartitions));
+  }
+
+  /** Scala-friendly {@link #dedupStrings(JavaPairRDD, JavaPairRDD)}. */
+  public static <K> RDD<Tuple2<K, String[]>> dedupStrings(
+      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, String[]>> candidates) {
+    return dedupStrings(ScalaRdds.<K, BloomFilter>toJavaPairs(filters),
+        ScalaRdds.<K, String[]>toJavaPairs(candidates)).rdd();
+  }
+
+  /** Scala-friendly {@link #dedupStrings(JavaPairRDD, JavaPairRDD, int)}. */
+  public static <K> RDD<Tuple2<K, String[]>> dedupStrings(
+      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, String[]>> candidates, int numPartitions) {
+    return dedupStrings(ScalaRdds.<K, BloomFilter>toJavaPairs(filters),
+        ScalaRdds.<K, String[]>toJavaPairs(candidates), numPartitions).rdd();
+  }
+
+  /**
+   * {@link #retainAbsent(JavaRDD, Broadcast)} for string items: batches of {@value #BATCH}, one
+   * native call each, lazily. The broadcast is not closed here.
+   */
+  public static JavaRDD<String> retainAbsentStrings(JavaRDD<String> items, Broadcast<BloomFilter> filter) {
+    return items.mapPartitions(it -> retainAbsentStrings(it, filter.value()));
+  }
+
+  /** The string items {@code filter} has definitely not seen, in order, in batches of {@value #BATCH}. */
+  public static Iterator<String> retainAbsentStrings(Iterator<String> items, BloomFilter filter) {
+    return new BatchedRetainAbsentStrings(items, filter, BATCH);
+  }
+
   // ---- plumbing ----------------------------------------------------------------------------
 
   private static Iterator<Long> boxed(long[] values) {
