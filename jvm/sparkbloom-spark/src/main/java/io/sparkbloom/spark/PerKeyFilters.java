@@ -146,6 +146,96 @@ public final class PerKeyFilters {
     return buildPerRecord(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp, numPartitions).rdd();
   }
 
+  // ---- build with a Sizing (fixed, or each key's own distinct count) ----------------------
+
+  /**
+   * One filter per record, without a shuffle, sized by {@code sizing}: with
+   * {@link Sizing#perKeyCount} each record's filter is sized for its own distinct items.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(JavaPairRDD<K, long[]> records, Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    return records.mapValues(sizing::build);
+  }
+
+  /**
+   * {@link #buildPerRecord(JavaPairRDD, Sizing)} into {@code numPartitions} hash partitions (the
+   * records are shuffled, not the filters), ready for {@link #saveAsObjectFile} and {@link #dedup}.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
+      JavaPairRDD<K, long[]> records, Sizing sizing, int numPartitions) {
+    return buildPerRecord(records.partitionBy(new HashPartitioner(numPartitions)), sizing);
+  }
+
+  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, Sizing)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(RDD<Tuple2<K, long[]>> records, Sizing sizing) {
+    return buildPerRecord(ScalaRdds.toJavaPairs(records), sizing).rdd();
+  }
+
+  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, Sizing, int)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
+      RDD<Tuple2<K, long[]>> records, Sizing sizing, int numPartitions) {
+    return buildPerRecord(ScalaRdds.toJavaPairs(records), sizing, numPartitions).rdd();
+  }
+
+  /**
+   * One filter per key from {@code (key, item)} pairs, sized by {@code sizing}. Fixed sizing
+   * aggregates into a {@link FilterBuilder} as {@link #buildPerKey(JavaPairRDD, long, double)}
+   * does; per-key sizing gathers each key's items into a primitive {@code long[]} (8 bytes per
+   * item through the shuffle), counts the distinct ones, then builds a filter of that size.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, Sizing sizing) {
+    return buildPerKey(pairs, sizing, pairs.getNumPartitions());
+  }
+
+  /** {@link #buildPerKey(JavaPairRDD, Sizing)} into {@code numPartitions} hash partitions. */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
+      JavaPairRDD<K, Long> pairs, Sizing sizing, int numPartitions) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildPerKey(pairs, sizing.expectedInsertions(0), sizing.fpp(), numPartitions);
+    }
+    return pairs
+        .aggregateByKey(new LongArrayBuilder(), numPartitions, LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .mapValues(items -> sizing.buildOwned(items.toArray()));
+  }
+
+  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, Sizing)}: any integral item type. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(RDD<? extends Tuple2<K, ?>> pairs, Sizing sizing) {
+    return buildPerKey(ScalaRdds.withLongValues(pairs), sizing).rdd();
+  }
+
+  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, Sizing, int)}: hash-partitioned output. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
+      RDD<? extends Tuple2<K, ?>> pairs, Sizing sizing, int numPartitions) {
+    return buildPerKey(ScalaRdds.withLongValues(pairs), sizing, numPartitions).rdd();
+  }
+
+  /**
+   * One filter per key from {@code (key, items)} records (a key may appear in several), sized by
+   * {@code sizing}.
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyFromArrays(JavaPairRDD<K, long[]> records, Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildPerKeyFromArrays(records, sizing.expectedInsertions(0), sizing.fpp());
+    }
+    return records
+        .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::addAll, LongArrayBuilder::addAll)
+        .mapValues(items -> sizing.buildOwned(items.toArray()));
+  }
+
+  /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, Sizing)}. */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyFromArrays(RDD<Tuple2<K, long[]>> records, Sizing sizing) {
+    return buildPerKeyFromArrays(ScalaRdds.toJavaPairs(records), sizing).rdd();
+  }
+
+  private static LongArrayBuilder addAll(LongArrayBuilder b, long[] items) {
+    for (long v : items) {
+      b.add(v);
+    }
+    return b;
+  }
+
   // ---- storage -----------------------------------------------------------------------------
 
   /**
