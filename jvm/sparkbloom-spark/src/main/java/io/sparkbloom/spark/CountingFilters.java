@@ -115,7 +115,7 @@ public final class CountingFilters {
   private static CountingBloomFilter countingFilter(Sizing sizing, long[] items) {
     long[] sorted = items.clone();
     int distinct = Sizing.sortDistinct(sorted);
-    CountingBloomFilter f = CountingBloomFilter.create(sizing.expectedInsertions(distinct), sizing.fpp());
+    CountingBloomFilter f = sizing.createCounting(distinct);
     if (items.length > 0) {
       f.addAll(items);
     }

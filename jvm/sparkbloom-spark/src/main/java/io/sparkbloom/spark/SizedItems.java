@@ -4,14 +4,15 @@ import io.sparkbloom.BloomFilter;
 import java.io.Serializable;
 
 /**
- * The aggregation buffer of the per-key-sized build aggregate ({@link SizedBuildAggregator}):
+ * The aggregation buffer of the per-key-sized build aggregate (public only because Spark's
+ * {@code Encoders.javaSerialization} requires it) ({@link SizedBuildAggregator}):
  * every item of the group in a primitive {@code long[]} (8 bytes per item, no boxing), because the
  * filter's size is known only once all items are counted. {@link #build()} sorts them, counts the
  * distinct ones, creates the filter and inserts them in one native call.
  *
  * <p>The sizing is null in the SQL aggregate's zero value until the first row brings its fpp.
  */
-final class SizedItems implements Serializable {
+public final class SizedItems implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private Sizing sizing;
