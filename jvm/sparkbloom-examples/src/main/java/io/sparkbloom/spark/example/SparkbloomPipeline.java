@@ -2,6 +2,7 @@ package io.sparkbloom.spark.example;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.Sizing;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -10,7 +11,8 @@ import org.apache.spark.api.java.JavaSparkContext;
  * input's pairs) &rarr; saveAsObjectFile &rarr; objectFile &rarr; join &rarr;
  * {@code retainAbsent}. By default the filters are hash-partitioned before they are saved (the
  * history records are shuffled, not the filters) and read back with that partitioning, so the
- * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly.
+ * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly. The filters
+ * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user.
  */
 final class SparkbloomPipeline extends Pipeline {
   SparkbloomPipeline() {
@@ -20,16 +22,17 @@ final class SparkbloomPipeline extends Pipeline {
   @Override
   void buildAndSave(Options o, DedupData data, String uri) {
     int partitions = data.history.getNumPartitions();
+    Sizing sizing = o.sizing();
     if (o.plainJoin) {
       // unpartitioned filters, so the join shuffles them again
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
-          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p)
-          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions).mapToPair(t -> t);
+          ? PerKeyFilters.buildPerRecord(data.history, sizing)
+          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
-          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p, partitions)
-          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions);
+          ? PerKeyFilters.buildPerRecord(data.history, sizing, partitions)
+          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions);
       PerKeyFilters.saveAsObjectFile(filters, uri);
     }
   }
