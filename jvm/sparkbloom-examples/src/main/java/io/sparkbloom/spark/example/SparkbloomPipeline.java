@@ -30,6 +30,12 @@ final class SparkbloomPipeline extends Pipeline {
           : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
+      if (data.pairs == null && sizing.isPerKeyCount()) {
+        // per-key filters (~400 bytes) are smaller than a user's history (200 longs, 1,600
+        // bytes): build where the records are, then shuffle the filters into hash partitions
+        PerKeyFilters.saveAsObjectFile(PerKeyFilters.buildPerRecord(data.history, sizing), uri, partitions);
+        return;
+      }
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
           ? PerKeyFilters.buildPerRecord(data.history, sizing, partitions)
           : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions);
