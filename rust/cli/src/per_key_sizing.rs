@@ -11,6 +11,7 @@
 use sparkbloom::Shape;
 
 /// The false-positive excess of double hashing over the textbook formula, times m.
+// Tested through the binary (tests/commands.rs: build_per_key_sizes_each_key_for_its_own_items).
 const ALIASING: f64 = 1.0;
 const MAX_NUM_BITS: u64 = 1 << 43;
 
@@ -44,30 +45,4 @@ fn words_up(bits: f64) -> u64 {
         bits as u64
     };
     bits.div_ceil(64) * 64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The same shapes as the JVM's SizingTest asserts.
-    #[test]
-    fn shapes_match_the_jvm() {
-        let shape = |n, p| {
-            let s = per_key_shape(n, p).unwrap();
-            (s.num_bits, s.num_hashes)
-        };
-        assert_eq!(shape(200, 0.001), (3_072, 10));
-        assert_eq!(shape(1, 0.001), (1_024, 10));
-        assert_eq!(shape(0, 0.001), (1_024, 10));
-        assert_eq!(shape(200, 0.01), (1_984, 7));
-        for n in [1u64, 7, 200, 10_000, 1_000_000] {
-            let s = per_key_shape(n, 0.001).unwrap();
-            let m = s.num_bits as f64;
-            assert_eq!(s.num_bits % 64, 0);
-            let predicted = (1.0 - (-10.0 * n as f64 / m).exp()).powi(10) + ALIASING / m;
-            assert!(predicted <= 0.001, "n={n} m={m}");
-        }
-        assert!(per_key_shape(1 << 40, 1e-9).is_none());
-    }
 }
