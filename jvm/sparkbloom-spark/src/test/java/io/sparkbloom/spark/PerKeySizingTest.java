@@ -198,6 +198,11 @@ class PerKeySizingTest {
         jsc.parallelizePairs(candidates, 2)).collectAsMap();
     SparkTests.Check c = SparkTests.checkAgainstExact(seen, toMap(candidates), kept);
     SparkTests.assertFppWithin(c, 0.02);
+    // the map-side join answers the same, candidate for candidate
+    Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(jsc.parallelizePairs(filters, 3),
+        jsc.parallelizePairs(candidates, 2)).collectAsMap();
+    assertEquals(kept.keySet(), broadcast.keySet());
+    kept.forEach((user, items) -> assertArrayEquals(items, broadcast.get(user), "user " + user));
   }
 
   @Test

@@ -12,11 +12,17 @@ import org.apache.spark.api.java.JavaSparkContext;
  * {@code retainAbsent}. By default the filters are hash-partitioned before they are saved (the
  * history records are shuffled, not the filters) and read back with that partitioning, so the
  * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly. The filters
- * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user.
+ * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user; per-user
+ * filters are small, so they are saved unpartitioned and broadcast for the dedup
+ * ({@code dedupBroadcast}): the candidates are answered where they are, never shuffled.
  */
 final class SparkbloomPipeline extends Pipeline {
-  SparkbloomPipeline() {
+  /** Per-key filters, broadcast for the dedup (not with {@code --plain-join}). */
+  private final boolean broadcast;
+
+  SparkbloomPipeline(Options o) {
     super("sparkbloom");
+    this.broadcast = o.perKeySizing() && !o.plainJoin;
   }
 
   @Override
@@ -30,10 +36,12 @@ final class SparkbloomPipeline extends Pipeline {
           : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
-      if (data.pairs == null && sizing.isPerKeyCount()) {
-        // per-key filters (~400 bytes) are smaller than a user's history (200 longs, 1,600
-        // bytes): build where the records are, then shuffle the filters into hash partitions
-        PerKeyFilters.saveAsObjectFile(PerKeyFilters.buildPerRecord(data.history, sizing), uri, partitions);
+      if (sizing.isPerKeyCount()) {
+        // per-key filters (~450 bytes a user) are broadcast for the dedup (loadAndDedup), so
+        // they need no partitioning: built where the records are, saved as they come
+        PerKeyFilters.saveAsObjectFile(data.pairs == null
+            ? PerKeyFilters.buildPerRecord(data.history, sizing)
+            : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions), uri);
         return;
       }
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
@@ -45,6 +53,11 @@ final class SparkbloomPipeline extends Pipeline {
 
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
-    return PerKeyFilters.dedup(PerKeyFilters.<String>objectFile(jsc, uri), data.candidates);
+    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.objectFile(jsc, uri);
+    // per-key filters are small (4.5 MB at 10,000 users): broadcast them, so the candidates
+    // (80 MB) are answered in place instead of shuffled to the filters
+    return broadcast
+        ? PerKeyFilters.dedupBroadcast(filters, data.candidates)
+        : PerKeyFilters.dedup(filters, data.candidates);
   }
 }
