@@ -59,7 +59,7 @@ final class Report {
                 + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.objectFile -> dedupBroadcast (filters broadcast, retainAbsent per user; the candidates do not move)"
             : (o.input == null ? "buildPerRecord(history, sizing, partitions)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
-    out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
+    if (gv != null) out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
     if (gv != null) {
       String shaded = GuavaOrigin.sparkShaded();
       out.println("Guava ran:  com.google.common " + GuavaOrigin.ran()
