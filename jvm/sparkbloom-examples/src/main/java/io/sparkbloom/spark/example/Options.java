@@ -13,6 +13,9 @@ final class Options {
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
       "                      (Sizing.perKeyCount(p), default)",
+      "  --dedup join|broadcast  sparkbloom's dedup: a join on hash-partitioned filters (moves the",
+      "                      candidates), or the filters broadcast (moves nothing but the filters);",
+      "                      default broadcast with per-key sizing, join with fixed",
       "  --n N               expected insertions per filter with fixed sizing, and Guava's (default 10000)",
       "  --p P               target false-positive rate (default 0.001)",
       "  --seed S            data seed (default 666, as the seed's genRandomData)",
@@ -32,6 +35,8 @@ final class Options {
 
   int users = 10_000;
   String sizing = "per-key";
+  /** "join", "broadcast", or null: broadcast with per-key sizing, join with fixed. */
+  String dedup;
   int records = 200;
   int candidates = 1000;
   double seenFraction = 0.5;
@@ -119,6 +124,7 @@ final class Options {
       case "--serializer": serializer = value.toLowerCase(Locale.ROOT); break;
       case "--master": master = value; break;
       case "--sizing": sizing = value.toLowerCase(Locale.ROOT); break;
+      case "--dedup": dedup = value.toLowerCase(Locale.ROOT); break;
       default: throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
     }
   }
@@ -133,6 +139,9 @@ final class Options {
     if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
       throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
     }
+    if (dedup != null && !dedup.equals("join") && !dedup.equals("broadcast")) {
+      throw new IllegalArgumentException("--dedup must be join or broadcast, got " + dedup);
+    }
     if (!serializer.equals("java") && !serializer.equals("kryo")) {
       throw new IllegalArgumentException("--serializer must be java or kryo, got " + serializer);
     }
@@ -145,6 +154,11 @@ final class Options {
   io.sparkbloom.spark.Sizing sizing() {
     return sizing.equals("fixed") ? io.sparkbloom.spark.Sizing.fixed(n, p)
         : io.sparkbloom.spark.Sizing.perKeyCount(p);
+  }
+
+  /** Whether sparkbloom's dedup broadcasts the filters (never with --plain-join). */
+  boolean broadcastDedup() {
+    return !plainJoin && (dedup == null ? perKeySizing() : dedup.equals("broadcast"));
   }
 
   boolean perKeySizing() {

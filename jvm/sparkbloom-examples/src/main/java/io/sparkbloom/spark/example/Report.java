@@ -54,7 +54,7 @@ final class Report {
         ? " (each user's filter for its own distinct items)" : "") + "; Guava n=" + o.n + ", p=" + fmtP(o.p));
     out.println("sparkbloom: " + (o.plainJoin
         ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
-        : o.perKeySizing()
+        : o.broadcastDedup()
             ? (o.input == null ? "buildPerRecord(history, sizing)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.objectFile -> dedupBroadcast (filters broadcast, retainAbsent per user; the candidates do not move)"
             : (o.input == null ? "buildPerRecord(history, sizing, partitions)" : "buildPerKey(pairs, sizing, partitions)")

@@ -17,12 +17,12 @@ import org.apache.spark.api.java.JavaSparkContext;
  * ({@code dedupBroadcast}): the candidates are answered where they are, never shuffled.
  */
 final class SparkbloomPipeline extends Pipeline {
-  /** Per-key filters, broadcast for the dedup (not with {@code --plain-join}). */
+  /** The filters broadcast for the dedup ({@code --dedup}; not with {@code --plain-join}). */
   private final boolean broadcast;
 
   SparkbloomPipeline(Options o) {
     super("sparkbloom");
-    this.broadcast = o.perKeySizing() && !o.plainJoin;
+    this.broadcast = o.broadcastDedup();
   }
 
   @Override
@@ -36,9 +36,9 @@ final class SparkbloomPipeline extends Pipeline {
           : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
-      if (sizing.isPerKeyCount()) {
-        // per-key filters (~450 bytes a user) are broadcast for the dedup (loadAndDedup), so
-        // they need no partitioning: built where the records are, saved as they come
+      if (broadcast) {
+        // broadcast filters (per-key ones: ~450 bytes a user) need no partitioning: built
+        // where the records are, saved as they come
         PerKeyFilters.saveAsObjectFile(data.pairs == null
             ? PerKeyFilters.buildPerRecord(data.history, sizing)
             : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions), uri);
@@ -54,8 +54,8 @@ final class SparkbloomPipeline extends Pipeline {
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
     JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.objectFile(jsc, uri);
-    // per-key filters are small (4.5 MB at 10,000 users): broadcast them, so the candidates
-    // (80 MB) are answered in place instead of shuffled to the filters
+    // small filters (per-key: 4.5 MB at 10,000 users) are broadcast, so the candidates (80 MB)
+    // are answered in place instead of shuffled to the filters
     return broadcast
         ? PerKeyFilters.dedupBroadcast(filters, data.candidates)
         : PerKeyFilters.dedup(filters, data.candidates);

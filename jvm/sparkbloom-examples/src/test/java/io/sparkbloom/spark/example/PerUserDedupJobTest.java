@@ -105,6 +105,11 @@ class PerUserDedupJobTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--sizing", "auto"}));
     assertTrue(e.getMessage().contains("--sizing must be fixed or per-key"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--dedup", "hash"}));
+    assertTrue(e.getMessage().contains("--dedup must be join or broadcast"), e.getMessage());
+    assertTrue(Options.parse(new String[0]).broadcastDedup(), "per-key sizing broadcasts by default");
+    assertTrue(!Options.parse(new String[] {"--sizing", "fixed"}).broadcastDedup());
+    assertTrue(!Options.parse(new String[] {"--dedup", "broadcast", "--plain-join"}).broadcastDedup());
   }
 
   @Test
