@@ -29,6 +29,7 @@ import scala.Tuple3;
  * // SQL, and PySpark through SQL, after BloomFunctions.register(spark)
  * //   (PySpark: spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession))
  * SELECT user, sparkbloom_build(item, 10000, 0.001) AS filter FROM history GROUP BY user
+ * SELECT user, sparkbloom_build_per_key(item, 0.001) AS filter FROM history GROUP BY user
  * SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) FROM candidates c LEFT JOIN filters f USING (user)
  *
  * // string item ids: buildStrings / retainAbsentStrings, sparkbloom_build_string /
@@ -57,6 +58,11 @@ public final class BloomFunctions {
    * ARRAY<BIGINT>}.
    */
   public static final String RETAIN_ABSENT = "sparkbloom_retain_absent";
+  /**
+   * SQL {@code sparkbloom_build_per_key(item BIGINT | INT, p DOUBLE) -> BINARY} (aggregate): each
+   * group's filter sized for its own distinct item count at p ({@link Sizing#perKeyCount}).
+   */
+  public static final String BUILD_PER_KEY = "sparkbloom_build_per_key";
   /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | STRING) -> BOOLEAN}. */
   public static final String MIGHT_CONTAIN = "sparkbloom_might_contain";
   /** SQL {@code sparkbloom_build_string(item STRING, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
@@ -81,6 +87,7 @@ public final class BloomFunctions {
   public static void register(SparkSession spark) {
     CoreJarCheck.requireCoreJar();
     spark.udf().register(BUILD, buildSqlUdaf());
+    spark.udf().register(BUILD_PER_KEY, buildPerKeySqlUdaf());
     spark.udf().register(RETAIN_ABSENT, retainAbsentUdf());
     spark.udf().register(MIGHT_CONTAIN, mightContainUdf());
     spark.udf().register(BUILD_STRING, buildStringsSqlUdaf());
@@ -101,6 +108,30 @@ public final class BloomFunctions {
   /** Aggregate: the FORMAT bytes of a filter holding the group's (non-null) items. */
   public static Column build(Column item, long expectedInsertions, double fpp) {
     return buildUdaf(expectedInsertions, fpp).apply(item);
+  }
+
+  /**
+   * Aggregate sized by {@code sizing}: with {@link Sizing#perKeyCount} each group's filter is
+   * sized for its own distinct item count (the group's items are gathered first, 8 bytes each).
+   */
+  public static Column build(Column item, Sizing sizing) {
+    return buildUdaf(sizing).apply(item);
+  }
+
+  /** The aggregate behind {@link #build(Column, Sizing)}. */
+  public static UserDefinedFunction buildUdaf(Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildUdaf(sizing.expectedInsertions(0), sizing.fpp());
+    }
+    return functions.udaf(new SizedBuildAggregator.WithSizing(sizing), Encoders.LONG())
+        .withName(BUILD_PER_KEY);
+  }
+
+  /** The two-argument SQL aggregate {@code (item, p)} registered as {@value #BUILD_PER_KEY}. */
+  public static UserDefinedFunction buildPerKeySqlUdaf() {
+    return functions.udaf(new SizedBuildAggregator.Sql(), Encoders.tuple(Encoders.LONG(), Encoders.DOUBLE()))
+        .withName(BUILD_PER_KEY);
   }
 
   /** The candidates (array of bigint) that the filter (binary) has definitely not seen, order kept. */
