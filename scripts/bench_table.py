@@ -42,6 +42,7 @@ RUST_SB = Side("rust", "sparkbloom", "Rust-native sparkbloom")
 GUAVA = Side("jvm", "guava", "Guava 33")
 SPARK_V1 = Side("jvm", "spark_v1", "Spark V1")
 SPARK_V2 = Side("jvm", "spark_v2", "Spark V2")
+SB_BLOCKED = Side("jvm", "sparkbloom_blocked", "sparkbloom BLOCKED (JNI)")
 SB_BYTES = Side("bytes", "sparkbloom", "sparkbloom bytes")
 GUAVA_BYTES = Side("bytes", "guava", "Guava bytes")
 
@@ -69,6 +70,10 @@ TARGETS = [
     Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V2, SB, ">=", 1.0),
     Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, GUAVA, SB, ">=", 5),
     Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, SB_BYTES, GUAVA_BYTES, "<", 1),
+    # Issue 15, item 3: the cache-blocked layout (Strategy.BLOCKED) on the big filter.
+    Target(LARGE, BATCH_QUERIES, (4096,), GUAVA, SB_BLOCKED, ">=", 20),
+    Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V1, SB_BLOCKED, ">=", 6),
+    Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V2, SB_BLOCKED, ">=", 6),
 ]
 
 # The criterion operation that a JMH batch method measures, for the JNI ÷ Rust targets.

@@ -10,7 +10,8 @@
 #   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
-#   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and 4.1.3 (2.13).
+#   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and 4.1.3 (2.13), and
+#            its pipeline check on the newest PySpark on PyPI (4.3.0, 2.13 jars).
 #   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
 #   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
@@ -159,7 +160,7 @@ spark_newest_tests() {
   local version=${SPARKBLOOM_SPARK_NEWEST:-4.2.0}
   echo "sparkbloom-spark_2.13 against Spark $version"
   mvn -B -ntp -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$version" \
-    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest'
+    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest,StringItemsTest,SqlArgumentTypesTest'
 }
 
 # Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed.

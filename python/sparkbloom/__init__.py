@@ -7,6 +7,7 @@
     filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
     kept = candidates.join(filters, "user", "left").select(
         "user", sparkbloom.retain_absent("filter", "items").alias("items"))
+    # string items: build_strings / retain_absent_strings; might_contain takes either
 
 Works with PySpark 3.5 (Scala 2.12 jars) and 4.x (Scala 2.13 jars); :func:`jars` picks by the
 installed pyspark.
@@ -27,11 +28,13 @@ __all__ = [
     "JAR_VERSION",
     "SparkBloomError",
     "build",
+    "build_strings",
     "jar_paths",
     "jars",
     "might_contain",
     "register",
     "retain_absent",
+    "retain_absent_strings",
     "scala_binary_version",
     "with_jars",
 ]
@@ -44,7 +47,8 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
 
 def __getattr__(name: str):
     # The pyspark-dependent half loads on first use, so jars() works before pyspark is imported.
-    if name in ("SparkBloomError", "build", "might_contain", "register", "retain_absent"):
+    if name in ("SparkBloomError", "build", "build_strings", "might_contain", "register",
+                "retain_absent", "retain_absent_strings"):
         from . import _functions
 
         return getattr(_functions, name)

@@ -17,6 +17,8 @@ ColumnOrInt = Union[Column, str, int]
 BUILD = "sparkbloom_build"
 RETAIN_ABSENT = "sparkbloom_retain_absent"
 MIGHT_CONTAIN = "sparkbloom_might_contain"
+BUILD_STRING = "sparkbloom_build_string"
+RETAIN_ABSENT_STRING = "sparkbloom_retain_absent_string"
 _JVM_CLASS = "io.sparkbloom.spark.BloomFunctions"
 
 
@@ -38,8 +40,9 @@ def _jvm(spark: SparkSession):
 
 
 def register(spark: SparkSession) -> None:
-    """Registers ``sparkbloom_build``, ``sparkbloom_retain_absent`` and ``sparkbloom_might_contain``
-    as temporary functions of ``spark``'s session, for SQL and for the Column functions here.
+    """Registers ``sparkbloom_build``, ``sparkbloom_retain_absent``, ``sparkbloom_might_contain``,
+    ``sparkbloom_build_string`` and ``sparkbloom_retain_absent_string`` as temporary functions of
+    ``spark``'s session, for SQL and for the Column functions here.
 
     Raises :class:`SparkBloomError` naming what is missing when the jars are not on the session
     (start it with ``.config("spark.jars", sparkbloom.jars())`` or :func:`with_jars`).
@@ -71,33 +74,64 @@ def _col(c: ColumnOrInt) -> Column:
     return c
 
 
-def build(item: ColumnOrName, n: int, p: float) -> Column:
-    """Aggregate: one filter per group of ``bigint`` items, sized for ``n`` items at false-positive
-    probability ``p``, as a ``binary`` column (the FORMAT.md bytes; store it in Parquet).
-    Null items are ignored. Needs :func:`register` on the session.
-
-    >>> filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
-    """
+def _sizing(n: int, p: float) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
         raise ValueError(f"n (expected insertions) must be a positive int, got {n!r}")
     if not 0.0 < float(p) < 1.0:
         raise ValueError(f"p (false-positive probability) must be in (0, 1), got {p!r}")
-    return F.call_function(BUILD, _col(item).cast("bigint"), F.lit(n).cast("bigint"), F.lit(float(p)).cast("double"))
+
+
+def build(item: ColumnOrName, n: int, p: float) -> Column:
+    """Aggregate: one filter per group of integer items (``bigint``, ``int``, ``smallint`` or
+    ``tinyint``), sized for ``n`` items at false-positive probability ``p``, as a ``binary`` column
+    (the FORMAT.md bytes; store it in Parquet). Null items are ignored; a ``string`` column is an
+    error (use :func:`build_strings`). Needs :func:`register` on the session.
+
+    >>> filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
+    """
+    _sizing(n, p)
+    return F.call_function(BUILD, _col(item), F.lit(n).cast("bigint"), F.lit(float(p)).cast("double"))
+
+
+def build_strings(item: ColumnOrName, n: int, p: float) -> Column:
+    """Aggregate: :func:`build` for ``string`` items, each hashed as its UTF-8 bytes (as Guava's
+    ``Funnels.stringFunnel(UTF_8)`` and Java's ``BloomFilter.put(String)``). Query the filter with
+    :func:`might_contain` on strings or :func:`retain_absent_strings`. Needs :func:`register`.
+
+    >>> filters = visits.groupBy("user").agg(sparkbloom.build_strings("url", 10000, 0.001).alias("filter"))
+    """
+    _sizing(n, p)
+    return F.call_function(BUILD_STRING, _col(item), F.lit(n).cast("bigint"), F.lit(float(p)).cast("double"))
 
 
 def retain_absent(filter: ColumnOrName, items: ColumnOrName) -> Column:
-    """The elements of ``items`` (``array<bigint>``) that ``filter`` has definitely not seen, in
-    their order; a null filter keeps them all (nothing seen). Needs :func:`register`.
+    """The elements of ``items`` (``array<bigint>`` or ``array<int>``; the result is
+    ``array<bigint>``) that ``filter`` has definitely not seen, in their order; a null filter keeps
+    them all (nothing seen). ``array<string>`` is an error naming :func:`retain_absent_strings`.
+    Needs :func:`register`.
 
     >>> kept = candidates.join(filters, "user", "left").select(
     ...     "user", sparkbloom.retain_absent("filter", "items").alias("items"))
     """
-    # cast: the JVM function takes array<bigint> as is, without Spark's implicit widening
-    return F.call_function(RETAIN_ABSENT, _col(filter), _col(items).cast("array<bigint>"))
+    return F.call_function(RETAIN_ABSENT, _col(filter), _col(items))
+
+
+def retain_absent_strings(filter: ColumnOrName, items: ColumnOrName) -> Column:
+    """:func:`retain_absent` for ``array<string>`` items (a filter from :func:`build_strings`):
+    the strings ``filter`` has definitely not seen, in their order, as ``array<string>``.
+    Needs :func:`register`.
+
+    >>> kept = candidates.join(filters, "user", "left").select(
+    ...     "user", sparkbloom.retain_absent_strings("filter", "urls").alias("urls"))
+    """
+    return F.call_function(RETAIN_ABSENT_STRING, _col(filter), _col(items))
 
 
 def might_contain(filter: ColumnOrName, item: ColumnOrInt) -> Column:
-    """``boolean``: false when ``filter`` has definitely not seen the ``bigint`` ``item``, true when
-    it may have (false positives at about the filter's ``p``); an int is taken as a literal.
+    """``boolean``: false when ``filter`` has definitely not seen ``item``, true when it may have
+    (false positives at about the filter's ``p``). ``item`` is an integer or ``string`` column
+    (ask with the type the filter was built from: the string ``"42"`` and the number ``42`` are
+    different keys); a Python int is taken as a literal, a Python str as a column name (use
+    ``F.lit("...")`` for a string literal). Other types are an error naming the type.
     Needs :func:`register`."""
-    return F.call_function(MIGHT_CONTAIN, _col(filter), _col(item).cast("bigint"))
+    return F.call_function(MIGHT_CONTAIN, _col(filter), _col(item))

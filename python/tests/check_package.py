@@ -100,6 +100,35 @@ def pipeline():
     small = ints.groupBy().agg(sparkbloom.build("item", 10, 0.01).alias("f"))
     kept_ints = small.crossJoin(ints).select(sparkbloom.retain_absent("f", "items").alias("k")).first().k
     check("int and array<int> columns are widened", kept_ints == [2, 3], str(kept_ints))
+
+    # string items, with non-ASCII and non-BMP ids, against exact sets
+    alphabet = ["a", "b", "7", "/", "\u00e9", "\u0436", "\u65e5", "\U0001F600"]
+
+    def word():
+        return "".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 10)))
+
+    shist = {u: [word() for _ in range(150)] for u in ("s1", "s2", "s3")}
+    scand = {u: rnd.sample(its, 50) + [word() for _ in range(50)] for u, its in shist.items()}
+    sh_df = spark.createDataFrame([(u, w) for u, its in shist.items() for w in its], "user string, url string")
+    sc_df = spark.createDataFrame(list(scand.items()), "user string, urls array<string>")
+    sfilters = sh_df.groupBy("user").agg(sparkbloom.build_strings("url", 1000, 0.001).alias("filter"))
+    skept = {r.user: r.urls for r in sc_df.join(sfilters, "user")
+             .select("user", sparkbloom.retain_absent_strings("filter", "urls").alias("urls")).collect()}
+    check("retain_absent_strings: no seen string passes",
+          all(w not in set(shist[u]) for u, ws in skept.items() for w in ws), str(skept))
+    check("retain_absent_strings: only candidates, in order",
+          all(ws == [w for w in scand[u] if w in set(ws)] for u, ws in skept.items()))
+    sunseen = sum(1 for u, ws in scand.items() for w in ws if w not in set(shist[u]))
+    skept_n = sum(len(ws) for ws in skept.values())
+    check(f"retain_absent_strings: kept {skept_n} of {sunseen} unseen", sunseen - 3 <= skept_n <= sunseen)
+    smissing = sh_df.join(sfilters, "user").where(~sparkbloom.might_contain("filter", "url")).count()
+    check("might_contain on strings: every history string contained", smissing == 0, str(smissing))
+    try:
+        sc_df.join(sfilters, "user").select(sparkbloom.retain_absent("filter", "urls")).collect()
+        check("retain_absent on array<string> is an error", False)
+    except Exception as e:  # the JVM's IllegalArgumentException, wrapped by Spark and py4j
+        check("retain_absent on array<string> names retain_absent_string",
+              "sparkbloom_retain_absent_string" in str(e), str(e)[:300])
     spark.stop()
 
 

@@ -35,6 +35,9 @@ enum Sizing {
     /// The Redis "BloomFilterHelper": m not rounded (`sizing::redis_helper_shape`), so m is
     /// not a multiple of 64 here and the files are format version 2.
     Helper,
+    /// A BLOCKED filter's own sizing (`blocked_sizing::shape_for`): whole 512-bit blocks,
+    /// format version 5; no Guava twin.
+    Blocked,
 }
 
 struct Spec {
@@ -53,6 +56,7 @@ impl Spec {
         let shape = match self.sizing {
             Sizing::Guava => sizing::shape_for(self.n, fpp),
             Sizing::Helper => sizing::redis_helper_shape(self.n, fpp),
+            Sizing::Blocked => sparkbloom::blocked_sizing::shape_for(self.n, fpp),
         }
         .expect("shape");
         let filter = BloomFilter::with_shape(shape, self.strategy).expect("filter");
@@ -94,6 +98,7 @@ impl Spec {
             match self.sizing {
                 Sizing::Guava => "guava",
                 Sizing::Helper => "helper",
+                Sizing::Blocked => "blocked",
             }
         )
     }
@@ -211,6 +216,25 @@ fn specs() -> Vec<Spec> {
             keys_file: "keys_utf8.txt",
             keys: Keys::Utf8(words.clone()),
         },
+        // BLOCKED (format version 5), sparse and dense.
+        Spec {
+            sizing: Sizing::Blocked,
+            name: "blocked_n10000_p0.01_200keys",
+            n: 10_000,
+            fpp: "0.01",
+            strategy: Strategy::Blocked,
+            keys_file: "keys_seeded_200.txt",
+            keys: Keys::Long(seeded(2024, 200)),
+        },
+        Spec {
+            sizing: Sizing::Blocked,
+            name: "blocked_n10000_p0.01_10000keys",
+            n: 10_000,
+            fpp: "0.01",
+            strategy: Strategy::Blocked,
+            keys_file: "keys_seeded_10000.txt",
+            keys: Keys::Long(seeded(2024, 10_000)),
+        },
     ]
 }
 
@@ -270,8 +294,9 @@ struct Corrupt {
 /// the CRC or the length), so the decoder must name exactly that field.
 fn corrupt_files(specs: &[Spec], sbloom: &[Vec<u8>], guava: &[Vec<u8>]) -> Vec<Corrupt> {
     let sparse = 0; // n100_p0.03_keys123: sparse, m = 768
-    let dense = specs.len() - 3; // n1_p0.5_one_word: dense, m = 64
-    let v2_dense = specs.len() - 1; // helper_n50_p0.03_utf8: dense, m = 364
+    let by_name = |name: &str| specs.iter().position(|s| s.name == name).expect(name);
+    let dense = by_name("n1_p0.5_one_word"); // dense, m = 64
+    let v2_dense = by_name("helper_n50_p0.03_utf8"); // dense, m = 364
     assert_eq!(sbloom[sparse][6], 1);
     assert_eq!(sbloom[dense][6], 0);
     assert_eq!((sbloom[v2_dense][4], sbloom[v2_dense][6]), (2, 0));
@@ -539,12 +564,12 @@ Read by the Rust suite (`rust/tests/golden.rs`) and the JVM suite.
 |---|---|
 | `file` | path relative to this folder |
 | `format` | `sparkbloom` (format v1, `FORMAT.md`) or `guava` (Guava's `writeTo` stream) |
-| `strategy` | `MURMUR128_MITZ_64` or `MURMUR128_MITZ_32` |
+| `strategy` | `MURMUR128_MITZ_64`, `MURMUR128_MITZ_32` or `BLOCKED` |
 | `n`, `fpp` | the filter is `create(n, fpp)`'s shape (Guava sizing) |
 | `key_type` | `long` (signed decimal, hashed as 8 little-endian bytes) or `utf8` (hashed as UTF-8 bytes) |
 | `keys` | the file listing the keys put, one per line |
 | `expect` | `ok`, or for a corrupt file the error field the decoder must name |
-| `sizing` | `guava`: the shape is Guava's `create(n, fpp)` (m rounded up to whole words, format version 1); `helper`: the Redis BloomFilterHelper's m = (int)(−n·ln fpp / ln²2), k = max(1, round(m/n·ln 2)), m not rounded (format version 2; no Guava twin) |
+| `sizing` | `guava`: the shape is Guava's `create(n, fpp)` (m rounded up to whole words, format version 1); `helper`: the Redis BloomFilterHelper's m = (int)(−n·ln fpp / ln²2), k = max(1, round(m/n·ln 2)), m not rounded (format version 2; no Guava twin); `blocked`: a BLOCKED filter's sizing (`blocked_sizing::shape_for`: whole 512-bit blocks, format version 5; no Guava twin) |
 
 A valid file must decode to a filter containing every listed key and re-encode to the same
 bytes; building the `sizing` column's shape for (n, fpp) with `strategy`, putting the keys and

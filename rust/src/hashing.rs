@@ -30,7 +30,7 @@ fn mix_k2(k2: u64) -> u64 {
 }
 
 #[inline(always)]
-fn fmix64(mut k: u64) -> u64 {
+pub(crate) fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
     k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
     k ^= k >> 33;

@@ -45,6 +45,7 @@
 
 mod atomic_words;
 mod bit_array;
+pub mod blocked_sizing;
 pub mod counting;
 pub mod error;
 mod filter;

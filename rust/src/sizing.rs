@@ -117,7 +117,8 @@ pub fn spark_shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
 
 /// The shape a new filter of `strategy` gets: Guava 33.8's for MITZ_64, Guava 14.0.1's for
 /// MITZ_32 (so it merges with filters converted from Spark's shaded Guava), Spark's
-/// `BloomFilter.create` for the Spark sketch strategies.
+/// `BloomFilter.create` for the Spark sketch strategies, [`crate::blocked_sizing`]'s for
+/// BLOCKED.
 pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy) -> Result<Shape> {
     match strategy {
         Strategy::Murmur128Mitz64 => shape_for(expected_insertions, fpp),
@@ -125,6 +126,7 @@ pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy
         Strategy::SparkSketchV1 | Strategy::SparkSketchV2 => {
             spark_shape_for(expected_insertions, fpp)
         }
+        Strategy::Blocked => crate::blocked_sizing::shape_for(expected_insertions, fpp),
     }
 }
 
@@ -257,7 +259,7 @@ pub(crate) fn check_compatible(a: (Shape, Strategy), b: (Shape, Strategy)) -> Re
     }
 }
 
-fn check_insertions(expected_insertions: u64) -> Result<()> {
+pub(crate) fn check_insertions(expected_insertions: u64) -> Result<()> {
     // u64 cannot be negative; the JNI layer rejects negative Java longs before they get here.
     if expected_insertions == 0 || expected_insertions > i64::MAX as u64 {
         return Err(Error::invalid(
@@ -268,7 +270,7 @@ fn check_insertions(expected_insertions: u64) -> Result<()> {
     Ok(())
 }
 
-fn check_fpp(fpp: f64) -> Result<()> {
+pub(crate) fn check_fpp(fpp: f64) -> Result<()> {
     if fpp.is_nan() || fpp <= 0.0 || fpp >= 1.0 {
         return Err(Error::invalid(
             "fpp",

@@ -20,6 +20,11 @@ pub enum Strategy {
     /// Spark's `spark-sketch` V2 (`BloomFilterImplV2`, the default since Spark 4.1), seed 0:
     /// `c = h1 · (2^31 − 1)` (long), then for each index `c += h2`, `~c` if negative, `% m`.
     SparkSketchV2 = 3,
+    /// Ours, opt-in (not Guava's, not Spark's): every bit of a key inside one 512-bit block
+    /// (one cache line), so a query costs one cache miss instead of k (`filter::blocked`). The
+    /// block comes from Guava's Murmur3_x64_128 `h1` by multiply-shift, the k bit positions from
+    /// 9-bit fields of `h2`. m is a multiple of 512.
+    Blocked = 4,
 }
 
 impl Strategy {
@@ -30,6 +35,7 @@ impl Strategy {
             1 => Some(Strategy::Murmur128Mitz64),
             2 => Some(Strategy::SparkSketchV1),
             3 => Some(Strategy::SparkSketchV2),
+            4 => Some(Strategy::Blocked),
             _ => None,
         }
     }
@@ -46,6 +52,7 @@ impl Strategy {
             Strategy::Murmur128Mitz64 => "MURMUR128_MITZ_64",
             Strategy::SparkSketchV1 => "SPARK_SKETCH_V1",
             Strategy::SparkSketchV2 => "SPARK_SKETCH_V2",
+            Strategy::Blocked => "BLOCKED",
         }
     }
 
@@ -53,6 +60,17 @@ impl Strategy {
     /// Murmur3_x64_128.
     pub fn is_spark(self) -> bool {
         matches!(self, Strategy::SparkSketchV1 | Strategy::SparkSketchV2)
+    }
+
+    /// Whether this is one of Guava's `BloomFilterStrategies` (MITZ_32, MITZ_64): the only
+    /// strategies Guava's stream and the Redis helper's layout can hold.
+    pub fn is_guava(self) -> bool {
+        matches!(self, Strategy::Murmur128Mitz32 | Strategy::Murmur128Mitz64)
+    }
+
+    /// Whether a key's bits lie in one 512-bit block ([`Strategy::Blocked`]).
+    pub fn is_blocked(self) -> bool {
+        self == Strategy::Blocked
     }
 }
 
@@ -113,6 +131,9 @@ impl Indexer {
             Strategy::Murmur128Mitz32 => self.for_each_mitz32(hash, visit),
             Strategy::SparkSketchV1 => self.for_each_spark_v1(hash, visit),
             Strategy::SparkSketchV2 => self.for_each_spark_v2(hash, visit),
+            Strategy::Blocked => {
+                crate::filter::blocked::for_each_index(self.num_bits, self.num_hashes, hash, visit)
+            }
         }
     }
 
@@ -274,10 +295,10 @@ mod tests {
 
     #[test]
     fn ordinals_round_trip() {
-        for ordinal in 0..=3 {
+        for ordinal in 0..=4 {
             assert_eq!(Strategy::from_ordinal(ordinal).unwrap().ordinal(), ordinal);
         }
-        assert_eq!(Strategy::from_ordinal(4), None);
+        assert_eq!(Strategy::from_ordinal(5), None);
     }
 
     #[test]

@@ -37,7 +37,8 @@ struct Row {
     key_type: String,
     keys: String,
     expect: String,
-    /// `guava` (Guava's `create(n, fpp)` shape) or `helper` (the Redis helper's, unrounded).
+    /// `guava` (Guava's `create(n, fpp)` shape), `helper` (the Redis helper's, unrounded) or
+    /// `blocked` (a BLOCKED filter's own sizing).
     sizing: String,
 }
 
@@ -46,6 +47,7 @@ impl Row {
         match self.sizing.as_str() {
             "guava" => sizing::shape_for(self.n, self.fpp).unwrap(),
             "helper" => sizing::redis_helper_shape(self.n, self.fpp).unwrap(),
+            "blocked" => sparkbloom::blocked_sizing::shape_for(self.n, self.fpp).unwrap(),
             other => panic!("sizing {other}"),
         }
     }
@@ -74,6 +76,7 @@ fn manifest() -> Vec<Row> {
                 strategy: match c[2] {
                     "MURMUR128_MITZ_64" => Strategy::Murmur128Mitz64,
                     "MURMUR128_MITZ_32" => Strategy::Murmur128Mitz32,
+                    "BLOCKED" => Strategy::Blocked,
                     other => panic!("strategy {other}"),
                 },
                 n: c[3].parse().unwrap(),
@@ -169,6 +172,17 @@ fn manifest_covers_what_it_promises() {
         .map(|r| read(&r.file)[6])
         .collect();
     assert!(v2.contains(&0) && v2.contains(&1));
+    // BLOCKED (version 5) in both encodings.
+    let v5: Vec<u8> = rows
+        .iter()
+        .filter(|r| r.format == "sparkbloom" && r.expect == "ok" && r.strategy == Strategy::Blocked)
+        .map(|r| {
+            let bytes = read(&r.file);
+            assert_eq!(bytes[4], 5, "{}", r.file);
+            bytes[6]
+        })
+        .collect();
+    assert!(v5.contains(&0) && v5.contains(&1));
     let total: u64 = walk(golden_dir())
         .iter()
         .map(|p| p.metadata().unwrap().len())
@@ -197,9 +211,15 @@ fn valid_files_decode_hold_their_keys_and_reencode_identically() {
         let filter = decode_as(&row.format, &bytes).unwrap_or_else(|e| panic!("{}: {e}", row.file));
         let shape = row.shape();
         assert_eq!(filter.shape(), shape, "{}", row.file);
-        // Version 1 exactly when m is a multiple of 64 (FORMAT.md).
+        // Version 1 exactly when m is a multiple of 64, 5 for BLOCKED (FORMAT.md).
         if row.format == "sparkbloom" {
-            let version = if shape.num_bits % 64 == 0 { 1 } else { 2 };
+            let version = if row.strategy == Strategy::Blocked {
+                5
+            } else if shape.num_bits % 64 == 0 {
+                1
+            } else {
+                2
+            };
             assert_eq!(bytes[4], version, "{}", row.file);
         }
         assert_eq!(filter.strategy(), row.strategy, "{}", row.file);

@@ -33,12 +33,19 @@ pub enum Command {
     Convert(ConvertArgs),
 }
 
-/// How a new filter is sized: Guava's `BloomFilter.create(funnel, n, p)`.
+/// How a new filter is sized: Guava's `BloomFilter.create(funnel, n, p)`, or (`build --per-key
+/// --sizing per-key`) each key's filter for its own distinct keys at p.
 #[derive(Args)]
 pub struct Sizing {
-    /// Number of distinct keys the filter is sized for (n > 0).
-    #[arg(short = 'n', long, value_name = "N", value_parser = parse_insertions, allow_hyphen_values = true)]
-    pub expected_insertions: u64,
+    /// Number of distinct keys the filter is sized for (n > 0); not used with --sizing per-key.
+    #[arg(short = 'n', long, value_name = "N", value_parser = parse_insertions, allow_hyphen_values = true,
+        required_if_eq("policy", "fixed"))]
+    pub expected_insertions: Option<u64>,
+
+    /// fixed: every filter for N keys; per-key (build --per-key only): each key's filter for its
+    /// own distinct items at P, as the JVM's `Sizing.perKeyCount(p)` sizes it.
+    #[arg(long = "sizing", id = "policy", value_enum, default_value_t = SizingPolicy::Fixed)]
+    pub policy: SizingPolicy,
 
     /// Target false-positive probability at N keys, in (0, 1).
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_fpp, allow_hyphen_values = true)]
@@ -47,6 +54,27 @@ pub struct Sizing {
     /// Guava's strategy: mitz64 (Guava ≥ 17) or mitz32 (Guava ≤ 16, Spark's shaded 14.0.1).
     #[arg(long, value_enum, default_value_t = StrategyArg::Mitz64)]
     pub strategy: StrategyArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SizingPolicy {
+    Fixed,
+    PerKey,
+}
+
+impl Sizing {
+    /// N for fixed sizing (clap requires -n then); an error naming the flags otherwise.
+    pub fn fixed_insertions(&self) -> Result<u64, crate::error::CliError> {
+        match (self.policy, self.expected_insertions) {
+            (SizingPolicy::Fixed, Some(n)) => Ok(n),
+            (SizingPolicy::Fixed, None) => Err(crate::error::CliError::new(
+                "--expected-insertions is required with --sizing fixed",
+            )),
+            (SizingPolicy::PerKey, _) => Err(crate::error::CliError::new(
+                "--sizing per-key applies to `build --per-key` only (one filter per key, sized for its own items)",
+            )),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -120,7 +148,8 @@ pub struct DedupArgs {
 #[command(after_help = "Examples:\n  \
     sparkbloom build -n 10000 -p 0.001 --keys long item-ids.txt -o seen.sbloom\n  \
     sparkbloom build -n 1000000 -p 0.01 --format guava urls.txt -o urls.guava\n  \
-    sparkbloom build -n 10000 -p 0.001 --keys long --per-key user-items.csv -o filters/\n\n\
+    sparkbloom build -n 10000 -p 0.001 --keys long --per-key user-items.csv -o filters/\n  \
+    sparkbloom build --sizing per-key -p 0.001 --keys long --per-key user-items.csv -o filters/\n\n\
     --per-key reads `key,item` lines (split at the first comma) and writes one filter per key \
     into the directory OUT, named <key>.sbloom (or .guava), the key percent-encoded outside \
     [A-Za-z0-9_.-]. It holds every key's filter in memory until the end: keys × m/8 bytes.")]

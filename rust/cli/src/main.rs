@@ -8,6 +8,7 @@ mod error;
 mod filter_file;
 mod keys;
 mod lines;
+mod per_key_sizing;
 mod progress;
 mod stats;
 

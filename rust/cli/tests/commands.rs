@@ -261,6 +261,68 @@ fn build_per_key_writes_one_filter_per_key_into_a_directory() {
     }
 }
 
+/// `--sizing per-key`: each key's filter for its own distinct items (duplicates count once), the
+/// shape the JVM's `Sizing.perKeyCount(0.001)` gives: 200 items -> 3,072 bits, k = 10; 1 item ->
+/// 1,024 bits. Without --per-key, or with a fixed policy and no -n, a one-line error.
+#[test]
+fn build_per_key_sizes_each_key_for_its_own_items() {
+    let dir = scratch("build_per_key_sized");
+    let mut csv = String::new();
+    let mut state = 9;
+    let mut items = Vec::new();
+    for _ in 0..200 {
+        let item = splitmix64(&mut state) as i64;
+        items.push(item);
+        csv.push_str(&format!("big,{item}\nbig,{item}\n"));
+    }
+    csv.push_str("small,42\n");
+    let run = run_in(
+        &dir,
+        &[
+            "build",
+            "--sizing",
+            "per-key",
+            "-p",
+            "0.001",
+            "--keys",
+            "long",
+            "--per-key",
+            "-o",
+            "out",
+        ],
+        csv.as_bytes(),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let big = format::decode(&fs::read(dir.join("out/big.sbloom")).unwrap()).unwrap();
+    assert_eq!((big.num_bits(), big.num_hashes()), (3_072, 10));
+    for item in &items {
+        assert!(big.might_contain(*item as u64));
+    }
+    let small = format::decode(&fs::read(dir.join("out/small.sbloom")).unwrap()).unwrap();
+    assert_eq!((small.num_bits(), small.num_hashes()), (1_024, 10));
+    assert!(small.might_contain(42));
+
+    let run = run_in(
+        &dir,
+        &["build", "--sizing", "per-key", "-p", "0.001", "-o", "x"],
+        b"a\n",
+    );
+    assert_ne!(run.code, Some(0));
+    assert!(
+        run.stderr
+            .contains("--sizing per-key applies to `build --per-key` only"),
+        "{}",
+        run.stderr
+    );
+    let run = run_in(&dir, &["build", "-p", "0.001", "-o", "x"], b"a\n");
+    assert_ne!(run.code, Some(0));
+    assert!(
+        run.stderr.contains("--expected-insertions"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn inspect_describes_the_seed_filter() {
     let dir = scratch("inspect");

@@ -48,9 +48,9 @@ pub struct CountingBloomFilter {
 }
 
 /// Counting filters hash keys as Guava does (MURMUR128_MITZ_32, MURMUR128_MITZ_64); Spark's
-/// sketch strategies, which hash with Spark's Murmur3_x86_32, are refused.
+/// sketch strategies, which hash with Spark's Murmur3_x86_32, and BLOCKED are refused.
 fn check_strategy(strategy: Strategy) -> Result<()> {
-    if strategy.is_spark() {
+    if !strategy.is_guava() {
         return Err(Error::invalid(
             "strategy",
             format!(

@@ -102,6 +102,24 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     )
 }
 
+/// `hashing::hash_u64` of up to eight keys in lanes: `h1s[j]`, `h2s[j]` for `keys[j]` (the
+/// BLOCKED batches, which need the hash halves only).
+///
+/// # Safety
+/// The CPU must have AVX-512 F and DQ ([`available`]).
+///
+/// # Panics
+/// If `keys` holds more than eight keys.
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u64; 8]) {
+    let (h1, h2) = murmur3_u64(load_up_to_8(keys).0);
+    // SAFETY: each array holds eight u64s, one 512-bit store.
+    unsafe {
+        _mm512_storeu_si512(h1s.as_mut_ptr().cast(), h1);
+        _mm512_storeu_si512(h2s.as_mut_ptr().cast(), h2);
+    }
+}
+
 /// Writes the k indexes of each of `keys` in Guava's order, key by key: `out[j * k + i]` is
 /// the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
 ///

@@ -59,6 +59,9 @@ impl BloomFilter {
 
     /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
+        if self.strategy.is_blocked() {
+            return self.blocked_query_each(keys, emit);
+        }
         // Large filters: prefetching a group's indexes overlaps more misses than gathers
         // that wait on each other (measured: BENCHMARKS.md).
         if self.vector_lanes && !self.prefetches() {

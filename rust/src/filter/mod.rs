@@ -18,6 +18,8 @@ pub(crate) mod avx512;
 #[path = "avx512_absent.rs"]
 pub(crate) mod avx512;
 pub(crate) mod batch;
+// The BLOCKED strategy's layout and batch paths.
+pub(crate) mod blocked;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
@@ -140,6 +142,7 @@ impl BloomFilter {
     }
 
     fn from_bits(bits: BitArray, shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+        blocked::check_shape(shape, strategy)?;
         debug_assert_eq!(bits.len_words() as u64, shape.num_bits.div_ceil(64));
         let num_bits = shape.num_bits;
         Ok(BloomFilter {
@@ -214,6 +217,9 @@ impl BloomFilter {
 
     /// Adds every key; returns whether any bit changed.
     pub fn put_all(&self, keys: &[u64]) -> bool {
+        if self.strategy.is_blocked() {
+            return self.blocked_put_all(keys);
+        }
         if self.accumulates(keys.len()) {
             return self.put_all_accumulated(keys);
         }
@@ -324,8 +330,12 @@ impl BloomFilter {
         (estimate + 0.5).floor() as u64
     }
 
-    /// Probability that `might_contain` answers `true` for a key never put: (X/m)^k.
+    /// Probability that `might_contain` answers `true` for a key never put: (X/m)^k; for
+    /// BLOCKED filters the mean over blocks of (bits set in the block / 512)^k.
     pub fn expected_fpp(&self) -> f64 {
+        if self.strategy.is_blocked() {
+            return self.blocked_expected_fpp();
+        }
         (self.bits_set() as f64 / self.num_bits() as f64).powi(self.num_hashes() as i32)
     }
 

@@ -8,14 +8,14 @@
 //! after both, like [`super::decode`].
 
 use super::bitstream::{BitReader, BitWriter, low_mask};
-use super::header::MAGIC;
+use super::header::{Encoding, Header, Kind};
 use super::sparse::{MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
 use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, reserve};
 use crate::counting::CountingBloomFilter;
 use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
 use crate::error::{Error, Result};
 use crate::le;
-use crate::sizing::{MAX_NUM_BITS, Shape, num_bits_violation};
+use crate::sizing::{MAX_NUM_BITS, Shape};
 use crate::strategy::Strategy;
 
 /// The version byte of a counting filter with 4-bit counters.
@@ -23,145 +23,45 @@ pub const VERSION_COUNTING_4BIT: u8 = 3;
 /// Bits of a counter's value in a sparse entry.
 const VALUE_BITS: u32 = 4;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Encoding {
-    /// The ⌈m/16⌉ counter words, little-endian: m/2 bytes rounded up to whole words.
-    Dense = 0,
-    /// Rice-coded gaps between nonzero counters, each followed by its 4-bit value.
-    Sparse = 1,
-}
-
 /// Bytes of a dense payload for m counters.
 fn dense_len(num_bits: u64) -> u64 {
     words_for(num_bits) * 8
 }
 
-struct Header {
-    strategy: Strategy,
-    encoding: Encoding,
-    shape: Shape,
-    payload_len: u64,
-}
+/// The counting filter's header rules: version 3, a Guava strategy (counting filters hash as
+/// Guava does), any m, dense payloads of ⌈m/16⌉ words.
+const COUNTING: Kind = Kind {
+    version_for: |_, _| VERSION_COUNTING_4BIT,
+    version_and_strategy,
+    num_bits: |_, _, _| Ok(()),
+    dense_len,
+    positions: "counters",
+};
 
-impl Header {
-    fn to_bytes(&self) -> [u8; HEADER_LEN] {
-        let mut out = [0u8; HEADER_LEN];
-        out[0..4].copy_from_slice(&MAGIC);
-        out[4] = VERSION_COUNTING_4BIT;
-        out[5] = self.strategy.ordinal();
-        out[6] = self.encoding as u8;
-        out[7] = self.shape.num_hashes as u8;
-        out[8..16].copy_from_slice(&self.shape.num_bits.to_le_bytes());
-        out[16..24].copy_from_slice(&self.payload_len.to_le_bytes());
-        out
-    }
-
-    fn total_len(&self) -> u64 {
-        (HEADER_LEN + TRAILER_LEN) as u64 + self.payload_len
-    }
-
-    fn parse(bytes: &[u8]) -> Result<Header> {
-        let seen = bytes.len().min(MAGIC.len());
-        if bytes[..seen] != MAGIC[..seen] {
-            let got: String = bytes[..seen].iter().map(|b| format!("{b:02x}")).collect();
-            return Err(Error::corrupt(
-                "magic",
-                format!("expected 53424c4d (\"SBLM\"), got {got}"),
-            ));
-        }
-        if bytes.len() < HEADER_LEN {
-            return Err(Error::corrupt(
-                "length",
-                format!(
-                    "truncated header: expected {HEADER_LEN} bytes, got {}",
-                    bytes.len()
-                ),
-            ));
-        }
-        let version = bytes[4];
-        if version != VERSION_COUNTING_4BIT {
-            let kind = if version == 1 || version == 2 {
-                " (a plain Bloom filter: read it with BloomFilter)"
-            } else {
-                ""
-            };
-            return Err(Error::corrupt(
-                "version",
-                format!(
-                    "format version {version}{kind}; a counting filter with 4-bit counters is version {VERSION_COUNTING_4BIT}"
-                ),
-            ));
-        }
-        // Counting filters hash as Guava does: Spark's sketch strategies are not theirs.
-        let strategy = Strategy::from_ordinal(bytes[5])
-            .filter(|s| !s.is_spark())
-            .ok_or_else(|| {
-                Error::corrupt(
-                    "strategy",
-                    format!(
-                        "unknown strategy ordinal {}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)",
-                        bytes[5]
-                    ),
-                )
-            })?;
-        let encoding = match bytes[6] {
-            0 => Encoding::Dense,
-            1 => Encoding::Sparse,
-            other => {
-                return Err(Error::corrupt(
-                    "encoding",
-                    format!("unknown encoding {other}; expected 0 (dense) or 1 (sparse)"),
-                ));
-            }
+fn version_and_strategy(version: u8, ordinal: u8) -> Result<Strategy> {
+    if version != VERSION_COUNTING_4BIT {
+        let kind = if version == 1 || version == 2 {
+            " (a plain Bloom filter: read it with BloomFilter)"
+        } else {
+            ""
         };
-        let num_hashes = bytes[7] as u32;
-        if num_hashes == 0 {
-            return Err(Error::corrupt("numHashFunctions", "0 is not in 1..=255"));
-        }
-        let num_bits = le::u64_at(bytes, 8);
-        if let Some(rule) = num_bits_violation(num_bits) {
-            return Err(Error::corrupt("numBits", format!("{num_bits} {rule}")));
-        }
-        let payload_len = le::u64_at(bytes, 16);
-        let dense = dense_len(num_bits);
-        match encoding {
-            Encoding::Dense if payload_len != dense => {
-                return Err(Error::corrupt(
-                    "payloadLength",
-                    format!(
-                        "dense payload of {num_bits} counters must be {dense} bytes, header says {payload_len}"
-                    ),
-                ));
-            }
-            Encoding::Sparse if dense <= SPARSE_MIN_PAYLOAD_LEN => {
-                return Err(Error::corrupt(
-                    "encoding",
-                    format!(
-                        "a filter of {num_bits} counters is never sparse: its dense payload ({dense} bytes) is no larger than the smallest sparse one ({SPARSE_MIN_PAYLOAD_LEN} bytes)"
-                    ),
-                ));
-            }
-            Encoding::Sparse if payload_len < SPARSE_MIN_PAYLOAD_LEN || payload_len >= dense => {
-                return Err(Error::corrupt(
-                    "payloadLength",
-                    format!(
-                        "sparse payload of {num_bits} counters must be {SPARSE_MIN_PAYLOAD_LEN} to {} bytes (smaller than the dense {dense}), header says {payload_len}",
-                        dense - 1
-                    ),
-                ));
-            }
-            _ => {}
-        }
-        Ok(Header {
-            strategy,
-            encoding,
-            shape: Shape {
-                num_bits,
-                num_hashes,
-            },
-            payload_len,
-        })
+        return Err(Error::corrupt(
+            "version",
+            format!(
+                "format version {version}{kind}; a counting filter with 4-bit counters is version {VERSION_COUNTING_4BIT}"
+            ),
+        ));
     }
+    Strategy::from_ordinal(ordinal)
+        .filter(|s| s.is_guava())
+        .ok_or_else(|| {
+            Error::corrupt(
+                "strategy",
+                format!(
+                    "unknown strategy ordinal {ordinal}; expected 0 (MURMUR128_MITZ_32) or 1 (MURMUR128_MITZ_64)"
+                ),
+            )
+        })
 }
 
 /// The filter's bytes, sparse or dense, whichever is smaller (a tie goes dense). Panics if the
@@ -194,7 +94,7 @@ pub fn try_encode(filter: &CountingBloomFilter) -> Result<Vec<u8>> {
         write_sparse(&out[HEADER_LEN..], &plan, &mut sparse);
         out = sparse;
     }
-    out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    out[..HEADER_LEN].copy_from_slice(&header.to_bytes_as(&COUNTING));
     checksum::append(&mut out);
     Ok(out)
 }
@@ -207,7 +107,7 @@ pub fn decode(bytes: &[u8]) -> Result<CountingBloomFilter> {
 /// [`decode`], refusing with [`Error::TooLarge`] a filter of more than `max_num_bits`
 /// counters before allocating it.
 pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<CountingBloomFilter> {
-    let header = Header::parse(bytes)?;
+    let header = Header::parse_as(bytes, &COUNTING)?;
     check_limit(header.shape.num_bits, max_num_bits)?;
     check_exact_len(bytes, header.total_len())?;
     checksum::verify(bytes)?;
@@ -221,7 +121,7 @@ pub fn decode_with_limit(bytes: &[u8], max_num_bits: u64) -> Result<CountingBloo
 /// Validates a header (the first [`HEADER_LEN`] bytes) and returns the whole encoded length,
 /// refusing a filter of more than `max_num_bits` counters: what a stream reader needs.
 pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
-    let header = Header::parse(&header[..header.len().min(HEADER_LEN)])?;
+    let header = Header::parse_as(&header[..header.len().min(HEADER_LEN)], &COUNTING)?;
     check_limit(header.shape.num_bits, max_num_bits)?;
     Ok(header.total_len())
 }

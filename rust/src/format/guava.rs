@@ -30,6 +30,15 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ),
         ));
     }
+    if !filter.strategy().is_guava() {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "{} is not one of Guava's strategies (MURMUR128_MITZ_32, MURMUR128_MITZ_64); Guava's stream cannot hold it: use sparkbloom's format",
+                filter.strategy()
+            ),
+        ));
+    }
     let num_words = filter.num_bits() / 64;
     if !filter.num_bits().is_multiple_of(64) {
         return Err(Error::invalid(
@@ -103,8 +112,8 @@ fn parse_header(bytes: &[u8]) -> Result<WordStream> {
 }
 
 fn check_strategy(ordinal: u8) -> Result<Strategy> {
-    // Ordinals 2 and 3 are ours (Spark's sketch walks): Guava has no such strategy.
-    Strategy::from_ordinal(ordinal).filter(|s| !s.is_spark()).ok_or_else(|| {
+    // Ordinals 2 to 4 are ours (Spark's sketch walks, BLOCKED): Guava has no such strategy.
+    Strategy::from_ordinal(ordinal).filter(|s| s.is_guava()).ok_or_else(|| {
         Error::corrupt(
             "strategy",
             format!(

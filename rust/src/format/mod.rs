@@ -81,6 +81,12 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Appends the CRC-32 trailer: tests that forge headers.
+#[cfg(test)]
+pub(crate) fn checksum_append_for_tests(bytes: &mut Vec<u8>) {
+    checksum::append(bytes);
+}
+
 /// An empty vector with room for exactly `len` bytes of a serialized filter.
 pub(crate) fn reserve(len: u64) -> Result<Vec<u8>> {
     let mut out = Vec::new();

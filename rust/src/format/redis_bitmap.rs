@@ -13,6 +13,20 @@ use crate::filter::BloomFilter;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
+/// Services that test bits with `GETBIT` walk a classic strategy's k positions; a BLOCKED
+/// filter's positions are ours alone, so its bitmap would answer their queries wrongly.
+fn check_strategy(strategy: Strategy) -> Result<()> {
+    if strategy.is_blocked() {
+        return Err(Error::invalid(
+            "strategy",
+            format!(
+                "{strategy} filters have no Redis bitmap form: Redis clients probe a classic strategy's bits"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Bytes of the Redis bitmap of an m-bit filter.
 pub fn bitmap_len(num_bits: u64) -> u64 {
     num_bits.div_ceil(8)
@@ -20,6 +34,7 @@ pub fn bitmap_len(num_bits: u64) -> u64 {
 
 /// The `ceil(m / 8)` bytes of the filter in Redis bit order (a snapshot if other threads put).
 pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
+    check_strategy(filter.strategy())?;
     let len = bitmap_len(filter.num_bits());
     // Room for whole words: the last one is written whole, then cut to `len`.
     let mut out = super::reserve(filter.num_bits().div_ceil(64) * 8)?;
@@ -35,6 +50,7 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
 /// `ceil(m / 8)` bytes is zero-extended; a longer one, or one with a bit set at or above m, is
 /// not this shape's and is refused (`bitmap`).
 pub fn decode(bitmap: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
+    check_strategy(strategy)?;
     let len = bitmap_len(shape.num_bits);
     if bitmap.len() as u64 > len {
         return Err(Error::invalid(

@@ -30,7 +30,7 @@ use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
 
 /// The filter behind a handle.
-fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
+pub(super) fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
     object(handle)
 }
 
@@ -220,8 +220,8 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAll<'l>(
     })
 }
 
-/// `putAll(byte[][])` and `putAll(String[])`: Java packs the keys (UTF-8 for strings) into one
-/// `byte[]` with each key's end offset in `ends`, so a batch is one crossing and two copies.
+/// `putAll(byte[][])`: Java packs the keys into one `byte[]` with each key's end offset in
+/// `ends`, so a batch is one crossing and two copies (`String[]`: `utf16_keys.rs`).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
     env: EnvUnowned<'l>,

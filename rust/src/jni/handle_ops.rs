@@ -51,7 +51,7 @@ pub(crate) fn strategy(ordinal: jint) -> JniResult<Strategy> {
         .ok()
         .and_then(Strategy::from_ordinal)
         .ok_or_else(|| {
-            Error::invalid("strategy", format!("ordinal {ordinal} is not 0 or 1")).into()
+            Error::invalid("strategy", format!("ordinal {ordinal} is not in 0..=4")).into()
         })
 }
 

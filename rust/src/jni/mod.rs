@@ -9,6 +9,8 @@
 //! * [`arrays`]: Java arrays of any size: small ones pinned, large ones copied in bounded
 //!   chunks, results built with fallible allocations and size checks.
 //! * [`long_slices`]: the batch exports over a slice `keys[from..to]` of a Java `long[]`.
+//! * [`utf16_keys`]: `String[]` batches as UTF-16 chars, encoded to UTF-8 as Java encodes them
+//!   (the exports behind `nPutAllUtf16` / `nMightContainAllUtf16`).
 //! * [`critical`]: no-copy access to Java primitive arrays that makes no JNI call inside the
 //!   critical section (jni 0.22.4's own guard calls `ExceptionCheck` there, which
 //!   `-Xcheck:jni` reports).
@@ -21,3 +23,4 @@ mod errors;
 mod handle_ops;
 mod long_slices;
 mod packed_keys;
+mod utf16_keys;

@@ -2,7 +2,7 @@
 //! key, written into a directory as `<key>.sbloom` (or `.guava`), the offline rebuild of a Spark
 //! job's per-user filters. Every key's filter stays in memory until the end.
 
-use crate::cli::{BuildArgs, FileFormat};
+use crate::cli::{BuildArgs, FileFormat, SizingPolicy};
 use crate::commands::new_filter;
 use crate::error::{CliError, CliResult, display};
 use crate::filter_file;
@@ -12,8 +12,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::lines::Lines;
+use crate::per_key_sizing::per_key_shape;
 
 pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
+    if args.sizing.policy == SizingPolicy::PerKey {
+        return run_sized_per_key(args, progress);
+    }
     // Refuse a bad sizing or output before reading anything.
     new_filter(&args.sizing)?;
     prepare_directory(&args.output)?;
@@ -55,12 +59,90 @@ pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
         };
     }
     skipped.report();
+    write_all(args, &filters)
+}
+
+/// A key's items with `--sizing per-key`: kept until the end, when they are counted.
+#[derive(Default)]
+struct Items {
+    longs: Vec<u64>,
+    strings: Vec<Vec<u8>>,
+}
+
+/// `--sizing per-key`: every key's items are held (8 bytes per long item, the bytes of a string
+/// item), then each key's distinct items are counted, its filter sized and filled.
+fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
+    let fpp = args.sizing.fpp;
+    per_key_shape(1, fpp).ok_or_else(|| CliError::new(format!("--fpp {fpp}: too small")))?;
+    prepare_directory(&args.output)?;
+    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
+    let mut items: BTreeMap<Vec<u8>, Items> = BTreeMap::new();
+    let mut skipped = Skipped::default();
+    while let Some(line) = lines.next_line()? {
+        let Some(comma) = line.text.iter().position(|&b| b == b',') else {
+            let e = CliError::new(format!(
+                "{}: expected key,item; no comma in {}",
+                line.location,
+                quoted(line.text)
+            ));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        };
+        let (group, item) = (&line.text[..comma], &line.text[comma + 1..]);
+        if group.is_empty() {
+            let e = CliError::new(format!("{}: empty key before the comma", line.location));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        }
+        let key = match keys::parse(args.keys, item, &line.location) {
+            Ok(key) => key,
+            Err(e) => {
+                skipped.skip_or_fail(args.skip_malformed, e)?;
+                continue;
+            }
+        };
+        let entry = match items.get_mut(group) {
+            Some(entry) => entry,
+            None => items.entry(group.to_vec()).or_default(),
+        };
+        match key {
+            Key::Long(key) => entry.longs.push(key),
+            Key::String(text) => entry.strings.push(text.to_vec()),
+        }
+    }
+    skipped.report();
+    let mut filters: BTreeMap<Vec<u8>, BloomFilter> = BTreeMap::new();
+    for (group, mut its) in items {
+        its.longs.sort_unstable();
+        its.longs.dedup();
+        its.strings.sort_unstable();
+        its.strings.dedup();
+        let distinct = (its.longs.len() + its.strings.len()) as u64;
+        let shape = per_key_shape(distinct, fpp).ok_or_else(|| {
+            CliError::new(format!(
+                "key {}: a filter for {distinct} items at --fpp {fpp} would exceed 2^43 bits",
+                quoted(&group)
+            ))
+        })?;
+        let filter = BloomFilter::with_shape(shape, args.sizing.strategy.into())
+            .map_err(|e| CliError::core("--sizing per-key", e))?;
+        filter.put_all(&its.longs);
+        for text in &its.strings {
+            filter.put_bytes(text);
+        }
+        filters.insert(group, filter);
+    }
+    write_all(args, &filters)
+}
+
+/// Writes every key's filter into the output directory.
+fn write_all(args: &BuildArgs, filters: &BTreeMap<Vec<u8>, BloomFilter>) -> CliResult<()> {
     let extension = match args.format {
         FileFormat::Sparkbloom => "sbloom",
         FileFormat::Guava => "guava",
         FileFormat::Spark => "spark",
     };
-    for (group, filter) in &filters {
+    for (group, filter) in filters {
         let path = args
             .output
             .join(format!("{}.{extension}", file_stem(group)));

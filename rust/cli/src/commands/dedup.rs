@@ -15,7 +15,7 @@ pub fn run(args: &DedupArgs, progress: bool) -> CliResult<()> {
     let filter = load_or_create(args)?;
     let mut lines = Lines::open(&args.inputs, "sparkbloom dedup", progress)?;
     let mut out = BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
-    let (n, p) = (args.sizing.expected_insertions, args.sizing.fpp);
+    let (n, p) = (args.sizing.fixed_insertions()?, args.sizing.fpp);
     let mut capacity = CapacityWatch::new(&filter, n);
     let mut warning = capacity
         .warned
@@ -65,7 +65,7 @@ fn load_or_create(args: &DedupArgs) -> CliResult<BloomFilter> {
         return Err(CliError::new(format!(
             "--state {}: the saved filter does not match --expected-insertions {} --fpp {} --strategy (these options vs the file: {e}); pass the options it was made with, or a new state file",
             display(state),
-            args.sizing.expected_insertions,
+            args.sizing.fixed_insertions()?,
             args.sizing.fpp,
         )));
     }

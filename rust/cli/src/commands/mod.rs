@@ -15,7 +15,7 @@ use sparkbloom::BloomFilter;
 /// A new, empty filter sized as Guava's `create(funnel, n, p)` for the strategy.
 pub fn new_filter(sizing: &Sizing) -> CliResult<BloomFilter> {
     BloomFilter::with_strategy(
-        sizing.expected_insertions,
+        sizing.fixed_insertions()?,
         sizing.fpp,
         sizing.strategy.into(),
     )

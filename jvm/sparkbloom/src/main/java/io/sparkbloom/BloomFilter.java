@@ -664,7 +664,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws IllegalArgumentException if the keys together exceed a Java array
    */
   public boolean putAll(byte[][] keys) {
-    return putPacked(PackedKeys.of(keys));
+    PackedKeys packed = PackedKeys.of(keys);
+    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
   }
 
   /**
@@ -676,11 +677,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean putAll(String[] keys) {
-    return putPacked(PackedKeys.utf8(keys));
-  }
-
-  private boolean putPacked(PackedKeys packed) {
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    PackedChars packed = PackedChars.of(keys);
+    return test(h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends));
   }
 
   /**
@@ -708,7 +706,10 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws NullPointerException if {@code keys} or an element is null
    */
   public boolean[] mightContainAll(String[] keys) {
-    return mightContainPacked(PackedKeys.utf8(keys));
+    PackedChars packed = PackedChars.of(keys);
+    boolean[] out = new boolean[packed.ends.length];
+    run(h -> BloomFilterNative.nMightContainAllUtf16(h, packed.chars, packed.ends, out));
+    return out;
   }
 
   /**

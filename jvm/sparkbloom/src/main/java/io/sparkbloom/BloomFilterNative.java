@@ -51,6 +51,10 @@ final class BloomFilterNative {
 
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
+  static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends);
+
+  static native void nMightContainAllUtf16(long handle, char[] chars, int[] ends, boolean[] out);
+
   static native void nMerge(long handle, long other);
 
   static native void nIntersect(long handle, long other);

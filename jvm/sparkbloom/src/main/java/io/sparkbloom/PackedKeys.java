@@ -1,12 +1,12 @@
 package io.sparkbloom;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
  * A batch of byte-string keys packed for one native call: every key's bytes one after another in
  * {@link #data}, and each key's end offset in {@link #ends} ({@code rust/src/jni/packed_keys.rs}).
  * One crossing and two array copies per batch, where an object array would cost JNI calls per key.
+ * ({@code String[]} batches cross as UTF-16 chars instead: {@link PackedChars}.)
  */
 final class PackedKeys {
   final byte[] data;
@@ -15,19 +15,6 @@ final class PackedKeys {
   private PackedKeys(byte[] data, int[] ends) {
     this.data = data;
     this.ends = ends;
-  }
-
-  /** Strings as their UTF-8 bytes, as {@code put(String)} hashes them. */
-  static PackedKeys utf8(String[] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    byte[][] bytes = new byte[keys.length][];
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i] == null) {
-        throw new NullPointerException("keys[" + i + "] is null");
-      }
-      bytes[i] = keys[i].getBytes(StandardCharsets.UTF_8);
-    }
-    return of(bytes);
   }
 
   static PackedKeys of(byte[][] keys) {

@@ -375,6 +375,9 @@ public final class DecoderFuzzMain {
       if (f.bitSize() % 64 != 0) {
         return true; // format v2 (a Redis helper's m): Guava's stream holds whole words only
       }
+      if (f.strategy() != Strategy.MURMUR128_MITZ_32 && f.strategy() != Strategy.MURMUR128_MITZ_64) {
+        return true; // Spark's and BLOCKED: Guava's stream cannot hold them (writers refuse)
+      }
       byte[] guava = f.toGuavaByteArray();
       if (guavaInput != null && !Arrays.equals(guava, guavaInput)) {
         throw new ContractViolation("toGuavaByteArray() does not reproduce the Guava bytes read");

@@ -202,7 +202,8 @@ final class FuzzInputs {
   }
 
   private static byte interestingByte(SplittableRandom r) {
-    final int[] bytes = {0, 1, 2, 0x7F, 0x80, 0xFF, 0x40, 63, 64, 65, 10};
+    // 0 to 5: every strategy ordinal and format version, BLOCKED (4, version 5) included.
+    final int[] bytes = {0, 1, 2, 3, 4, 5, 0x7F, 0x80, 0xFF, 0x40, 63, 64, 65, 10};
     return (byte) (r.nextInt(3) == 0 ? r.nextInt(256) : bytes[r.nextInt(bytes.length)]);
   }
 

@@ -55,7 +55,10 @@ class GoldenFilesTest {
     final String keyType;
     final String keys;
     final String expect;
-    /** {@code guava} (Guava's create(n, fpp) shape) or {@code helper} (the Redis helper's). */
+    /**
+   * {@code guava} (Guava's create(n, fpp) shape), {@code helper} (the Redis helper's) or {@code
+   * blocked} (BLOCKED's own).
+   */
     final String sizing;
 
     Row(String[] c) {
@@ -145,6 +148,9 @@ class GoldenFilesTest {
       long m = (long) (-row.n * Math.log(row.fpp) / (Math.log(2) * Math.log(2)));
       int k = Math.max(1, (int) Math.round((double) m / row.n * Math.log(2)));
       return BloomFilter.withShape(m, k, row.strategy);
+    }
+    if (row.sizing.equals("blocked")) {
+      return BloomFilter.create(row.n, row.fpp, Strategy.BLOCKED); // its own sizing
     }
     assertEquals("guava", row.sizing);
     try (BloomFilter shape = BloomFilter.create(row.n, row.fpp)) {

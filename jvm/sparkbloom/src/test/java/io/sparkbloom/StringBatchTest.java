@@ -93,4 +93,48 @@ class StringBatchTest {
       }
     }
   }
+
+  /**
+   * String batches cross as UTF-16 and are encoded to UTF-8 on the native side: every shape of
+   * surrogate (paired, unpaired high or low, reversed, at either end of a key, split across two
+   * keys) must give exactly the bytes of Java's own {@code getBytes(UTF_8)}, one key at a time.
+   */
+  @Test
+  void batchesEncodeSurrogatesAsJavaDoes() {
+    String[] keys = {
+      "", "a", "\u00e9", "\u07ff", "\u0800", "\uffff", "\ud83d\ude00", "\ud800", "\udc00",
+      "a\ud800", "\ud800a", "\udc00\ud800", "\ud800\ud800\udc00", "x\udbff", "\udbff", "\udfff",
+      "\ud83d", "\ude00", "caf\u00e9 \u65e5\u672c \ud83d\ude00 \ud800!", "?", "??"
+    };
+    // plus many random chars, surrogates over-represented
+    SplittableRandom r = new SplittableRandom(7);
+    String[] all = java.util.Arrays.copyOf(keys, keys.length + 5_000);
+    for (int i = keys.length; i < all.length; i++) {
+      char[] c = new char[r.nextInt(9)];
+      for (int j = 0; j < c.length; j++) {
+        c[j] = (char) (r.nextBoolean() ? 0xd800 + r.nextInt(0x800) : r.nextInt(0x10000));
+      }
+      all[i] = new String(c);
+    }
+    for (String[] batch : new String[][] {keys, all}) {
+      try (BloomFilter batched = BloomFilter.create(batch.length, 0.001);
+          BloomFilter single = BloomFilter.create(batch.length, 0.001)) {
+        batched.putAll(batch);
+        for (String s : batch) {
+          single.put(s.getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(single, batched);
+        // each key alone: its bits are exactly those of Java's UTF-8 bytes
+        for (String s : keys) {
+          try (BloomFilter one = BloomFilter.create(10, 0.001);
+              BloomFilter bytes = BloomFilter.create(10, 0.001)) {
+            one.putAll(new String[] {s});
+            bytes.put(s.getBytes(StandardCharsets.UTF_8));
+            assertEquals(bytes, one, () -> "key " + java.util.Arrays.toString(s.chars().toArray()));
+            assertArrayEquals(new boolean[] {true}, bytes.mightContainAll(new String[] {s}));
+          }
+        }
+      }
+    }
+  }
 }

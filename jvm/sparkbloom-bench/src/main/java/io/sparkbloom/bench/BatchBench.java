@@ -26,7 +26,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>{@code mightContainAll} and {@code retainAbsent} run on a 50/50 mix of hits and misses
  * against a filter holding n keys; {@code putAll} cycles through the n keys, starting over in a
- * new filter when the pool wraps. Guava and Spark have no batch methods: theirs are the loop a
+ * new filter when the pool wraps. {@code sparkbloom_blocked} is {@code Strategy.BLOCKED} (one
+ * cache line per key) beside the classic layout. Guava and Spark have no batch methods: theirs are the loop a
  * user would write (see {@link Impl}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -40,7 +41,7 @@ public class BatchBench {
 
   @State(Scope.Thread)
   public static class Params {
-    @Param({Impl.SPARKBLOOM, Impl.GUAVA, Impl.SPARK_V1, Impl.SPARK_V2})
+    @Param({Impl.SPARKBLOOM, Impl.SPARKBLOOM_BLOCKED, Impl.GUAVA, Impl.SPARK_V1, Impl.SPARK_V2})
     public String impl;
 
     @Param({"n1e4_p1e-3", "n1e7_p1e-2"})

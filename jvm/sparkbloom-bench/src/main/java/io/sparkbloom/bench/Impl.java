@@ -25,12 +25,17 @@ abstract class Impl implements AutoCloseable {
   static final String GUAVA = "guava";
   static final String SPARK_V1 = "spark_v1";
   static final String SPARK_V2 = "spark_v2";
+  /** sparkbloom's opt-in cache-blocked layout ({@code Strategy.BLOCKED}), its own sizing. */
+  static final String SPARKBLOOM_BLOCKED = "sparkbloom_blocked";
 
   /** An empty filter sized for (n, p) by {@code name}'s own sizing; strings or u64 keys. */
   static Impl create(String name, Shape shape, boolean stringKeys) {
     switch (name) {
       case SPARKBLOOM:
         return new Sparkbloom(io.sparkbloom.BloomFilter.create(shape.n, shape.p));
+      case SPARKBLOOM_BLOCKED:
+        return new Sparkbloom(
+            io.sparkbloom.BloomFilter.create(shape.n, shape.p, io.sparkbloom.Strategy.BLOCKED));
       case GUAVA:
         return stringKeys
             ? new GuavaStrings(

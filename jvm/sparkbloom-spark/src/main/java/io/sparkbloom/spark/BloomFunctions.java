@@ -29,29 +29,55 @@ import scala.Tuple3;
  * // SQL, and PySpark through SQL, after BloomFunctions.register(spark)
  * //   (PySpark: spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession))
  * SELECT user, sparkbloom_build(item, 10000, 0.001) AS filter FROM history GROUP BY user
+ * SELECT user, sparkbloom_build_per_key(item, 0.001) AS filter FROM history GROUP BY user
  * SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) FROM candidates c LEFT JOIN filters f USING (user)
+ *
+ * // string item ids: buildStrings / retainAbsentStrings, sparkbloom_build_string /
+ * // sparkbloom_retain_absent_string; mightContain / sparkbloom_might_contain take either
  * }</pre>
  *
  * <p>Null handling: null items are ignored by the aggregates; a null filter keeps every candidate
  * (a user with no history has seen nothing); null candidates give null; null elements inside the
- * candidate array are dropped. The aggregates buffer items in a {@code long[]} and insert them
- * with one native call per batch ({@link FilterBuilder}).
+ * candidate array are dropped. The aggregates buffer items in a {@code long[]} ({@link
+ * FilterBuilder}) or a {@code String[]} ({@link StringFilterBuilder}) and insert them with one
+ * native call per batch.
+ *
+ * <p>Item types: Spark hands an untyped Java UDF each value as its SQL type's Java class, so the
+ * functions take {@code Object} and accept {@code tinyint}, {@code smallint}, {@code int} and
+ * {@code bigint} (hashed as the {@code long} of the value) and, where stated, {@code string}; any
+ * other type fails with an {@link IllegalArgumentException} naming the function and the SQL
+ * type ({@code SqlItems}).
  */
 public final class BloomFunctions {
   private BloomFunctions() {}
 
-  /** SQL {@code sparkbloom_build(item BIGINT, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
+  /** SQL {@code sparkbloom_build(item BIGINT | INT, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
   public static final String BUILD = "sparkbloom_build";
-  /** SQL {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT>) -> ARRAY<BIGINT>}. */
+  /**
+   * SQL {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT> | ARRAY<INT>) ->
+   * ARRAY<BIGINT>}.
+   */
   public static final String RETAIN_ABSENT = "sparkbloom_retain_absent";
-  /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT) -> BOOLEAN}. */
+  /**
+   * SQL {@code sparkbloom_build_per_key(item BIGINT | INT, p DOUBLE) -> BINARY} (aggregate): each
+   * group's filter sized for its own distinct item count at p ({@link Sizing#perKeyCount}).
+   */
+  public static final String BUILD_PER_KEY = "sparkbloom_build_per_key";
+  /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | STRING) -> BOOLEAN}. */
   public static final String MIGHT_CONTAIN = "sparkbloom_might_contain";
+  /** SQL {@code sparkbloom_build_string(item STRING, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
+  public static final String BUILD_STRING = "sparkbloom_build_string";
+  /**
+   * SQL {@code sparkbloom_retain_absent_string(filter BINARY, candidates ARRAY<STRING>) ->
+   * ARRAY<STRING>}.
+   */
+  public static final String RETAIN_ABSENT_STRING = "sparkbloom_retain_absent_string";
 
   // ---- registration (SQL, PySpark) -----------------------------------------------------------
 
   /**
-   * Registers {@value #BUILD}, {@value #RETAIN_ABSENT} and {@value #MIGHT_CONTAIN} as temporary
-   * functions of {@code spark}'s session. From PySpark:
+   * Registers {@value #BUILD}, {@value #RETAIN_ABSENT}, {@value #MIGHT_CONTAIN}, {@value
+   * #BUILD_STRING} and {@value #RETAIN_ABSENT_STRING} as temporary functions of {@code spark}'s session. From PySpark:
    * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
    * {@code sparkbloom.register(spark)} with the Python package.
    *
@@ -61,8 +87,11 @@ public final class BloomFunctions {
   public static void register(SparkSession spark) {
     CoreJarCheck.requireCoreJar();
     spark.udf().register(BUILD, buildSqlUdaf());
+    spark.udf().register(BUILD_PER_KEY, buildPerKeySqlUdaf());
     spark.udf().register(RETAIN_ABSENT, retainAbsentUdf());
     spark.udf().register(MIGHT_CONTAIN, mightContainUdf());
+    spark.udf().register(BUILD_STRING, buildStringsSqlUdaf());
+    spark.udf().register(RETAIN_ABSENT_STRING, retainAbsentStringsUdf());
   }
 
   /**
@@ -81,12 +110,39 @@ public final class BloomFunctions {
     return buildUdaf(expectedInsertions, fpp).apply(item);
   }
 
+  /**
+   * Aggregate sized by {@code sizing}: with {@link Sizing#perKeyCount} each group's filter is
+   * sized for its own distinct item count (the group's items are gathered first, 8 bytes each).
+   */
+  public static Column build(Column item, Sizing sizing) {
+    return buildUdaf(sizing).apply(item);
+  }
+
+  /** The aggregate behind {@link #build(Column, Sizing)}. */
+  public static UserDefinedFunction buildUdaf(Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildUdaf(sizing.expectedInsertions(0), sizing.fpp());
+    }
+    return functions.udaf(new SizedBuildAggregator.WithSizing(sizing), Encoders.LONG())
+        .withName(BUILD_PER_KEY);
+  }
+
+  /** The two-argument SQL aggregate {@code (item, p)} registered as {@value #BUILD_PER_KEY}. */
+  public static UserDefinedFunction buildPerKeySqlUdaf() {
+    return functions.udaf(new SizedBuildAggregator.Sql(), Encoders.tuple(Encoders.LONG(), Encoders.DOUBLE()))
+        .withName(BUILD_PER_KEY);
+  }
+
   /** The candidates (array of bigint) that the filter (binary) has definitely not seen, order kept. */
   public static Column retainAbsent(Column filter, Column candidates) {
     return retainAbsentUdf().apply(filter, candidates);
   }
 
-  /** Whether the filter (binary) might contain the item (bigint): false means definitely not. */
+  /**
+   * Whether the filter (binary) might contain the item ({@code int}, {@code bigint} or {@code
+   * string}): false means definitely not.
+   */
   public static Column mightContain(Column filter, Column item) {
     return mightContainUdf().apply(filter, item);
   }
@@ -111,6 +167,41 @@ public final class BloomFunctions {
 
   public static UserDefinedFunction mightContainUdf() {
     return functions.udf(new MightContain(), DataTypes.BooleanType).withName(MIGHT_CONTAIN);
+  }
+
+  // ---- string items (implementations in StringBloomFunctions) -------------------------------
+
+  /**
+   * Aggregate: the FORMAT bytes of a filter holding the group's (non-null) string items, each
+   * hashed as {@link BloomFilter#put(String)} (its UTF-8 bytes, as Guava's {@code
+   * Funnels.stringFunnel(UTF_8)}); query it with {@link #mightContain} on strings or {@link
+   * #retainAbsentStrings}.
+   */
+  public static Column buildStrings(Column item, long expectedInsertions, double fpp) {
+    return buildStringsUdaf(expectedInsertions, fpp).apply(item);
+  }
+
+  /** The candidates (array of string) that the filter (binary) has definitely not seen, order kept. */
+  public static Column retainAbsentStrings(Column filter, Column candidates) {
+    return retainAbsentStringsUdf().apply(filter, candidates);
+  }
+
+  /** The aggregate behind {@link #buildStrings}. */
+  public static UserDefinedFunction buildStringsUdaf(long expectedInsertions, double fpp) {
+    return functions.udaf(new StringBloomFunctions.BuildAggregator(expectedInsertions, fpp),
+        Encoders.STRING()).withName(BUILD_STRING);
+  }
+
+  /** The three-argument SQL aggregate {@code (item, n, p)} registered as {@value #BUILD_STRING}. */
+  public static UserDefinedFunction buildStringsSqlUdaf() {
+    return functions.udaf(new StringBloomFunctions.SqlBuildAggregator(),
+        Encoders.tuple(Encoders.STRING(), Encoders.LONG(), Encoders.DOUBLE()))
+        .withName(BUILD_STRING);
+  }
+
+  public static UserDefinedFunction retainAbsentStringsUdf() {
+    return functions.udf(new StringBloomFunctions.RetainAbsent(),
+        DataTypes.createArrayType(DataTypes.StringType, false)).withName(RETAIN_ABSENT_STRING);
   }
 
   // ---- implementations -----------------------------------------------------------------------
@@ -203,22 +294,32 @@ public final class BloomFunctions {
    * {@code spark.udf.registerJavaFunction("sparkbloom_retain_absent",
    * "io.sparkbloom.spark.BloomFunctions$RetainAbsent", ArrayType(LongType()))}.
    */
-  public static final class RetainAbsent implements UDF2<byte[], scala.collection.Seq<Long>, long[]> {
+  public static final class RetainAbsent
+      implements UDF2<byte[], scala.collection.Seq<Object>, long[]> {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * @throws IllegalArgumentException naming the element type unless the candidates are
+     *     {@code array<int>} or {@code array<bigint>} (for {@code array<string>}, {@value
+     *     #RETAIN_ABSENT_STRING})
+     */
     @Override
-    public long[] call(byte[] filterBytes, scala.collection.Seq<Long> candidates)
+    public long[] call(byte[] filterBytes, scala.collection.Seq<Object> candidates)
         throws CorruptFilterException {
       if (candidates == null) {
         return null;
       }
       long[] items = new long[candidates.size()];
       int n = 0;
-      scala.collection.Iterator<Long> it = candidates.iterator();
+      scala.collection.Iterator<Object> it = candidates.iterator();
       while (it.hasNext()) {
-        Long v = it.next();
+        Object v = it.next();
+        if (v instanceof String) {
+          throw SqlItems.unsupported(v, RETAIN_ABSENT, "candidates' elements",
+              "int or bigint (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")");
+        }
         if (v != null) {
-          items[n++] = v;
+          items[n++] = SqlItems.integral(v, RETAIN_ABSENT, "candidates' elements");
         }
       }
       if (n < items.length) {
@@ -233,20 +334,30 @@ public final class BloomFunctions {
     }
   }
 
-  /** {@code (filter BINARY, item BIGINT) -> BOOLEAN}; null filter: false (nothing seen). */
-  public static final class MightContain implements UDF2<byte[], Long, Boolean> {
+  /**
+   * {@code (filter BINARY, item INT | BIGINT | STRING) -> BOOLEAN}; null filter: false (nothing
+   * seen). Integers are hashed as {@link BloomFilter#mightContain(long)}, strings as {@link
+   * BloomFilter#mightContain(String)}; ask with the type the filter was built from.
+   */
+  public static final class MightContain implements UDF2<byte[], Object, Boolean> {
     private static final long serialVersionUID = 1L;
 
+    /** @throws IllegalArgumentException naming the item's SQL type if it is none of the three */
     @Override
-    public Boolean call(byte[] filterBytes, Long item) throws CorruptFilterException {
+    public Boolean call(byte[] filterBytes, Object item) throws CorruptFilterException {
       if (item == null) {
         return null;
       }
+      String key = item instanceof String ? (String) item : null;
+      if (key == null && !SqlItems.isIntegral(item)) {
+        throw SqlItems.unsupported(item, MIGHT_CONTAIN, "item", "int, bigint or string");
+      }
+      long value = key == null ? ((Number) item).longValue() : 0;
       if (filterBytes == null) {
         return false;
       }
       try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-        return f.mightContain(item.longValue());
+        return key != null ? f.mightContain(key) : f.mightContain(value);
       }
     }
   }

@@ -78,6 +78,50 @@ public final class CountingFilters {
         .mapValues(ZeroFilter::filter);
   }
 
+  /**
+   * One counting filter per key from {@code (key, item)} pairs, sized by {@code sizing}. With
+   * {@link Sizing#perKeyCount} each key's filter is sized for its own distinct item count (its
+   * items are gathered into a {@code long[]} first); such filters of one key from different days
+   * have different shapes and cannot be summed by {@link #slideWindow}: use fixed sizing there.
+   */
+  public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildPerKey(pairs, sizing.expectedInsertions(0), sizing.fpp());
+    }
+    return pairs
+        .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .mapValues(items -> countingFilter(sizing, items.toArray()));
+  }
+
+  /** {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)} sized by {@code sizing}. */
+  public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKeyFromArrays(
+      JavaPairRDD<K, long[]> records, Sizing sizing) {
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return buildPerKeyFromArrays(records, sizing.expectedInsertions(0), sizing.fpp());
+    }
+    return records
+        .aggregateByKey(new LongArrayBuilder(), (b, items) -> {
+          for (long v : items) {
+            b.add(v);
+          }
+          return b;
+        }, LongArrayBuilder::addAll)
+        .mapValues(items -> countingFilter(sizing, items.toArray()));
+  }
+
+  /** A counting filter sized for the distinct values of {@code items}, holding every item (each occurrence counts). */
+  private static CountingBloomFilter countingFilter(Sizing sizing, long[] items) {
+    long[] sorted = items.clone();
+    int distinct = Sizing.sortDistinct(sorted);
+    CountingBloomFilter f = sizing.createCounting(distinct);
+    if (items.length > 0) {
+      f.addAll(items);
+    }
+    return f;
+  }
+
   // ---- the window ----------------------------------------------------------------------------
 
   /**

@@ -29,5 +29,8 @@ public class SparkBloomKryoRegistrator implements KryoRegistrator {
     // Counting filters (issue 11): after the others, so their registration ids stay as they were.
     kryo.register(CountingBloomFilter.class, new CountingBloomFilterKryoSerializer());
     kryo.register(CountingFilters.ZeroFilter.class);
+    // String items (issue 14), last for the same reason.
+    kryo.register(StringFilterBuilder.class);
+    kryo.register(String[].class);
   }
 }

@@ -18,6 +18,9 @@
  *   <li>No false negatives: an item put into a key's filter is always dropped from that key's
  *       candidates. An unseen item is dropped with probability about the filter's fpp.
  *   <li>A key with candidates but no filter keeps all its candidates.
+ *   <li>String item ids: the {@code ...Strings} helpers ({@code buildPerKeyStrings},
+ *       {@code dedupStrings}, ...) hash each string as its UTF-8 bytes, as Guava's
+ *       {@code Funnels.stringFunnel(UTF_8)} does, in batches of 4096 per native call.
  *   <li>Filters hash-partitioned at build time are saved with their partitioning and read back
  *       with their partitioner, so the dedup join shuffles only the candidates.
  * </ul>
@@ -28,7 +31,9 @@
  * bytes: store it in Parquet, read it from Java or Rust), {@code retainAbsent} and
  * {@code mightContain}; {@code BloomFunctions.register(spark)} makes them SQL functions
  * {@code sparkbloom_build(item, n, p)}, {@code sparkbloom_retain_absent(filter, items)},
- * {@code sparkbloom_might_contain(filter, item)}.
+ * {@code sparkbloom_might_contain(filter, item)} (integer or string item), and for string items
+ * {@code sparkbloom_build_string(item, n, p)}, {@code sparkbloom_retain_absent_string(filter,
+ * items)}.
  *
  * <h2>Serialization</h2>
  *

@@ -6,11 +6,17 @@ import java.util.Locale;
 final class Options {
   static final String USAGE = String.join("\n",
       "usage: scripts/run-example.sh [flags]",
-      "  --users N           users to generate (default 100)",
+      "  --users N           users to generate (default 10000)",
       "  --records N         history records per user (default 200)",
       "  --candidates N      new candidates per user (default 1000)",
       "  --seen-fraction F   share of candidates taken from the user's history (default 0.5)",
-      "  --n N               expected insertions per filter (default 10000)",
+      "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
+      "                      (as Guava's); per-key = each user's filter for its own distinct items",
+      "                      (Sizing.perKeyCount(p), default)",
+      "  --dedup join|broadcast  sparkbloom's dedup: a join on hash-partitioned filters (moves the",
+      "                      candidates), or the filters broadcast (moves nothing but the filters);",
+      "                      default broadcast with per-key sizing, join with fixed",
+      "  --n N               expected insertions per filter with fixed sizing, and Guava's (default 10000)",
       "  --p P               target false-positive rate (default 0.001)",
       "  --seed S            data seed (default 666, as the seed's genRandomData)",
       "  --input PATH        rebuild from your own (user, item) CSV (with a header) or Parquet",
@@ -27,7 +33,10 @@ final class Options {
       "  --master URL        Spark master (default local[2])",
       "  --help");
 
-  int users = 100;
+  int users = 10_000;
+  String sizing = "per-key";
+  /** "join", "broadcast", or null: broadcast with per-key sizing, join with fixed. */
+  String dedup;
   int records = 200;
   int candidates = 1000;
   double seenFraction = 0.5;
@@ -114,6 +123,8 @@ final class Options {
       case "--runs": runs = positiveInt(flag, value); break;
       case "--serializer": serializer = value.toLowerCase(Locale.ROOT); break;
       case "--master": master = value; break;
+      case "--sizing": sizing = value.toLowerCase(Locale.ROOT); break;
+      case "--dedup": dedup = value.toLowerCase(Locale.ROOT); break;
       default: throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
     }
   }
@@ -125,12 +136,33 @@ final class Options {
     if (candidates < 0) {
       throw new IllegalArgumentException("--candidates must be >= 0, got " + candidates);
     }
+    if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
+      throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
+    }
+    if (dedup != null && !dedup.equals("join") && !dedup.equals("broadcast")) {
+      throw new IllegalArgumentException("--dedup must be join or broadcast, got " + dedup);
+    }
     if (!serializer.equals("java") && !serializer.equals("kryo")) {
       throw new IllegalArgumentException("--serializer must be java or kryo, got " + serializer);
     }
     if (format != null && !format.equals("csv") && !format.equals("parquet")) {
       throw new IllegalArgumentException("--format must be csv or parquet, got " + format);
     }
+  }
+
+  /** sparkbloom's sizing policy from {@code --sizing}, {@code --n} and {@code --p}. */
+  io.sparkbloom.spark.Sizing sizing() {
+    return sizing.equals("fixed") ? io.sparkbloom.spark.Sizing.fixed(n, p)
+        : io.sparkbloom.spark.Sizing.perKeyCount(p);
+  }
+
+  /** Whether sparkbloom's dedup broadcasts the filters (never with --plain-join). */
+  boolean broadcastDedup() {
+    return !plainJoin && (dedup == null ? perKeySizing() : dedup.equals("broadcast"));
+  }
+
+  boolean perKeySizing() {
+    return sizing.equals("per-key");
   }
 
   private static int positiveInt(String flag, String value) {

@@ -70,7 +70,7 @@ public final class PerUserDedupJob {
     for (String stale : List.of("sparkbloom-filters", "guava-filters")) {
       LocalFiles.deleteRecursively(outDir.resolve(stale));
     }
-    List<Pipeline> pipelines = new ArrayList<>(List.of(new SparkbloomPipeline()));
+    List<Pipeline> pipelines = new ArrayList<>(List.of(new SparkbloomPipeline(o)));
     if (!o.skipGuava) {
       pipelines.add(new GuavaPipeline());
     }

@@ -2,6 +2,7 @@ package io.sparkbloom.spark.example;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.Sizing;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -10,32 +11,53 @@ import org.apache.spark.api.java.JavaSparkContext;
  * input's pairs) &rarr; saveAsObjectFile &rarr; objectFile &rarr; join &rarr;
  * {@code retainAbsent}. By default the filters are hash-partitioned before they are saved (the
  * history records are shuffled, not the filters) and read back with that partitioning, so the
- * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly.
+ * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly. The filters
+ * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user; per-user
+ * filters are small, so they are saved unpartitioned and broadcast for the dedup
+ * ({@code dedupBroadcast}): the candidates are answered where they are, never shuffled.
  */
 final class SparkbloomPipeline extends Pipeline {
-  SparkbloomPipeline() {
+  /** The filters broadcast for the dedup ({@code --dedup}; not with {@code --plain-join}). */
+  private final boolean broadcast;
+
+  SparkbloomPipeline(Options o) {
     super("sparkbloom");
+    this.broadcast = o.broadcastDedup();
   }
 
   @Override
   void buildAndSave(Options o, DedupData data, String uri) {
     int partitions = data.history.getNumPartitions();
+    Sizing sizing = o.sizing();
     if (o.plainJoin) {
       // unpartitioned filters, so the join shuffles them again
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
-          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p)
-          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions).mapToPair(t -> t);
+          ? PerKeyFilters.buildPerRecord(data.history, sizing)
+          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
+      if (broadcast) {
+        // broadcast filters (per-key ones: ~450 bytes a user) need no partitioning: built
+        // where the records are, saved as they come
+        PerKeyFilters.saveAsObjectFile(data.pairs == null
+            ? PerKeyFilters.buildPerRecord(data.history, sizing)
+            : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions), uri);
+        return;
+      }
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
-          ? PerKeyFilters.buildPerRecord(data.history, o.n, o.p, partitions)
-          : PerKeyFilters.buildPerKey(data.pairs, o.n, o.p, partitions);
+          ? PerKeyFilters.buildPerRecord(data.history, sizing, partitions)
+          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions);
       PerKeyFilters.saveAsObjectFile(filters, uri);
     }
   }
 
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
-    return PerKeyFilters.dedup(PerKeyFilters.<String>objectFile(jsc, uri), data.candidates);
+    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.objectFile(jsc, uri);
+    // small filters (per-key: 4.5 MB at 10,000 users) are broadcast, so the candidates (80 MB)
+    // are answered in place instead of shuffled to the filters
+    return broadcast
+        ? PerKeyFilters.dedupBroadcast(filters, data.candidates)
+        : PerKeyFilters.dedup(filters, data.candidates);
   }
 }

@@ -1,0 +1,138 @@
+package io.sparkbloom.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkbloom.BloomFilter;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The SQL functions on each item type Spark may hand them: {@code int} items and {@code
+ * array<int>} candidates answer as {@code bigint} ones of the same values (they once failed with
+ * {@code ClassCastException: Integer cannot be cast to Long}), and an unsupported type fails with
+ * an {@link IllegalArgumentException} naming the function and the SQL type.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SqlArgumentTypesTest {
+  private SparkSession spark;
+
+  @BeforeAll
+  void start() {
+    spark = SparkTests.session("SqlArgumentTypesTest");
+    BloomFunctions.register(spark);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      rows.add(RowFactory.create("u" + (i % 3), i * 7919));
+    }
+    Dataset<Row> df = spark.createDataFrame(rows, new StructType()
+        .add("user", DataTypes.StringType).add("item", DataTypes.IntegerType));
+    df.createOrReplaceTempView("int_history");
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  @Test
+  void intItemsBuildAndQueryAsBigint() {
+    List<Row> byInt = spark.sql("SELECT user, sparkbloom_build(item, 2000, 0.01) FROM int_history"
+        + " GROUP BY user ORDER BY user").collectAsList();
+    List<Row> byBigint = spark.sql("SELECT user, sparkbloom_build(CAST(item AS BIGINT), 2000, 0.01)"
+        + " FROM int_history GROUP BY user ORDER BY user").collectAsList();
+    List<Row> byColumn = spark.table("int_history").groupBy("user")
+        .agg(BloomFunctions.build(col("item"), 2000, 0.01)).orderBy("user").collectAsList();
+    assertEquals(3, byInt.size());
+    for (int u = 0; u < 3; u++) {
+      assertArrayEquals((byte[]) byBigint.get(u).get(1), (byte[]) byInt.get(u).get(1));
+      assertArrayEquals((byte[]) byBigint.get(u).get(1), (byte[]) byColumn.get(u).get(1));
+    }
+    spark.sql("SELECT user, sparkbloom_build(item, 2000, 0.01) AS filter FROM int_history GROUP BY user")
+        .createOrReplaceTempView("int_filters");
+
+    // int items: every inserted one is found, exactly as its bigint value
+    Row counts = spark.sql("SELECT count(*), count_if(sparkbloom_might_contain(f.filter, h.item)),"
+        + " count_if(sparkbloom_might_contain(f.filter, h.item) = sparkbloom_might_contain(f.filter,"
+        + " CAST(h.item AS BIGINT))) FROM int_history h JOIN int_filters f USING (user)").first();
+    assertEquals(3_000L, counts.getLong(0));
+    assertEquals(3_000L, counts.getLong(1));
+    assertEquals(3_000L, counts.getLong(2));
+
+    // array<int> candidates: the seen ones go, the others are those array<bigint> keeps
+    Row kept = spark.sql("SELECT sparkbloom_retain_absent(filter, array(0, 23757, 1, 2, 3)),"
+        + " sparkbloom_retain_absent(filter, array(CAST(0 AS BIGINT), 23757, 1, 2, 3)),"
+        + " sparkbloom_retain_absent(filter, array(CAST(0 AS SMALLINT), CAST(1 AS TINYINT)))"
+        + " FROM int_filters WHERE user = 'u0'").first();
+    assertEquals(kept.getList(1), kept.getList(0));
+    // 0 and 23757 (= 3 * 7919) are u0's items
+    assertTrue(!kept.getList(0).contains(0L) && !kept.getList(0).contains(23757L), kept.toString());
+    assertEquals(kept.getList(0).contains(1L) ? List.of(1L) : List.of(), kept.getList(2));
+  }
+
+  private static IllegalArgumentException illegalArgumentIn(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof IllegalArgumentException) {
+        return (IllegalArgumentException) c;
+      }
+    }
+    return null;
+  }
+
+  private void assertRejected(String sql, String... inMessage) {
+    Exception e = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
+    IllegalArgumentException iae = illegalArgumentIn(e);
+    assertNotNull(iae, () -> "no IllegalArgumentException in " + e);
+    for (String part : inMessage) {
+      assertTrue(iae.getMessage().contains(part), iae.getMessage());
+    }
+  }
+
+  @Test
+  void unsupportedItemTypesNameTheType() {
+    String filter = "(SELECT sparkbloom_build(item, 2000, 0.01) FROM int_history)";
+    assertRejected("SELECT sparkbloom_might_contain(" + filter + ", 1.5D)",
+        "sparkbloom_might_contain", "double", "int, bigint or string");
+    assertRejected("SELECT sparkbloom_might_contain(" + filter + ", true)", "boolean");
+    assertRejected("SELECT sparkbloom_retain_absent(" + filter + ", array(1.5D))",
+        "sparkbloom_retain_absent", "double");
+    assertRejected("SELECT sparkbloom_retain_absent(" + filter + ", array('a'))",
+        "string", "sparkbloom_retain_absent_string");
+    assertRejected("SELECT sparkbloom_retain_absent_string(" + filter + ", array(CAST(1 AS BIGINT)))",
+        "sparkbloom_retain_absent_string", "bigint", "sparkbloom_retain_absent");
+  }
+
+  @Test
+  void stringAndLongItemsHashDifferently() {
+    // a filter of strings answers for strings; "42" and 42 are different keys
+    try (BloomFilter f = BloomFilter.create(100, 0.001)) {
+      f.put("42");
+      Row r = spark.sql("SELECT sparkbloom_might_contain(unhex('" + hex(f.toByteArray()) + "'), '42'),"
+          + " sparkbloom_might_contain(unhex('" + hex(f.toByteArray()) + "'), 42)").first();
+      assertTrue(r.getBoolean(0));
+      assertEquals(f.mightContain(42L), r.getBoolean(1));
+    }
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder b = new StringBuilder();
+    for (byte x : bytes) {
+      b.append(String.format("%02x", x));
+    }
+    return b.toString();
+  }
+}

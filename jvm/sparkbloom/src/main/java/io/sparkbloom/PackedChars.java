@@ -1,0 +1,71 @@
+package io.sparkbloom;
+
+import java.util.Objects;
+
+/**
+ * A batch of string keys packed for one native call as their UTF-16 chars: every key's chars one
+ * after another in {@link #chars} ({@code String.getChars}, a vectorized copy, no per-key array),
+ * each key's end offset in {@link #ends}. The native side ({@code rust/src/jni/utf16_keys.rs})
+ * encodes each key to UTF-8 exactly as {@code String.getBytes(UTF_8)} does (an unpaired surrogate
+ * becomes {@code '?'}), so keys hash as {@code put(String)} hashes them; this saves the per-key
+ * {@code byte[]} and second copy that packing UTF-8 bytes on the Java side costs.
+ *
+ * <p>The char buffer is reused per thread up to {@link #REUSED_CHARS} chars (a batch's array is
+ * copied by the native call before it returns, so nothing keeps it); larger batches allocate.
+ */
+final class PackedChars {
+  /** Largest per-thread buffer kept between batches (2 MiB of chars). */
+  static final int REUSED_CHARS = 1 << 20;
+  private static final ThreadLocal<char[]> BUFFER = ThreadLocal.withInitial(() -> new char[0]);
+
+  final char[] chars;
+  final int[] ends;
+
+  private PackedChars(char[] chars, int[] ends) {
+    this.chars = chars;
+    this.ends = ends;
+  }
+
+  /**
+   * @throws NullPointerException if {@code keys} or an element is null
+   * @throws IllegalArgumentException if the keys together hold more chars than a Java array
+   */
+  static PackedChars of(String[] keys) {
+    Objects.requireNonNull(keys, "keys is null");
+    int[] ends = new int[keys.length];
+    long total = 0;
+    for (int i = 0; i < keys.length; i++) {
+      String key = keys[i];
+      if (key == null) {
+        throw new NullPointerException("keys[" + i + "] is null");
+      }
+      total += key.length();
+      if (total > FramedReader.MAX_ARRAY_LENGTH) {
+        throw new IllegalArgumentException(
+            "keys: the first " + (i + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
+                + " chars; pass them in smaller batches");
+      }
+      ends[i] = (int) total;
+    }
+    char[] chars = buffer((int) total);
+    int at = 0;
+    for (String key : keys) {
+      key.getChars(0, key.length(), chars, at);
+      at += key.length();
+    }
+    return new PackedChars(chars, ends);
+  }
+
+  /** A char array of at least {@code length} chars: this thread's buffer when small enough. */
+  private static char[] buffer(int length) {
+    if (length > REUSED_CHARS) {
+      return new char[length];
+    }
+    char[] reused = BUFFER.get();
+    if (reused.length < length) {
+      reused = new char[Math.max(length, Math.min(REUSED_CHARS, reused.length * 2))];
+      BUFFER.set(reused);
+    }
+    return reused;
+  }
+}
