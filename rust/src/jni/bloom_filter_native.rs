@@ -15,13 +15,13 @@ use jni::EnvUnowned;
 use jni::objects::{JBooleanArray, JByteArray, JClass, JIntArray, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
-use super::arrays::{read_all, try_buffer};
+use super::arrays::read_all;
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniResult, run, run_primitive};
 use super::handle_ops::{
     as_i64_mut, checked_num_hashes, copy, create, decode, encode, fold_keys, free, into_handle,
-    might_contain_all, non_negative, object, retain_absent, shape, strategy, total_length,
-    with_bytes_key, with_shape,
+    might_contain_all, might_contain_all_keys, non_negative, object, put_all_keys, retain_absent,
+    shape, strategy, total_length, with_bytes_key, with_shape,
 };
 use super::packed_keys::PackedKeys;
 use crate::BloomFilter;
@@ -231,11 +231,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
     ends: JIntArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let keys = PackedKeys::read(env, &data, &ends)?;
-        let mut changed = false;
-        keys.for_each(|key| changed |= f.put_bytes(key));
-        Ok(changed)
+        put_all_keys(
+            env,
+            handle,
+            |env| PackedKeys::read(env, &data, &ends),
+            BloomFilter::put_bytes,
+        )
     })
 }
 
@@ -250,24 +251,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllPack
     out: JBooleanArray<'l>,
 ) {
     run(env, |env| {
-        let f = filter(handle)?;
-        let keys = PackedKeys::read(env, &data, &ends)?;
-        let out_len = length(env, &out, "out")?;
-        if out_len != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {out_len} slots for {} keys", keys.len()),
-            )
-            .into());
-        }
-        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-        let mut i = 0;
-        keys.for_each(|key| {
-            answers[i] = f.might_contain_bytes(key);
-            i += 1;
-        });
-        out.set_region(env, 0, &answers)?;
-        Ok(())
+        might_contain_all_keys(
+            env,
+            handle,
+            |env| PackedKeys::read(env, &data, &ends),
+            &out,
+            BloomFilter::might_contain_bytes,
+        )
     })
 }
 

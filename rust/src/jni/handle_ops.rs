@@ -1,7 +1,8 @@
 //! What every filter's exports share, generic over the core type behind the handle: the handle
 //! itself (`Box::into_raw` one way, a borrow or a free the other), argument checks, keys as
 //! `byte[]`, batches of `long[]` keys (pinned when small, chunked when large), and the
-//! encode/decode/length trio of each stream format. Each `Java_*` export in
+//! encode/decode/length trio of each stream format, and batches of byte-string keys
+//! ([`KeyBatch`]: packed `byte[]` or UTF-16 `char[]`). Each `Java_*` export in
 //! `bloom_filter_native.rs` and `counting_bloom_filter_native.rs` is one call to
 //! [`run`](super::errors::run) around one of these, naming the core function it applies.
 //!
@@ -11,6 +12,7 @@
 
 use jni::Env;
 use jni::objects::{JBooleanArray, JByteArray, JLongArray};
+use jni::sys::jboolean;
 use jni::sys::{jdouble, jint, jlong};
 
 use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
@@ -234,4 +236,58 @@ fn read_limited<R>(
     let limit = non_negative("maxNumBits", max_num_bits)?;
     let bytes = read_all(env, bytes, what)?;
     decoding(read(as_u8(bytes.as_slice()), limit))
+}
+
+/// A batch of byte-string keys read from Java in one crossing: [`PackedKeys`](super::packed_keys::PackedKeys)
+/// (`byte[]` data) or [`Utf16Keys`](super::utf16_keys::Utf16Keys) (`char[]`, encoded to UTF-8 here).
+pub(crate) trait KeyBatch {
+    /// The number of keys.
+    fn len(&self) -> usize;
+
+    /// Calls `visit` with each key's bytes, in order.
+    fn try_for_each(&self, visit: impl FnMut(&[u8])) -> JniResult<()>;
+}
+
+/// `put(filter, key)` for every key of the batch `read_keys` reads (after the handle is checked):
+/// whether any bit changed.
+pub(crate) fn put_all_keys<T, K: KeyBatch>(
+    env: &Env<'_>,
+    handle: jlong,
+    read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
+    put: impl Fn(&T, &[u8]) -> bool,
+) -> JniResult<bool> {
+    let filter = object(handle)?;
+    let keys = read_keys(env)?;
+    let mut changed = false;
+    keys.try_for_each(|key| changed |= put(filter, key))?;
+    Ok(changed)
+}
+
+/// `out[i] = might_contain(filter, key i)` over the batch `read_keys` reads; `out` must have one
+/// slot per key.
+pub(crate) fn might_contain_all_keys<T, K: KeyBatch>(
+    env: &Env<'_>,
+    handle: jlong,
+    read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
+    out: &JBooleanArray<'_>,
+    might_contain: impl Fn(&T, &[u8]) -> bool,
+) -> JniResult<()> {
+    let filter = object(handle)?;
+    let keys = read_keys(env)?;
+    let out_len = length(env, out, "out")?;
+    if out_len != keys.len() {
+        return Err(Error::invalid(
+            "out",
+            format!("has {out_len} slots for {} keys", keys.len()),
+        )
+        .into());
+    }
+    let mut answers = try_buffer::<jboolean>(out_len, "out")?;
+    let mut i = 0;
+    keys.try_for_each(|key| {
+        answers[i] = might_contain(filter, key);
+        i += 1;
+    })?;
+    out.set_region(env, 0, &answers)?;
+    Ok(())
 }

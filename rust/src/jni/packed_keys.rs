@@ -9,6 +9,7 @@ use jni::objects::{JByteArray, JIntArray};
 use super::arrays::try_buffer;
 use super::critical::{as_u8, length};
 use super::errors::JniResult;
+use super::handle_ops::KeyBatch;
 use crate::Error;
 
 pub(crate) struct PackedKeys {
@@ -47,17 +48,19 @@ impl PackedKeys {
             ends: offsets,
         })
     }
+}
 
-    pub(crate) fn len(&self) -> usize {
+impl KeyBatch for PackedKeys {
+    fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// Calls `visit` with each key's bytes, in order.
-    pub(crate) fn for_each(&self, mut visit: impl FnMut(&[u8])) {
+    fn try_for_each(&self, mut visit: impl FnMut(&[u8])) -> JniResult<()> {
         let mut start = 0usize;
         for &end in &self.ends {
             visit(as_u8(&self.data[start..end as usize]));
             start = end as usize;
         }
+        Ok(())
     }
 }

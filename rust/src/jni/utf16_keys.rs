@@ -14,10 +14,10 @@ use jni::sys::{jboolean, jlong};
 use jni::{Env, EnvUnowned};
 
 use super::arrays::try_buffer;
-use super::bloom_filter_native::filter;
 use super::critical::length;
 use super::errors::{JniResult, run};
-use crate::Error;
+use super::handle_ops::{KeyBatch, might_contain_all_keys, put_all_keys};
+use crate::{BloomFilter, Error};
 
 pub(crate) struct Utf16Keys {
     chars: Vec<u16>,
@@ -61,13 +61,15 @@ impl Utf16Keys {
             longest_utf8: longest.saturating_mul(3),
         })
     }
+}
 
-    pub(crate) fn len(&self) -> usize {
+impl KeyBatch for Utf16Keys {
+    fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// Calls `visit` with each key's UTF-8 bytes, in order.
-    pub(crate) fn for_each(&self, mut visit: impl FnMut(&[u8])) -> JniResult<()> {
+    /// Calls `visit` with each key's UTF-8 bytes (as Java's `getBytes(UTF_8)`), in order.
+    fn try_for_each(&self, mut visit: impl FnMut(&[u8])) -> JniResult<()> {
         let mut utf8 = Vec::new();
         if utf8.try_reserve_exact(self.longest_utf8).is_err() {
             return Err(Error::allocation("a key's UTF-8 bytes", self.longest_utf8 as u64).into());
@@ -132,11 +134,12 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
     ends: JIntArray<'l>,
 ) -> jboolean {
     run(env, |env| {
-        let f = filter(handle)?;
-        let keys = Utf16Keys::read(env, &chars, &ends)?;
-        let mut changed = false;
-        keys.for_each(|key| changed |= f.put_bytes(key))?;
-        Ok(changed)
+        put_all_keys(
+            env,
+            handle,
+            |env| Utf16Keys::read(env, &chars, &ends),
+            BloomFilter::put_bytes,
+        )
     })
 }
 
@@ -151,24 +154,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllUtf1
     out: JBooleanArray<'l>,
 ) {
     run(env, |env| {
-        let f = filter(handle)?;
-        let keys = Utf16Keys::read(env, &chars, &ends)?;
-        let out_len = length(env, &out, "out")?;
-        if out_len != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {out_len} slots for {} keys", keys.len()),
-            )
-            .into());
-        }
-        let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-        let mut i = 0;
-        keys.for_each(|key| {
-            answers[i] = f.might_contain_bytes(key);
-            i += 1;
-        })?;
-        out.set_region(env, 0, &answers)?;
-        Ok(())
+        might_contain_all_keys(
+            env,
+            handle,
+            |env| Utf16Keys::read(env, &chars, &ends),
+            &out,
+            BloomFilter::might_contain_bytes,
+        )
     })
 }
 

@@ -21,32 +21,8 @@ pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
     // Refuse a bad sizing or output before reading anything.
     new_filter(&args.sizing)?;
     prepare_directory(&args.output)?;
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
     let mut filters: BTreeMap<Vec<u8>, BloomFilter> = BTreeMap::new();
-    let mut skipped = Skipped::default();
-    while let Some(line) = lines.next_line()? {
-        let Some(comma) = line.text.iter().position(|&b| b == b',') else {
-            let e = CliError::new(format!(
-                "{}: expected key,item; no comma in {}",
-                line.location,
-                quoted(line.text)
-            ));
-            skipped.skip_or_fail(args.skip_malformed, e)?;
-            continue;
-        };
-        let (group, item) = (&line.text[..comma], &line.text[comma + 1..]);
-        if group.is_empty() {
-            let e = CliError::new(format!("{}: empty key before the comma", line.location));
-            skipped.skip_or_fail(args.skip_malformed, e)?;
-            continue;
-        }
-        let key = match keys::parse(args.keys, item, &line.location) {
-            Ok(key) => key,
-            Err(e) => {
-                skipped.skip_or_fail(args.skip_malformed, e)?;
-                continue;
-            }
-        };
+    read_key_items(args, progress, |group, key| {
         let filter = match filters.get(group) {
             Some(filter) => filter,
             None => filters
@@ -57,8 +33,8 @@ pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
             Key::Long(key) => filter.put(key),
             Key::String(text) => filter.put_bytes(text),
         };
-    }
-    skipped.report();
+        Ok(())
+    })?;
     write_all(args, &filters)
 }
 
@@ -75,32 +51,8 @@ fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
     let fpp = args.sizing.fpp;
     per_key_shape(1, fpp).ok_or_else(|| CliError::new(format!("--fpp {fpp}: too small")))?;
     prepare_directory(&args.output)?;
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
     let mut items: BTreeMap<Vec<u8>, Items> = BTreeMap::new();
-    let mut skipped = Skipped::default();
-    while let Some(line) = lines.next_line()? {
-        let Some(comma) = line.text.iter().position(|&b| b == b',') else {
-            let e = CliError::new(format!(
-                "{}: expected key,item; no comma in {}",
-                line.location,
-                quoted(line.text)
-            ));
-            skipped.skip_or_fail(args.skip_malformed, e)?;
-            continue;
-        };
-        let (group, item) = (&line.text[..comma], &line.text[comma + 1..]);
-        if group.is_empty() {
-            let e = CliError::new(format!("{}: empty key before the comma", line.location));
-            skipped.skip_or_fail(args.skip_malformed, e)?;
-            continue;
-        }
-        let key = match keys::parse(args.keys, item, &line.location) {
-            Ok(key) => key,
-            Err(e) => {
-                skipped.skip_or_fail(args.skip_malformed, e)?;
-                continue;
-            }
-        };
+    read_key_items(args, progress, |group, key| {
         let entry = match items.get_mut(group) {
             Some(entry) => entry,
             None => items.entry(group.to_vec()).or_default(),
@@ -109,8 +61,8 @@ fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
             Key::Long(key) => entry.longs.push(key),
             Key::String(text) => entry.strings.push(text.to_vec()),
         }
-    }
-    skipped.report();
+        Ok(())
+    })?;
     let mut filters: BTreeMap<Vec<u8>, BloomFilter> = BTreeMap::new();
     for (group, mut its) in items {
         its.longs.sort_unstable();
@@ -133,6 +85,41 @@ fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
         filters.insert(group, filter);
     }
     write_all(args, &filters)
+}
+
+/// Reads every `key,item` line of the inputs (split at the first comma) and hands the key and
+/// its parsed item to `add`; a malformed line is skipped under `--skip-malformed` (and counted in
+/// the closing report) or fails the command.
+fn read_key_items(
+    args: &BuildArgs,
+    progress: bool,
+    mut add: impl FnMut(&[u8], Key<'_>) -> CliResult<()>,
+) -> CliResult<()> {
+    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
+    let mut skipped = Skipped::default();
+    while let Some(line) = lines.next_line()? {
+        let Some(comma) = line.text.iter().position(|&b| b == b',') else {
+            let e = CliError::new(format!(
+                "{}: expected key,item; no comma in {}",
+                line.location,
+                quoted(line.text)
+            ));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        };
+        let (group, item) = (&line.text[..comma], &line.text[comma + 1..]);
+        if group.is_empty() {
+            let e = CliError::new(format!("{}: empty key before the comma", line.location));
+            skipped.skip_or_fail(args.skip_malformed, e)?;
+            continue;
+        }
+        match keys::parse(args.keys, item, &line.location) {
+            Ok(key) => add(group, key)?,
+            Err(e) => skipped.skip_or_fail(args.skip_malformed, e)?,
+        }
+    }
+    skipped.report();
+    Ok(())
 }
 
 /// Writes every key's filter into the output directory.

@@ -1,52 +1,96 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.RandomAccess;
 
 /**
  * {@code retainAbsent} over an iterator, lazily: items are gathered into batches of a fixed size
- * and each batch is queried in one native call, so a partition is never held in memory. Null
- * items are skipped; order is kept.
+ * and each batch is queried in one call (one native call for {@link #longs} and {@link
+ * #strings}), so a partition is never held in memory. Null items are skipped; order is kept.
+ *
+ * @param <T> the item type
  */
-final class BatchedRetainAbsent implements Iterator<Long> {
-  private final Iterator<Long> in;
-  private final BloomFilter filter;
-  private final long[] batch;
-  private long[] out = new long[0];
+final class BatchedRetainAbsent<T> implements Iterator<T> {
+  /** The query over one batch: the absent items among {@code batch[0..n)}, in order. */
+  @FunctionalInterface
+  interface BatchCall<T> {
+    List<T> retainAbsent(T[] batch, int n);
+  }
+
+  private final Iterator<T> in;
+  private final T[] batch;
+  private final BatchCall<T> call;
+  private List<T> out = List.of();
   private int pos;
 
-  BatchedRetainAbsent(Iterator<Long> in, BloomFilter filter, int batchSize) {
+  BatchedRetainAbsent(Iterator<T> in, T[] batch, BatchCall<T> call) {
     this.in = in;
-    this.filter = filter;
-    this.batch = new long[batchSize];
+    this.batch = batch;
+    this.call = call;
+  }
+
+  /** Long items, batches of {@code batchSize}, each one {@link BloomFilter#retainAbsent(long[])}. */
+  static BatchedRetainAbsent<Long> longs(Iterator<Long> in, BloomFilter filter, int batchSize) {
+    long[] keys = new long[batchSize];
+    return new BatchedRetainAbsent<>(in, new Long[batchSize], (batch, n) -> {
+      for (int i = 0; i < n; i++) {
+        keys[i] = batch[i];
+      }
+      return boxed(filter.retainAbsent(n == keys.length ? keys : Arrays.copyOf(keys, n)));
+    });
+  }
+
+  /** String items, batches of {@code batchSize}, each one {@link BloomFilter#retainAbsent(String[])}. */
+  static BatchedRetainAbsent<String> strings(Iterator<String> in, BloomFilter filter, int batchSize) {
+    return new BatchedRetainAbsent<>(in, new String[batchSize],
+        (batch, n) -> Arrays.asList(filter.retainAbsent(n == batch.length ? batch : Arrays.copyOf(batch, n))));
   }
 
   @Override
   public boolean hasNext() {
-    while (pos == out.length) {
+    while (pos == out.size()) {
       if (!in.hasNext()) {
         return false;
       }
       int n = 0;
       while (n < batch.length && in.hasNext()) {
-        Long v = in.next();
+        T v = in.next();
         if (v != null) {
           batch[n++] = v;
         }
       }
-      out = n == 0 ? new long[0] : filter.retainAbsent(n == batch.length ? batch : Arrays.copyOf(batch, n));
+      out = n == 0 ? List.of() : call.retainAbsent(batch, n);
       pos = 0;
     }
     return true;
   }
 
   @Override
-  public Long next() {
+  public T next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    return out[pos++];
+    return out.get(pos++);
+  }
+
+  /** A read-only view of {@code values}, boxing one element at a time as {@link #next} asks. */
+  private static List<Long> boxed(long[] values) {
+    final class LongView extends AbstractList<Long> implements RandomAccess {
+      @Override
+      public Long get(int i) {
+        return values[i];
+      }
+
+      @Override
+      public int size() {
+        return values.length;
+      }
+    }
+    return new LongView();
   }
 }

@@ -2,17 +2,13 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
-import java.util.Arrays;
 import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF2;
-import org.apache.spark.sql.expressions.Aggregator;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
-import scala.Tuple3;
 
 /**
  * DataFrame and SQL functions: build a filter per group into a binary column (the FORMAT.md
@@ -207,84 +203,28 @@ public final class BloomFunctions {
   // ---- implementations -----------------------------------------------------------------------
 
   /**
-   * What both build aggregates share: a {@link FilterBuilder} buffer (batches items, one native
-   * call per 4096) merged by OR, Java-serialized between stages, FORMAT bytes out.
+   * {@code Aggregator<item, FilterBuilder, FORMAT bytes>} with fixed sizing: a {@link
+   * FilterBuilder} buffer (batches items, one native call per 4096) merged by OR, Java-serialized
+   * between stages.
    */
-  abstract static class FilterAggregator<IN> extends Aggregator<IN, FilterBuilder, byte[]> {
+  public static final class BuildAggregator extends BuilderAggregator.Fixed<Long, FilterBuilder> {
     private static final long serialVersionUID = 1L;
-
-    @Override
-    public FilterBuilder merge(FilterBuilder b1, FilterBuilder b2) {
-      return b1.merge(b2);
-    }
-
-    @Override
-    public Encoder<FilterBuilder> bufferEncoder() {
-      return Encoders.javaSerialization(FilterBuilder.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-      return Encoders.BINARY();
-    }
-  }
-
-  /** {@code Aggregator<item, FilterBuilder, FORMAT bytes>} with fixed sizing. */
-  public static final class BuildAggregator extends FilterAggregator<Long> {
-    private static final long serialVersionUID = 1L;
-    private final long expectedInsertions;
-    private final double fpp;
 
     public BuildAggregator(long expectedInsertions, double fpp) {
-      FilterBuilder.validate(expectedInsertions, fpp);
-      this.expectedInsertions = expectedInsertions;
-      this.fpp = fpp;
+      super(BuilderAggregator.LONGS, expectedInsertions, fpp);
     }
-
-    @Override
-    public FilterBuilder zero() {
-      return new FilterBuilder(expectedInsertions, fpp);
-    }
-
-    @Override
-    public FilterBuilder reduce(FilterBuilder b, Long item) {
-      return item == null ? b : b.add(item);
-    }
-
-    @Override
-    public byte[] finish(FilterBuilder b) {
-      return b.buildBytes();
-    }
-
   }
 
   /**
    * {@code Aggregator<(item, n, p), FilterBuilder, FORMAT bytes>}: the SQL form, sizing read
    * from the rows (it must be the same for every row of a group, normally two literals).
    */
-  public static final class SqlBuildAggregator
-      extends FilterAggregator<Tuple3<Long, Long, Double>> {
+  public static final class SqlBuildAggregator extends BuilderAggregator.Sql<Long, FilterBuilder> {
     private static final long serialVersionUID = 1L;
 
-    @Override
-    public FilterBuilder zero() {
-      return FilterBuilder.unconfigured();
+    public SqlBuildAggregator() {
+      super(BuilderAggregator.LONGS, BUILD);
     }
-
-    @Override
-    public FilterBuilder reduce(FilterBuilder b, Tuple3<Long, Long, Double> row) {
-      if (row._2() == null || row._3() == null) {
-        throw new IllegalArgumentException(BUILD + "(item, n, p): n and p must not be null");
-      }
-      b.configure(row._2(), row._3());
-      return row._1() == null ? b : b.add(row._1());
-    }
-
-    @Override
-    public byte[] finish(FilterBuilder b) {
-      return b.isConfigured() ? b.buildBytes() : null;
-    }
-
   }
 
   /**
@@ -294,7 +234,8 @@ public final class BloomFunctions {
    * {@code spark.udf.registerJavaFunction("sparkbloom_retain_absent",
    * "io.sparkbloom.spark.BloomFunctions$RetainAbsent", ArrayType(LongType()))}.
    */
-  public static final class RetainAbsent
+  public static final class RetainAbsent extends RetainAbsentUdf<long[]>
+      // named here too: PySpark's registerJavaFunction looks for the UDF interface on this class
       implements UDF2<byte[], scala.collection.Seq<Object>, long[]> {
     private static final long serialVersionUID = 1L;
 
@@ -304,33 +245,21 @@ public final class BloomFunctions {
      *     #RETAIN_ABSENT_STRING})
      */
     @Override
-    public long[] call(byte[] filterBytes, scala.collection.Seq<Object> candidates)
-        throws CorruptFilterException {
-      if (candidates == null) {
-        return null;
-      }
-      long[] items = new long[candidates.size()];
-      int n = 0;
-      scala.collection.Iterator<Object> it = candidates.iterator();
-      while (it.hasNext()) {
-        Object v = it.next();
-        if (v instanceof String) {
-          throw SqlItems.unsupported(v, RETAIN_ABSENT, "candidates' elements",
+    long[] keys(Object[] elements, int n) {
+      long[] keys = new long[n];
+      for (int i = 0; i < n; i++) {
+        if (elements[i] instanceof String) {
+          throw SqlItems.unsupported(elements[i], RETAIN_ABSENT, "candidates' elements",
               "int or bigint (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")");
         }
-        if (v != null) {
-          items[n++] = SqlItems.integral(v, RETAIN_ABSENT, "candidates' elements");
-        }
+        keys[i] = SqlItems.integral(elements[i], RETAIN_ABSENT, "candidates' elements");
       }
-      if (n < items.length) {
-        items = Arrays.copyOf(items, n);
-      }
-      if (filterBytes == null || n == 0) {
-        return items;
-      }
-      try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-        return f.retainAbsent(items);
-      }
+      return keys;
+    }
+
+    @Override
+    long[] retainAbsent(BloomFilter filter, long[] keys) {
+      return filter.retainAbsent(keys);
     }
   }
 

@@ -1,20 +1,9 @@
 package io.sparkbloom.spark;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.KryoException;
-import com.esotericsoftware.kryo.KryoSerializable;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -42,27 +31,20 @@ import java.util.Arrays;
  * byte   the filter's FORMAT.md bytes, length of them
  * </pre>
  *
- * (Java serialization wraps them in its block-data records.) Not thread-safe: one builder belongs
+ * (Java serialization wraps them in its block-data records; the shared parts live in {@code
+ * BufferedFilterBuilder}.) Not thread-safe: one builder belongs
  * to one task, as every Spark aggregation buffer does.
  */
-public final class FilterBuilder implements Serializable, KryoSerializable {
+public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder> {
   private static final long serialVersionUID = 1L;
 
   /** Items buffered on the JVM side before one {@code putAll} call moves them to the native side. */
-  public static final int BATCH = 4096;
+  public static final int BATCH = BufferedFilterBuilder.BATCH;
 
   private static final int FORM_VERSION = 2;
   private static final long[] EMPTY = new long[0];
-  /** The sizing of the SQL aggregate's zero before its first row: an n the core rejects. */
-  private static final long UNCONFIGURED = -1;
 
-  /** Expected insertions, or {@link #UNCONFIGURED} (the SQL aggregate reads it from the first row). */
-  private transient long expectedInsertions;
-  private transient double fpp;
   private transient long[] pending = EMPTY;
-  private transient int size;
-  /** Null until more than {@link #BATCH} items arrived. */
-  private transient BloomFilter filter;
 
   /**
    * A builder for a filter sized for {@code expectedInsertions} items at false-positive rate
@@ -72,13 +54,11 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
    *     these arguments
    */
   public FilterBuilder(long expectedInsertions, double fpp) {
-    validate(expectedInsertions, fpp);
-    this.expectedInsertions = expectedInsertions;
-    this.fpp = fpp;
+    super(expectedInsertions, fpp);
   }
 
   private FilterBuilder() {
-    this.expectedInsertions = UNCONFIGURED;
+    super();
   }
 
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
@@ -86,54 +66,10 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
     return new FilterBuilder();
   }
 
-  /**
-   * Checks (n, p) by the core's own rules, before any task runs: creates the filter that
-   * {@link BloomFilter#create(long, double)} would and frees it at once. Its bit array is zeroed
-   * memory that the allocator maps lazily and nothing touches, so even a large filter costs no
-   * RAM here.
-   *
-   * @throws IllegalArgumentException naming the argument that the core rejects
-   */
-  static void validate(long expectedInsertions, double fpp) {
-    BloomFilter.create(expectedInsertions, fpp).close();
-  }
-
-  boolean isConfigured() {
-    return expectedInsertions != UNCONFIGURED;
-  }
-
-  /** Sets the sizing of an unconfigured builder; a configured one must get the same values. */
-  FilterBuilder configure(long expectedInsertions, double fpp) {
-    if (!isConfigured()) {
-      validate(expectedInsertions, fpp);
-      this.expectedInsertions = expectedInsertions;
-      this.fpp = fpp;
-    } else if (this.expectedInsertions != expectedInsertions || this.fpp != fpp) {
-      throw new IllegalArgumentException(
-          "n and p must be the same for every row of a group: got (n=" + this.expectedInsertions
-              + ", p=" + this.fpp + ") and then (n=" + expectedInsertions + ", p=" + fpp + ")");
-    }
-    return this;
-  }
-
-  public long expectedInsertions() {
-    return expectedInsertions;
-  }
-
-  public double fpp() {
-    return fpp;
-  }
-
   /** Adds one item (buffered; flushed in batches). */
   public FilterBuilder add(long item) {
-    if (size == pending.length) {
-      if (size >= BATCH) {
-        flush();
-      } else {
-        pending = Arrays.copyOf(pending, Math.min(BATCH, Math.max(16, size * 2)));
-      }
-    }
-    pending[size++] = item;
+    int slot = nextSlot();
+    pending[slot] = item;
     return this;
   }
 
@@ -149,8 +85,7 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
       System.arraycopy(items, 0, pending, size, items.length);
       size += items.length;
     } else {
-      flush();
-      ensureFilter().putAll(items);
+      flushForBatch().putAll(items);
     }
     return this;
   }
@@ -161,145 +96,48 @@ public final class FilterBuilder implements Serializable, KryoSerializable {
    * afterwards.
    */
   public FilterBuilder merge(FilterBuilder other) {
-    if (!other.isConfigured()) {
-      return this;
-    }
-    if (!isConfigured()) {
-      return other;
-    }
-    if (expectedInsertions != other.expectedInsertions || fpp != other.fpp) {
-      throw new IllegalArgumentException(
-          "cannot merge filters of different sizing: (n=" + expectedInsertions + ", p=" + fpp
-              + ") and (n=" + other.expectedInsertions + ", p=" + other.fpp + ")");
-    }
-    if (other.filter != null) {
-      if (filter == null) {
-        // adopt the other's filter, then replay our pending items into it
-        filter = other.filter;
-        other.filter = null;
-      } else {
-        filter.merge(other.filter);
-      }
-    }
-    if (other.size > 0) {
-      addAll(other.size == other.pending.length ? other.pending
-          : Arrays.copyOf(other.pending, other.size));
-    }
-    return this;
+    return mergeFrom(other);
   }
 
-  /**
-   * Returns the filter holding every item added so far. The builder hands the filter over:
-   * it must not be used afterwards.
-   */
-  public BloomFilter build() {
-    if (!isConfigured()) {
-      throw new IllegalStateException("the builder has no sizing (n, p): no row was aggregated");
-    }
-    flush();
-    BloomFilter out = ensureFilter();
-    filter = null;
-    return out;
+  // ---- the typed buffer --------------------------------------------------------------------
+
+  @Override
+  int capacity() {
+    return pending.length;
   }
 
-  /** {@link #build()} and then the FORMAT bytes of the filter; frees the native filter at once. */
-  public byte[] buildBytes() {
-    try (BloomFilter f = build()) {
-      return f.toByteArray();
-    }
+  @Override
+  void grow(int capacity) {
+    pending = Arrays.copyOf(pending, capacity);
   }
 
-  private BloomFilter ensureFilter() {
-    if (filter == null) {
-      filter = BloomFilter.create(expectedInsertions, fpp);
-    }
-    return filter;
+  @Override
+  void putPending(BloomFilter filter) {
+    filter.putAll(size == pending.length ? pending : Arrays.copyOf(pending, size));
   }
 
-  private void flush() {
-    if (size == 0) {
-      return;
-    }
-    ensureFilter().putAll(size == pending.length ? pending : Arrays.copyOf(pending, size));
-    size = 0;
+  @Override
+  void addPendingOf(FilterBuilder other) {
+    addAll(other.size == other.pending.length ? other.pending : Arrays.copyOf(other.pending, other.size));
   }
 
-  // ---- serialization: one form, written through DataOutput by both serializers ---------------
+  @Override
+  int formVersion() {
+    return FORM_VERSION;
+  }
 
-  private void writeForm(DataOutput out) throws IOException {
-    out.writeInt(FORM_VERSION);
-    out.writeLong(expectedInsertions);
-    out.writeDouble(fpp);
-    out.writeInt(size);
+  @Override
+  void writePending(DataOutput out) throws IOException {
     for (int i = 0; i < size; i++) {
       out.writeLong(pending[i]);
     }
-    byte[] bytes = filter == null ? null : filter.toByteArray();
-    out.writeInt(bytes == null ? -1 : bytes.length);
-    if (bytes != null) {
-      out.write(bytes);
-    }
   }
 
-  private void readForm(DataInput in) throws IOException {
-    int version = in.readInt();
-    if (version != FORM_VERSION) {
-      throw new InvalidObjectException("FilterBuilder: unknown serialized form version " + version
-          + " (expected " + FORM_VERSION + ")");
-    }
-    expectedInsertions = in.readLong();
-    fpp = in.readDouble();
-    size = in.readInt();
-    if (size < 0 || size > BATCH) {
-      throw new InvalidObjectException("FilterBuilder: " + size + " pending items, expected 0 to " + BATCH);
-    }
+  @Override
+  void readPending(DataInput in) throws IOException {
     pending = size == 0 ? EMPTY : new long[Math.max(size, 16)];
     for (int i = 0; i < size; i++) {
       pending[i] = in.readLong();
     }
-    int length = in.readInt();
-    if (length < -1) {
-      throw new InvalidObjectException("FilterBuilder: negative filter length " + length);
-    }
-    filter = null;
-    if (length >= 0) {
-      byte[] bytes = new byte[length];
-      in.readFully(bytes);
-      filter = BloomFilter.fromByteArray(bytes);
-    }
-  }
-
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    writeForm(out);
-  }
-
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    readForm(in);
-  }
-
-  @Override
-  public void write(Kryo kryo, Output out) {
-    try {
-      writeForm(new DataOutputStream(out));
-    } catch (IOException e) {
-      throw new KryoException("FilterBuilder: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public void read(Kryo kryo, Input in) {
-    try {
-      readForm(new DataInputStream(in));
-    } catch (IOException e) {
-      throw new KryoException("FilterBuilder: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "FilterBuilder(n=" + expectedInsertions + ", p=" + fpp + ", pending=" + size
-        + ", nativeFilter=" + (filter != null) + ")";
   }
 }

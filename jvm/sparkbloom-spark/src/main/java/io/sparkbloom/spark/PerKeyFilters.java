@@ -68,7 +68,7 @@ public final class PerKeyFilters {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return pairs
         .aggregateByKey(zero, (b, item) -> b.add(item), FilterBuilder::merge)
-        .mapValues(FilterBuilder::build);
+        .mapValues(b -> b.build());
   }
 
   /** {@link #buildPerKey(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
@@ -77,7 +77,7 @@ public final class PerKeyFilters {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return pairs
         .aggregateByKey(zero, numPartitions, (b, item) -> b.add(item), FilterBuilder::merge)
-        .mapValues(FilterBuilder::build);
+        .mapValues(b -> b.build());
   }
 
   /**
@@ -104,7 +104,7 @@ public final class PerKeyFilters {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return records
         .aggregateByKey(zero, FilterBuilder::addAll, FilterBuilder::merge)
-        .mapValues(FilterBuilder::build);
+        .mapValues(b -> b.build());
   }
 
   /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)}. */
@@ -414,7 +414,7 @@ public final class PerKeyFilters {
    * lazily in batches of {@value #BATCH} (one native call per batch). Null items are skipped.
    */
   public static Iterator<Long> retainAbsent(Iterator<Long> items, BloomFilter filter) {
-    return new BatchedRetainAbsent(items, filter, BATCH);
+    return BatchedRetainAbsent.longs(items, filter, BATCH);
   }
 
   // ---- string items ------------------------------------------------------------------------
@@ -429,7 +429,7 @@ public final class PerKeyFilters {
     StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
     return pairs
         .aggregateByKey(zero, StringFilterBuilder::add, StringFilterBuilder::merge)
-        .mapValues(StringFilterBuilder::build);
+        .mapValues(b -> b.build());
   }
 
   /** {@link #buildPerKeyStrings(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
@@ -438,7 +438,7 @@ public final class PerKeyFilters {
     StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
     return pairs
         .aggregateByKey(zero, numPartitions, StringFilterBuilder::add, StringFilterBuilder::merge)
-        .mapValues(StringFilterBuilder::build);
+        .mapValues(b -> b.build());
   }
 
   /** Scala-friendly {@link #buildPerKeyStrings(JavaPairRDD, long, double)}: {@code RDD[(K, String)]}. */
@@ -517,7 +517,7 @@ public final class PerKeyFilters {
 
   /** The string items {@code filter} has definitely not seen, in order, in batches of {@value #BATCH}. */
   public static Iterator<String> retainAbsentStrings(Iterator<String> items, BloomFilter filter) {
-    return new BatchedRetainAbsentStrings(items, filter, BATCH);
+    return BatchedRetainAbsent.strings(items, filter, BATCH);
   }
 
   // ---- plumbing ----------------------------------------------------------------------------

@@ -1,20 +1,10 @@
 package io.sparkbloom.spark;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.KryoException;
-import com.esotericsoftware.kryo.KryoSerializable;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -43,7 +33,7 @@ import java.util.Arrays;
  * becomes {@code '?'} there as it does in {@code put(String)}, so the filter is the same whether
  * or not the buffer was serialized on the way. Not thread-safe (one builder per task).
  */
-public final class StringFilterBuilder implements Serializable, KryoSerializable {
+public final class StringFilterBuilder extends BufferedFilterBuilder<StringFilterBuilder> {
   private static final long serialVersionUID = 1L;
 
   /** Items buffered on the JVM side before one {@code putAll} call moves them to the native side. */
@@ -51,14 +41,8 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
 
   private static final int FORM_VERSION = 1;
   private static final String[] EMPTY = new String[0];
-  private static final long UNCONFIGURED = -1;
 
-  private transient long expectedInsertions;
-  private transient double fpp;
   private transient String[] pending = EMPTY;
-  private transient int size;
-  /** Null until more than {@link #BATCH} items arrived. */
-  private transient BloomFilter filter;
 
   /**
    * A builder for a filter sized for {@code expectedInsertions} items at false-positive rate
@@ -67,44 +51,16 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
    * @throws IllegalArgumentException as {@link BloomFilter#create(long, double)} throws it
    */
   public StringFilterBuilder(long expectedInsertions, double fpp) {
-    FilterBuilder.validate(expectedInsertions, fpp);
-    this.expectedInsertions = expectedInsertions;
-    this.fpp = fpp;
+    super(expectedInsertions, fpp);
   }
 
   private StringFilterBuilder() {
-    this.expectedInsertions = UNCONFIGURED;
+    super();
   }
 
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
   static StringFilterBuilder unconfigured() {
     return new StringFilterBuilder();
-  }
-
-  boolean isConfigured() {
-    return expectedInsertions != UNCONFIGURED;
-  }
-
-  /** Sets the sizing of an unconfigured builder; a configured one must get the same values. */
-  StringFilterBuilder configure(long expectedInsertions, double fpp) {
-    if (!isConfigured()) {
-      FilterBuilder.validate(expectedInsertions, fpp);
-      this.expectedInsertions = expectedInsertions;
-      this.fpp = fpp;
-    } else if (this.expectedInsertions != expectedInsertions || this.fpp != fpp) {
-      throw new IllegalArgumentException(
-          "n and p must be the same for every row of a group: got (n=" + this.expectedInsertions
-              + ", p=" + this.fpp + ") and then (n=" + expectedInsertions + ", p=" + fpp + ")");
-    }
-    return this;
-  }
-
-  public long expectedInsertions() {
-    return expectedInsertions;
-  }
-
-  public double fpp() {
-    return fpp;
   }
 
   /**
@@ -116,14 +72,8 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
     if (item == null) {
       throw new NullPointerException("item is null");
     }
-    if (size == pending.length) {
-      if (size >= BATCH) {
-        flush();
-      } else {
-        pending = Arrays.copyOf(pending, Math.min(BATCH, Math.max(16, size * 2)));
-      }
-    }
-    pending[size++] = item;
+    int slot = nextSlot();
+    pending[slot] = item;
     return this;
   }
 
@@ -141,8 +91,7 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
         add(item);
       }
     } else {
-      flush();
-      ensureFilter().putAll(items);
+      flushForBatch().putAll(items);
     }
     return this;
   }
@@ -152,97 +101,50 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
    * unconfigured, empty SQL zero value). {@code other} must not be used afterwards.
    */
   public StringFilterBuilder merge(StringFilterBuilder other) {
-    if (!other.isConfigured()) {
-      return this;
-    }
-    if (!isConfigured()) {
-      return other;
-    }
-    if (expectedInsertions != other.expectedInsertions || fpp != other.fpp) {
-      throw new IllegalArgumentException(
-          "cannot merge filters of different sizing: (n=" + expectedInsertions + ", p=" + fpp
-              + ") and (n=" + other.expectedInsertions + ", p=" + other.fpp + ")");
-    }
-    if (other.filter != null) {
-      if (filter == null) {
-        filter = other.filter;
-        other.filter = null;
-      } else {
-        filter.merge(other.filter);
-      }
-    }
-    if (other.size > 0) {
-      addAll(Arrays.copyOf(other.pending, other.size));
-    }
-    return this;
+    return mergeFrom(other);
   }
 
-  /** The filter holding every item added so far; the builder must not be used afterwards. */
-  public BloomFilter build() {
-    if (!isConfigured()) {
-      throw new IllegalStateException("the builder has no sizing (n, p): no row was aggregated");
-    }
-    flush();
-    BloomFilter out = ensureFilter();
-    filter = null;
-    return out;
+  // ---- the typed buffer --------------------------------------------------------------------
+
+  @Override
+  int capacity() {
+    return pending.length;
   }
 
-  /** {@link #build()} and then the FORMAT bytes of the filter; frees the native filter at once. */
-  public byte[] buildBytes() {
-    try (BloomFilter f = build()) {
-      return f.toByteArray();
-    }
+  @Override
+  void grow(int capacity) {
+    pending = Arrays.copyOf(pending, capacity);
   }
 
-  private BloomFilter ensureFilter() {
-    if (filter == null) {
-      filter = BloomFilter.create(expectedInsertions, fpp);
-    }
-    return filter;
-  }
-
-  private void flush() {
-    if (size == 0) {
-      return;
-    }
-    ensureFilter().putAll(size == pending.length ? pending : Arrays.copyOf(pending, size));
+  @Override
+  void putPending(BloomFilter filter) {
+    filter.putAll(size == pending.length ? pending : Arrays.copyOf(pending, size));
+    // drop the references so flushed strings can be collected
     Arrays.fill(pending, 0, size, null);
-    size = 0;
   }
 
-  // ---- serialization -------------------------------------------------------------------------
+  @Override
+  void addPendingOf(StringFilterBuilder other) {
+    addAll(Arrays.copyOf(other.pending, other.size));
+  }
 
-  private void writeForm(DataOutput out) throws IOException {
-    out.writeInt(FORM_VERSION);
-    out.writeLong(expectedInsertions);
-    out.writeDouble(fpp);
-    out.writeInt(size);
+  @Override
+  int formVersion() {
+    return FORM_VERSION;
+  }
+
+  /** Each item as an int length and its UTF-8 bytes, exactly what will be hashed. */
+  @Override
+  void writePending(DataOutput out) throws IOException {
     for (int i = 0; i < size; i++) {
       byte[] utf8 = pending[i].getBytes(StandardCharsets.UTF_8);
       out.writeInt(utf8.length);
       out.write(utf8);
     }
-    byte[] bytes = filter == null ? null : filter.toByteArray();
-    out.writeInt(bytes == null ? -1 : bytes.length);
-    if (bytes != null) {
-      out.write(bytes);
-    }
   }
 
-  private void readForm(DataInput in) throws IOException {
-    int version = in.readInt();
-    if (version != FORM_VERSION) {
-      throw new InvalidObjectException("StringFilterBuilder: unknown serialized form version "
-          + version + " (expected " + FORM_VERSION + ")");
-    }
-    expectedInsertions = in.readLong();
-    fpp = in.readDouble();
-    size = in.readInt();
-    if (size < 0 || size > BATCH) {
-      throw new InvalidObjectException(
-          "StringFilterBuilder: " + size + " pending items, expected 0 to " + BATCH);
-    }
+  @Override
+  void readPending(DataInput in) throws IOException {
     pending = size == 0 ? EMPTY : new String[Math.max(size, 16)];
     for (int i = 0; i < size; i++) {
       int length = in.readInt();
@@ -254,49 +156,5 @@ public final class StringFilterBuilder implements Serializable, KryoSerializable
       in.readFully(utf8);
       pending[i] = new String(utf8, StandardCharsets.UTF_8);
     }
-    int length = in.readInt();
-    if (length < -1) {
-      throw new InvalidObjectException("StringFilterBuilder: negative filter length " + length);
-    }
-    filter = null;
-    if (length >= 0) {
-      byte[] bytes = new byte[length];
-      in.readFully(bytes);
-      filter = BloomFilter.fromByteArray(bytes);
-    }
-  }
-
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    writeForm(out);
-  }
-
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    readForm(in);
-  }
-
-  @Override
-  public void write(Kryo kryo, Output out) {
-    try {
-      writeForm(new DataOutputStream(out));
-    } catch (IOException e) {
-      throw new KryoException("StringFilterBuilder: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public void read(Kryo kryo, Input in) {
-    try {
-      readForm(new DataInputStream(in));
-    } catch (IOException e) {
-      throw new KryoException("StringFilterBuilder: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "StringFilterBuilder(n=" + expectedInsertions + ", p=" + fpp + ", pending=" + size
-        + ", nativeFilter=" + (filter != null) + ")";
   }
 }

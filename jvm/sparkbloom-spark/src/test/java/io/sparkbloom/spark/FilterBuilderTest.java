@@ -144,7 +144,7 @@ class FilterBuilderTest {
     try (BloomFilter f = BloomFilter.create(1000, 0.001)) {
       f.putAll(new long[] {2, 4, 6});
       List<Long> in = Arrays.asList(1L, 2L, null, 3L, 4L, 5L, 6L, 7L);
-      Iterator<Long> it = new BatchedRetainAbsent(in.iterator(), f, 3);
+      Iterator<Long> it = BatchedRetainAbsent.longs(in.iterator(), f, 3);
       List<Long> out = new java.util.ArrayList<>();
       it.forEachRemaining(out::add);
       assertEquals(List.of(1L, 3L, 5L, 7L), out);

@@ -1,0 +1,300 @@
+package io.sparkbloom.spark;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.KryoSerializable;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.sparkbloom.BloomFilter;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+
+/**
+ * What {@link FilterBuilder} and {@link StringFilterBuilder} share: the sizing (n, p) and its
+ * checks, the JVM-side buffer of pending items that is flushed into the native filter in batches
+ * of {@value #BATCH}, merging, and the serialized form that both Java serialization and Kryo write
+ * through {@link DataOutput}. A subclass owns only the typed buffer: how to grow it, flush it with
+ * one {@code putAll} call, and write or read its items.
+ *
+ * <p>Within this package, refer to the inherited public methods through lambdas ({@code b ->
+ * b.build()}), not method references: javac points a serializable {@code FilterBuilder::build}
+ * and {@code StringFilterBuilder::build} at the same method here, and on deserialization Spark's
+ * task can then get the one cast to the other type ({@code ClassCastException}). Code outside
+ * the package is not affected (javac turns its references into lambdas, this class being
+ * inaccessible there).
+ *
+ * @param <S> the public builder type, returned by the chaining methods
+ */
+abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
+    implements Serializable, KryoSerializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Items buffered on the JVM side before one {@code putAll} call moves them to the native side. */
+  static final int BATCH = 4096;
+
+  /** The sizing of the SQL aggregate's zero before its first row: an n the core rejects. */
+  private static final long UNCONFIGURED = -1;
+
+  /** Expected insertions, or {@link #UNCONFIGURED} (the SQL aggregate reads it from the first row). */
+  private transient long expectedInsertions;
+  private transient double fpp;
+  /** How many items the subclass's buffer holds. */
+  transient int size;
+  /** Null until more than {@link #BATCH} items arrived. */
+  private transient BloomFilter filter;
+
+  /** A configured builder; the arguments are checked by the core's own rules. */
+  BufferedFilterBuilder(long expectedInsertions, double fpp) {
+    validate(expectedInsertions, fpp);
+    this.expectedInsertions = expectedInsertions;
+    this.fpp = fpp;
+  }
+
+  /** An unconfigured builder (the SQL aggregate's zero). */
+  BufferedFilterBuilder() {
+    this.expectedInsertions = UNCONFIGURED;
+  }
+
+  /**
+   * Checks (n, p) by the core's own rules, before any task runs: creates the filter that
+   * {@link BloomFilter#create(long, double)} would and frees it at once. Its bit array is zeroed
+   * memory that the allocator maps lazily and nothing touches, so even a large filter costs no
+   * RAM here.
+   *
+   * @throws IllegalArgumentException naming the argument that the core rejects
+   */
+  static void validate(long expectedInsertions, double fpp) {
+    BloomFilter.create(expectedInsertions, fpp).close();
+  }
+
+  // ---- what a subclass supplies: its typed buffer --------------------------------------------
+
+  /** The capacity of the buffer. */
+  abstract int capacity();
+
+  /** Grows the buffer to {@code capacity} slots, keeping its first {@link #size} items. */
+  abstract void grow(int capacity);
+
+  /** Puts the buffer's {@link #size} items into {@code filter} with one {@code putAll} call. */
+  abstract void putPending(BloomFilter filter);
+
+  /** Adds {@code other}'s pending items to this builder. */
+  abstract void addPendingOf(S other);
+
+  /** The version written first in the serialized form. */
+  abstract int formVersion();
+
+  /** Writes the buffer's {@link #size} items. */
+  abstract void writePending(DataOutput out) throws IOException;
+
+  /** Reads {@link #size} items into a new buffer. */
+  abstract void readPending(DataInput in) throws IOException;
+
+  /** This builder as its public type: each subclass {@code X} extends {@code BufferedFilterBuilder<X>}. */
+  @SuppressWarnings("unchecked")
+  private S self() {
+    return (S) this;
+  }
+
+  // ---- sizing ----------------------------------------------------------------------------------
+
+  boolean isConfigured() {
+    return expectedInsertions != UNCONFIGURED;
+  }
+
+  /** Sets the sizing of an unconfigured builder; a configured one must get the same values. */
+  S configure(long expectedInsertions, double fpp) {
+    if (!isConfigured()) {
+      validate(expectedInsertions, fpp);
+      this.expectedInsertions = expectedInsertions;
+      this.fpp = fpp;
+    } else if (this.expectedInsertions != expectedInsertions || this.fpp != fpp) {
+      throw new IllegalArgumentException(
+          "n and p must be the same for every row of a group: got (n=" + this.expectedInsertions
+              + ", p=" + this.fpp + ") and then (n=" + expectedInsertions + ", p=" + fpp + ")");
+    }
+    return self();
+  }
+
+  public long expectedInsertions() {
+    return expectedInsertions;
+  }
+
+  public double fpp() {
+    return fpp;
+  }
+
+  // ---- the buffer and the native filter --------------------------------------------------------
+
+  /**
+   * The index where the next single item goes, after making room: a full buffer below {@value
+   * #BATCH} slots doubles, a full one at {@value #BATCH} is flushed. The caller stores the item
+   * there; {@link #size} already counts it.
+   */
+  final int nextSlot() {
+    if (size == capacity()) {
+      if (size >= BATCH) {
+        flush();
+      } else {
+        grow(Math.min(BATCH, Math.max(16, size * 2)));
+      }
+    }
+    return size++;
+  }
+
+  /** Flushes the buffer and adds a batch too large for it to the native filter in one call. */
+  final BloomFilter flushForBatch() {
+    flush();
+    return ensureFilter();
+  }
+
+  final void flush() {
+    if (size == 0) {
+      return;
+    }
+    putPending(ensureFilter());
+    size = 0;
+  }
+
+  private BloomFilter ensureFilter() {
+    if (filter == null) {
+      filter = BloomFilter.create(expectedInsertions, fpp);
+    }
+    return filter;
+  }
+
+  /**
+   * Merges {@code other} into this builder and returns the builder that holds both: this one, or
+   * {@code other} when this one is an unconfigured, empty SQL zero value.
+   */
+  final S mergeFrom(S other) {
+    BufferedFilterBuilder<S> that = other;
+    if (!that.isConfigured()) {
+      return self();
+    }
+    if (!isConfigured()) {
+      return other;
+    }
+    if (expectedInsertions != that.expectedInsertions || fpp != that.fpp) {
+      throw new IllegalArgumentException(
+          "cannot merge filters of different sizing: (n=" + expectedInsertions + ", p=" + fpp
+              + ") and (n=" + that.expectedInsertions + ", p=" + that.fpp + ")");
+    }
+    if (that.filter != null) {
+      if (filter == null) {
+        // adopt the other's filter; our pending items stay pending and are flushed into it later
+        filter = that.filter;
+        that.filter = null;
+      } else {
+        filter.merge(that.filter);
+      }
+    }
+    if (that.size > 0) {
+      addPendingOf(other);
+    }
+    return self();
+  }
+
+  /**
+   * Returns the filter holding every item added so far. The builder hands the filter over:
+   * it must not be used afterwards.
+   */
+  public BloomFilter build() {
+    if (!isConfigured()) {
+      throw new IllegalStateException("the builder has no sizing (n, p): no row was aggregated");
+    }
+    flush();
+    BloomFilter out = ensureFilter();
+    filter = null;
+    return out;
+  }
+
+  /** {@link #build()} and then the FORMAT bytes of the filter; frees the native filter at once. */
+  public byte[] buildBytes() {
+    try (BloomFilter f = build()) {
+      return f.toByteArray();
+    }
+  }
+
+  // ---- serialization: one form, written through DataOutput by both serializers ---------------
+
+  private void writeForm(DataOutput out) throws IOException {
+    out.writeInt(formVersion());
+    out.writeLong(expectedInsertions);
+    out.writeDouble(fpp);
+    out.writeInt(size);
+    writePending(out);
+    byte[] bytes = filter == null ? null : filter.toByteArray();
+    out.writeInt(bytes == null ? -1 : bytes.length);
+    if (bytes != null) {
+      out.write(bytes);
+    }
+  }
+
+  private void readForm(DataInput in) throws IOException {
+    String name = getClass().getSimpleName();
+    int version = in.readInt();
+    if (version != formVersion()) {
+      throw new InvalidObjectException(name + ": unknown serialized form version " + version
+          + " (expected " + formVersion() + ")");
+    }
+    expectedInsertions = in.readLong();
+    fpp = in.readDouble();
+    size = in.readInt();
+    if (size < 0 || size > BATCH) {
+      throw new InvalidObjectException(name + ": " + size + " pending items, expected 0 to " + BATCH);
+    }
+    readPending(in);
+    int length = in.readInt();
+    if (length < -1) {
+      throw new InvalidObjectException(name + ": negative filter length " + length);
+    }
+    filter = null;
+    if (length >= 0) {
+      byte[] bytes = new byte[length];
+      in.readFully(bytes);
+      filter = BloomFilter.fromByteArray(bytes);
+    }
+  }
+
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
+    writeForm(out);
+  }
+
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    readForm(in);
+  }
+
+  @Override
+  public void write(Kryo kryo, Output out) {
+    try {
+      writeForm(new DataOutputStream(out));
+    } catch (IOException e) {
+      throw new KryoException(getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void read(Kryo kryo, Input in) {
+    try {
+      readForm(new DataInputStream(in));
+    } catch (IOException e) {
+      throw new KryoException(getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "(n=" + expectedInsertions + ", p=" + fpp + ", pending="
+        + size + ", nativeFilter=" + (filter != null) + ")";
+  }
+}

@@ -1,0 +1,52 @@
+package io.sparkbloom.spark;
+
+import io.sparkbloom.BloomFilter;
+import io.sparkbloom.CorruptFilterException;
+import org.apache.spark.sql.api.java.UDF2;
+
+/**
+ * What the {@code bigint} and string {@code retain_absent} UDFs share: {@code (filter BINARY,
+ * candidates ARRAY<...>)}, the candidates the filter has definitely not seen, in order, in one
+ * native call per row. Null candidates give null; null elements are dropped; a null filter keeps
+ * every candidate. A subclass turns the non-null elements into its key array (refusing an element
+ * of the wrong SQL type) and makes the batch call.
+ *
+ * @param <A> the key array: {@code long[]} or {@code String[]}
+ */
+abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collection.Seq<Object>, A> {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * The keys {@code elements[0..n)} stand for, in order.
+   *
+   * @throws IllegalArgumentException naming the SQL type of an element the function does not take
+   */
+  abstract A keys(Object[] elements, int n);
+
+  /** The keys {@code filter} has definitely not seen, in one native call. */
+  abstract A retainAbsent(BloomFilter filter, A keys);
+
+  @Override
+  public A call(byte[] filterBytes, scala.collection.Seq<Object> candidates)
+      throws CorruptFilterException {
+    if (candidates == null) {
+      return null;
+    }
+    Object[] elements = new Object[candidates.size()];
+    int n = 0;
+    scala.collection.Iterator<Object> it = candidates.iterator();
+    while (it.hasNext()) {
+      Object v = it.next();
+      if (v != null) {
+        elements[n++] = v;
+      }
+    }
+    A keys = keys(elements, n);
+    if (filterBytes == null || n == 0) {
+      return keys;
+    }
+    try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
+      return retainAbsent(f, keys);
+    }
+  }
+}
