@@ -1,3 +1,6 @@
+// Over 500 lines, most of them Javadoc: the facade users call, one overload per item type (long,
+// String), per input shape (pairs, records, arrays) and per Java/Scala RDD, each a line or two
+// over the package-private classes that do the work.
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
