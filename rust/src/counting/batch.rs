@@ -5,15 +5,12 @@
 
 use super::CountingBloomFilter;
 use crate::filter::avx512;
-use crate::filter::batch::{fill_indexes, for_each_indexed};
+use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes, for_each_indexed};
 use crate::hashing::hash_u64;
 
-/// Batched queries on filters larger than this prefetch each group's counters (the plain
-/// filter's threshold: beyond it the words no longer stay in the core's caches).
-const PREFETCH_MIN_BYTES: usize = 256 * 1024;
-
 impl CountingBloomFilter {
-    /// Whether batches prefetch each group's counters: the filter is too large for cache.
+    /// Whether batches prefetch each group's counters: the filter is too large for cache (the
+    /// plain filter's threshold).
     fn prefetches(&self) -> bool {
         self.counters.len_words() * 8 >= PREFETCH_MIN_BYTES
     }

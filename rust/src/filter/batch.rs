@@ -10,7 +10,7 @@ use crate::strategy::Indexer;
 
 /// Batched operations on filters larger than this prefetch all of a group's bits before
 /// reading any, overlapping the cache misses; smaller filters live in cache anyway.
-const PREFETCH_MIN_BYTES: usize = 256 * 1024;
+pub(crate) const PREFETCH_MIN_BYTES: usize = 256 * 1024;
 /// Keys per group of computed (and prefetched) indexes: enough misses in flight to hide
 /// memory latency; two vectors of eight.
 const GROUP: usize = 16;
