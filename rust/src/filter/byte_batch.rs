@@ -1,0 +1,275 @@
+//! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
+//! the `long` batches for keys packed one after another. A group of keys is hashed first (eight
+//! equal-length keys at a time in AVX-512 lanes where the CPU has them: `hashing::lanes`), then
+//! on filters too large for cache all of the group's bit indexes are computed and prefetched
+//! before any is read; smaller filters are probed straight from the hashes. Every key hashes
+//! and walks exactly as [`BloomFilter::put_bytes`] / [`BloomFilter::might_contain_bytes`].
+
+use super::BloomFilter;
+use crate::error::{Error, Result};
+use crate::hashing::{self, Hash128};
+use crate::sizing;
+
+/// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
+const GROUP: usize = 16;
+
+/// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
+/// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
+/// ignored (a reused buffer may be longer).
+///
+/// ```
+/// use sparkbloom::{BloomFilter, PackedBytes};
+///
+/// let f = BloomFilter::new(1_000, 0.01)?;
+/// let keys = PackedBytes::new(b"applepearfig", &[5, 9, 12])?;
+/// assert_eq!(keys.get(1), b"pear");
+/// assert!(f.put_all_bytes(keys));
+/// assert_eq!(f.might_contain_all_bytes(keys), vec![true; 3]);
+/// assert!(f.might_contain_bytes(b"fig") && !f.might_contain_bytes(b"plum"));
+/// assert!(PackedBytes::new(b"ab", &[1, 3]).is_err(), "an end past the data");
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct PackedBytes<'a> {
+    data: &'a [u8],
+    ends: &'a [u32],
+}
+
+impl<'a> PackedBytes<'a> {
+    /// Checks that `ends` rises (not strictly: empty keys are keys) and stays within `data`.
+    pub fn new(data: &'a [u8], ends: &'a [u32]) -> Result<PackedBytes<'a>> {
+        let mut previous = 0u32;
+        for (i, &end) in ends.iter().enumerate() {
+            if end < previous || end as usize > data.len() {
+                return Err(Error::invalid(
+                    "ends",
+                    format!(
+                        "ends[{i}] = {end} is not in {previous}..={} (offsets must rise within the data)",
+                        data.len()
+                    ),
+                ));
+            }
+            previous = end;
+        }
+        Ok(PackedBytes { data, ends })
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Where key `i` starts in the data.
+    #[inline(always)]
+    fn start(&self, i: usize) -> usize {
+        if i == 0 { 0 } else { self.ends[i - 1] as usize }
+    }
+
+    /// Key `i`'s bytes.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> &'a [u8] {
+        &self.data[self.start(i)..self.ends[i] as usize]
+    }
+
+    /// The keys in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+impl BloomFilter {
+    /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
+    pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
+        let mut changed = false;
+        self.for_each_hashed(keys, |_, hash, indexes| match indexes {
+            Some(indexes) => indexes
+                .iter()
+                .for_each(|&index| changed |= self.bits.set(index)),
+            None => changed |= self.put_hash(hash),
+        });
+        changed
+    }
+
+    /// `out[i] = might_contain_bytes(keys.get(i))`; `out` must have one slot per key.
+    pub fn might_contain_all_bytes_into(
+        &self,
+        keys: PackedBytes<'_>,
+        out: &mut [bool],
+    ) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        self.for_each_hashed(keys, |i, hash, indexes| {
+            out[i] = match indexes {
+                Some(indexes) => indexes.iter().all(|&index| self.bits.get(index)),
+                None => self.contains_hash(hash),
+            }
+        });
+        Ok(())
+    }
+
+    /// [`might_contain_bytes`](Self::might_contain_bytes) of every key, in order.
+    pub fn might_contain_all_bytes(&self, keys: PackedBytes<'_>) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.might_contain_all_bytes_into(keys, &mut out)
+            .expect("one slot per key");
+        out
+    }
+
+    /// For groups of keys: hashes the group, and on a filter too large for cache computes and
+    /// prefetches every index of the group; then `visit(key position, hash, Some(its k indexes)
+    /// when prefetched)` for each key of the group, in order.
+    fn for_each_hashed(
+        &self,
+        keys: PackedBytes<'_>,
+        mut visit: impl FnMut(usize, Hash128, Option<&[u64]>),
+    ) {
+        let prefetch = self.prefetches();
+        let k = self.num_hashes() as usize;
+        let mut hashes = [Hash128 { h1: 0, h2: 0 }; GROUP];
+        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
+        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+        let mut first = 0;
+        while first < keys.len() {
+            let count = GROUP.min(keys.len() - first);
+            self.hash_keys(keys, first, &mut hashes[..count]);
+            if prefetch {
+                for (slots, &hash) in scratch.chunks_exact_mut(k).zip(&hashes[..count]) {
+                    let mut filled = 0;
+                    self.indexer.for_each(hash, |index| {
+                        slots[filled] = index;
+                        filled += 1;
+                        self.bits.prefetch(index);
+                        true
+                    });
+                }
+                for (j, slots) in scratch.chunks_exact(k).take(count).enumerate() {
+                    visit(first + j, hashes[j], Some(slots));
+                }
+            } else {
+                for (j, &hash) in hashes[..count].iter().enumerate() {
+                    visit(first + j, hash, None);
+                }
+            }
+            first += count;
+        }
+    }
+
+    /// `out[j]` = the hash of key `first + j`, as [`hash_key_bytes`](Self::hash_key_bytes).
+    fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, out: &mut [Hash128]) {
+        if self.strategy.is_spark() {
+            for (j, slot) in out.iter_mut().enumerate() {
+                *slot = self.hash_key_bytes(keys.get(first + j));
+            }
+            return;
+        }
+        let mut j = 0;
+        while j < out.len() {
+            let lanes = (out.len() - j).min(hashing::LANES);
+            let starts: [usize; hashing::LANES] =
+                std::array::from_fn(|l| keys.start(first + j + l.min(lanes - 1)));
+            let len = keys.get(first + j).len();
+            let equal = lanes == hashing::LANES
+                && (0..lanes).all(|l| keys.ends[first + j + l] as usize - starts[l] == len);
+            if equal && let Some(hashes) = hashing::hash_equal_lengths(keys.data, &starts, len) {
+                out[j..j + lanes].copy_from_slice(&hashes);
+            } else {
+                for (l, slot) in out[j..j + lanes].iter_mut().enumerate() {
+                    *slot = hashing::hash_bytes(keys.get(first + j + l));
+                }
+            }
+            j += lanes;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizing::Shape;
+    use crate::strategy::Strategy;
+    use crate::testutil::splitmix64;
+
+    /// Keys of many lengths, runs of equal lengths (the lanes' case), empty keys, and keys
+    /// longer than a group of blocks.
+    fn mixed_keys(count: usize, state: &mut u64) -> (Vec<u8>, Vec<u32>) {
+        let (mut data, mut ends) = (Vec::new(), Vec::new());
+        let mut run_len = 0usize;
+        for i in 0..count {
+            if i % 24 == 0 {
+                run_len = [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100][i / 24 % 12];
+            }
+            let len = if (i / 24) % 3 == 2 {
+                (splitmix64(state) % 80) as usize
+            } else {
+                run_len
+            };
+            data.extend((0..len).map(|_| splitmix64(state) as u8));
+            ends.push(data.len() as u32);
+        }
+        (data, ends)
+    }
+
+    #[test]
+    fn byte_batches_agree_with_single_keys_on_every_strategy() {
+        let mut state = 17;
+        for strategy in [
+            Strategy::Murmur128Mitz32,
+            Strategy::Murmur128Mitz64,
+            Strategy::SparkSketchV1,
+            Strategy::SparkSketchV2,
+            Strategy::Blocked,
+        ] {
+            // In cache (probed from the hashes) and above the prefetch threshold.
+            for num_bits in [143_872, 9_600_512] {
+                let shape = Shape {
+                    num_bits,
+                    num_hashes: 7,
+                };
+                let f = BloomFilter::with_shape(shape, strategy).unwrap();
+                let g = BloomFilter::with_shape(shape, strategy).unwrap();
+                let (data, ends) = mixed_keys(3_001, &mut state);
+                let keys = PackedBytes::new(&data, &ends).unwrap();
+                let (put, probe) = ends.split_at(1_500);
+                let put = PackedBytes::new(&data, put).unwrap();
+                assert!(f.put_all_bytes(put));
+                put.iter().for_each(|key| {
+                    g.put_bytes(key);
+                });
+                assert!(
+                    f == g,
+                    "{strategy} m={num_bits}: put_all_bytes sets put_bytes' bits"
+                );
+                assert!(!f.put_all_bytes(put), "nothing changes the second time");
+                let single: Vec<bool> = keys.iter().map(|k| f.might_contain_bytes(k)).collect();
+                assert_eq!(f.might_contain_all_bytes(keys), single, "{strategy}");
+                assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
+                assert!(probe.len() > 1_000 && single[1_500..].iter().any(|&p| !p));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_batches_are_errors() {
+        assert!(PackedBytes::new(b"abc", &[2, 1]).is_err());
+        assert!(PackedBytes::new(b"abc", &[4]).is_err());
+        let keys = PackedBytes::new(b"abcd", &[0, 2, 2, 3]).unwrap();
+        assert_eq!(
+            keys.iter().collect::<Vec<_>>(),
+            [&b""[..], b"ab", b"", b"c"]
+        );
+        let f = BloomFilter::new(100, 0.01).unwrap();
+        let err = f
+            .might_contain_all_bytes_into(keys, &mut [false; 3])
+            .unwrap_err();
+        assert!(err.to_string().contains("3 slots for 4 keys"), "{err}");
+    }
+}
