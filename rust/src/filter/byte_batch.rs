@@ -82,15 +82,46 @@ impl<'a> PackedBytes<'a> {
     }
 }
 
+/// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
+struct GroupHashes {
+    h1s: [u64; GROUP],
+    h2s: [u64; GROUP],
+}
+
+impl GroupHashes {
+    fn get(&self, j: usize) -> Hash128 {
+        Hash128 {
+            h1: self.h1s[j],
+            h2: self.h2s[j],
+        }
+    }
+}
+
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
         let mut changed = false;
-        self.for_each_hashed(keys, |_, hash, indexes| match indexes {
-            Some(indexes) => indexes
-                .iter()
-                .for_each(|&index| changed |= self.bits.set(index)),
-            None => changed |= self.put_hash(hash),
+        let index_first = self.prefetches() || self.vector_lanes;
+        let k = self.num_hashes() as usize;
+        self.for_each_group(keys, |_, count, hashes, scratch| {
+            if index_first {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                for indexes in indexes.chunks_exact(k) {
+                    // A key whose bits are all set changes nothing: plain loads instead of k
+                    // locked ORs, and a branch that follows the workload (mostly new keys, or
+                    // mostly seen ones) where a per-bit one would be a coin flip.
+                    let present = indexes
+                        .iter()
+                        .fold(true, |all, &index| all & self.bits.get(index));
+                    if !present {
+                        indexes
+                            .iter()
+                            .for_each(|&index| changed |= self.bits.set(index));
+                    }
+                }
+            } else {
+                (0..count).for_each(|j| changed |= self.put_hash(hashes.get(j)));
+            }
         });
         changed
     }
@@ -107,10 +138,41 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        self.for_each_hashed(keys, |i, hash, indexes| {
-            out[i] = match indexes {
-                Some(indexes) => indexes.iter().all(|&index| self.bits.get(index)),
-                None => self.contains_hash(hash),
+        let k = self.num_hashes() as usize;
+        self.for_each_group(keys, |first, count, hashes, scratch| {
+            let out = &mut out[first..first + count];
+            if self.vector_lanes && !self.prefetches() {
+                // As the `long` batches: gathers in lanes on a cache-resident filter.
+                let target = self.vector_target();
+                let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
+                // filter in the vector path's range (`query_each_vector`); the words live as
+                // long as `self`.
+                unsafe {
+                    super::avx512::query_hashes::<{ super::avx512::BIT_CELLS }>(
+                        target,
+                        h1s,
+                        h2s,
+                        |at, present| {
+                            for (j, slot) in out[at..].iter_mut().take(8).enumerate() {
+                                *slot = present >> j & 1 != 0;
+                            }
+                        },
+                    )
+                }
+            } else if self.prefetches() {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                for (slot, indexes) in out.iter_mut().zip(indexes.chunks_exact(k)) {
+                    // Every probe, no early exit: the loads are in flight anyway, and a
+                    // miss's exit point is a branch no predictor learns.
+                    *slot = indexes
+                        .iter()
+                        .fold(true, |all, &index| all & self.bits.get(index));
+                }
+            } else {
+                for (j, slot) in out.iter_mut().enumerate() {
+                    *slot = self.contains_hash(hashes.get(j));
+                }
             }
         });
         Ok(())
@@ -124,67 +186,91 @@ impl BloomFilter {
         out
     }
 
-    /// For groups of keys: hashes the group, and on a filter too large for cache computes and
-    /// prefetches every index of the group; then `visit(key position, hash, Some(its k indexes)
-    /// when prefetched)` for each key of the group, in order.
-    fn for_each_hashed(
+    /// For each group of keys in order: hashes the group, then
+    /// `visit(first key's position, keys in the group, their hashes, index scratch)`.
+    fn for_each_group(
         &self,
         keys: PackedBytes<'_>,
-        mut visit: impl FnMut(usize, Hash128, Option<&[u64]>),
+        mut visit: impl FnMut(usize, usize, &GroupHashes, &mut [u64]),
     ) {
-        let prefetch = self.prefetches();
-        let k = self.num_hashes() as usize;
-        let mut hashes = [Hash128 { h1: 0, h2: 0 }; GROUP];
+        let mut hashes = GroupHashes {
+            h1s: [0; GROUP],
+            h2s: [0; GROUP],
+        };
         // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
         let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
         let mut first = 0;
         while first < keys.len() {
             let count = GROUP.min(keys.len() - first);
-            self.hash_keys(keys, first, &mut hashes[..count]);
-            if prefetch {
-                for (slots, &hash) in scratch.chunks_exact_mut(k).zip(&hashes[..count]) {
-                    let mut filled = 0;
-                    self.indexer.for_each(hash, |index| {
-                        slots[filled] = index;
-                        filled += 1;
-                        self.bits.prefetch(index);
-                        true
-                    });
-                }
-                for (j, slots) in scratch.chunks_exact(k).take(count).enumerate() {
-                    visit(first + j, hashes[j], Some(slots));
-                }
-            } else {
-                for (j, &hash) in hashes[..count].iter().enumerate() {
-                    visit(first + j, hash, None);
-                }
-            }
+            self.hash_keys(keys, first, count, &mut hashes);
+            visit(first, count, &hashes, &mut scratch);
             first += count;
         }
     }
 
-    /// `out[j]` = the hash of key `first + j`, as [`hash_key_bytes`](Self::hash_key_bytes).
-    fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, out: &mut [Hash128]) {
-        if self.strategy.is_spark() {
-            for (j, slot) in out.iter_mut().enumerate() {
-                *slot = self.hash_key_bytes(keys.get(first + j));
+    /// The k indexes of each of the group's `count` keys, key after key (from the vector lanes
+    /// where the filter has them), prefetched if the filter is too large for cache.
+    fn group_indexes<'s>(
+        &self,
+        hashes: &GroupHashes,
+        count: usize,
+        scratch: &'s mut [u64],
+    ) -> &'s [u64] {
+        let k = self.num_hashes() as usize;
+        let scratch = &mut scratch[..count * k];
+        if self.vector_lanes {
+            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has k slots per key.
+            unsafe {
+                super::avx512::indexes_of_hashes(
+                    self.vector_target(),
+                    &hashes.h1s[..count],
+                    &hashes.h2s[..count],
+                    scratch,
+                )
             }
-            return;
+        } else {
+            for (j, slots) in scratch.chunks_exact_mut(k).enumerate() {
+                let mut filled = 0;
+                self.indexer.for_each(hashes.get(j), |index| {
+                    slots[filled] = index;
+                    filled += 1;
+                    true
+                });
+            }
         }
+        if self.prefetches() {
+            scratch.iter().for_each(|&index| self.bits.prefetch(index));
+        }
+        scratch
+    }
+
+    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes).
+    fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
         let mut j = 0;
-        while j < out.len() {
-            let lanes = (out.len() - j).min(hashing::LANES);
-            let starts: [usize; hashing::LANES] =
-                std::array::from_fn(|l| keys.start(first + j + l.min(lanes - 1)));
-            let len = keys.get(first + j).len();
-            let equal = lanes == hashing::LANES
-                && (0..lanes).all(|l| keys.ends[first + j + l] as usize - starts[l] == len);
-            if equal && let Some(hashes) = hashing::hash_equal_lengths(keys.data, &starts, len) {
-                out[j..j + lanes].copy_from_slice(&hashes);
-            } else {
-                for (l, slot) in out[j..j + lanes].iter_mut().enumerate() {
-                    *slot = hashing::hash_bytes(keys.get(first + j + l));
+        while j < count {
+            let lanes = (count - j).min(hashing::LANES);
+            if !self.strategy.is_spark() && lanes == hashing::LANES {
+                let at = first + j;
+                let starts: [usize; hashing::LANES] = std::array::from_fn(|l| keys.start(at + l));
+                let len = keys.ends[at] as usize - starts[0];
+                let equal = (1..lanes).all(|l| keys.ends[at + l] as usize - starts[l] == len);
+                let (h1s, h2s) = (&mut out.h1s[j..j + lanes], &mut out.h2s[j..j + lanes]);
+                if equal
+                    && hashing::hash_equal_lengths(
+                        keys.data,
+                        &starts,
+                        len,
+                        h1s.try_into().expect("8 lanes"),
+                        h2s.try_into().expect("8 lanes"),
+                    )
+                {
+                    j += lanes;
+                    continue;
                 }
+            }
+            for l in j..j + lanes {
+                let hash = self.hash_key_bytes(keys.get(first + l));
+                (out.h1s[l], out.h2s[l]) = (hash.h1, hash.h2);
             }
             j += lanes;
         }

@@ -3,16 +3,15 @@
 //! Lane by lane the same arithmetic as [`hash_bytes`](super::hash_bytes), so the same hashes
 //! (tested below against it and through the batches against Guava). The CPU check is the
 //! filter's (`filter::avx512::available`: AVX-512 F and DQ, not disabled by its environment
-//! variable); elsewhere, or without them, [`hash_equal_lengths`] answers `None` and callers
+//! variable); elsewhere, or without them, [`hash_equal_lengths`] returns `false` and callers
 //! hash key by key.
-
-use super::Hash128;
 
 /// Keys hashed together by [`hash_equal_lengths`].
 pub(crate) const LANES: usize = 8;
 
-/// The hashes of the eight keys `data[starts[l]..starts[l] + len]`, or `None` where the CPU has
-/// no AVX-512 lanes (then hash each key with `hash_bytes`).
+/// Writes the hash halves of the eight keys `data[starts[l]..starts[l] + len]` to `h1s[l]`,
+/// `h2s[l]` and returns `true`; returns `false` (writing nothing) where the CPU has no AVX-512
+/// lanes: then hash each key with `hash_bytes`.
 ///
 /// # Panics
 /// If a key does not lie within `data`.
@@ -20,23 +19,26 @@ pub(crate) fn hash_equal_lengths(
     data: &[u8],
     starts: &[usize; LANES],
     len: usize,
-) -> Option<[Hash128; LANES]> {
-    assert!(
-        starts
-            .iter()
-            .all(|&s| s.checked_add(len).is_some_and(|end| end <= data.len()))
-    );
+    h1s: &mut [u64; LANES],
+    h2s: &mut [u64; LANES],
+) -> bool {
+    let ends_fit = starts
+        .iter()
+        .all(|&s| s.checked_add(len).is_some_and(|end| end <= data.len()));
+    assert!(ends_fit, "a key past the data");
     #[cfg(target_arch = "x86_64")]
     if crate::filter::avx512::available() {
         // SAFETY: the CPU has AVX-512 F and DQ; every key lies within `data` (asserted).
-        return Some(unsafe { x86::hash_8(data, starts, len) });
+        unsafe { x86::hash_8(data, starts, len, h1s, h2s) };
+        return true;
     }
-    None
+    let _ = (h1s, h2s);
+    false
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::{C1, C2, Hash128};
+    use super::super::{C1, C2};
     use super::LANES;
     use crate::le;
     use std::arch::x86_64::*;
@@ -90,7 +92,9 @@ mod x86 {
         data: &[u8],
         starts: &[usize; LANES],
         len: usize,
-    ) -> [Hash128; LANES] {
+        h1s: &mut [u64; LANES],
+        h2s: &mut [u64; LANES],
+    ) {
         let base = data.as_ptr();
         // SAFETY: `starts` is 64 readable bytes (usize is 64-bit on x86-64).
         let mut at = unsafe { _mm512_loadu_si512(starts.as_ptr().cast()) };
@@ -137,16 +141,11 @@ mod x86 {
         h2 = fmix64(h2);
         h1 = _mm512_add_epi64(h1, h2);
         h2 = _mm512_add_epi64(h2, h1);
-        let (mut firsts, mut seconds) = ([0u64; LANES], [0u64; LANES]);
         // SAFETY: each array is 64 writable bytes.
         unsafe {
-            _mm512_storeu_si512(firsts.as_mut_ptr().cast(), h1);
-            _mm512_storeu_si512(seconds.as_mut_ptr().cast(), h2);
+            _mm512_storeu_si512(h1s.as_mut_ptr().cast(), h1);
+            _mm512_storeu_si512(h2s.as_mut_ptr().cast(), h2);
         }
-        std::array::from_fn(|l| Hash128 {
-            h1: firsts[l],
-            h2: seconds[l],
-        })
     }
 }
 
@@ -168,15 +167,13 @@ mod tests {
                     splitmix64(&mut state) as usize % (data.len() - len + 1)
                 });
                 starts[7] = data.len() - len;
-                let Some(hashes) = hash_equal_lengths(&data, &starts, len) else {
+                let (mut h1s, mut h2s) = ([0; LANES], [0; LANES]);
+                if !hash_equal_lengths(&data, &starts, len, &mut h1s, &mut h2s) {
                     return; // no AVX-512 here: the callers hash key by key
-                };
+                }
                 for (l, &start) in starts.iter().enumerate() {
-                    assert_eq!(
-                        hashes[l],
-                        hash_bytes(&data[start..start + len]),
-                        "len {len}"
-                    );
+                    let h = hash_bytes(&data[start..start + len]);
+                    assert_eq!((h1s[l], h2s[l]), (h.h1, h.h2), "len {len}");
                 }
             }
         }
@@ -186,6 +183,7 @@ mod tests {
     #[should_panic]
     fn a_key_past_the_data_panics() {
         let data = [0u8; 40];
-        let _ = hash_equal_lengths(&data, &[0, 0, 0, 0, 0, 0, 0, 9], 32);
+        let (mut h1s, mut h2s) = ([0; LANES], [0; LANES]);
+        hash_equal_lengths(&data, &[0, 0, 0, 0, 0, 0, 0, 9], 32, &mut h1s, &mut h2s);
     }
 }
