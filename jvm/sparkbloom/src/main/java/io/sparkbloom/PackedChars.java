@@ -33,39 +33,42 @@ final class PackedChars {
   static PackedChars of(String[] keys) {
     Objects.requireNonNull(keys, "keys is null");
     int[] ends = new int[keys.length];
-    long total = 0;
+    // One pass over the strings (each String and its array are read once, while in cache):
+    // the buffer grows if the keys outrun it, which the per-thread buffer makes rare.
+    char[] chars = BUFFER.get();
+    int at = 0;
     for (int i = 0; i < keys.length; i++) {
       String key = keys[i];
       if (key == null) {
         throw new NullPointerException("keys[" + i + "] is null");
       }
-      total += key.length();
-      if (total > FramedReader.MAX_ARRAY_LENGTH) {
-        throw new IllegalArgumentException(
-            "keys: the first " + (i + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
-                + " chars; pass them in smaller batches");
+      int length = key.length();
+      if (length > chars.length - at) {
+        chars = grown(chars, at, (long) at + length, i);
       }
-      ends[i] = (int) total;
-    }
-    char[] chars = buffer((int) total);
-    int at = 0;
-    for (String key : keys) {
-      key.getChars(0, key.length(), chars, at);
-      at += key.length();
+      key.getChars(0, length, chars, at);
+      at += length;
+      ends[i] = at;
     }
     return new PackedChars(chars, ends);
   }
 
-  /** A char array of at least {@code length} chars: this thread's buffer when small enough. */
-  private static char[] buffer(int length) {
-    if (length > REUSED_CHARS) {
-      return new char[length];
+  /**
+   * A buffer of at least {@code needed} chars holding the first {@code used} of {@code chars}:
+   * kept as this thread's buffer when at most {@link #REUSED_CHARS}.
+   */
+  private static char[] grown(char[] chars, int used, long needed, int key) {
+    if (needed > FramedReader.MAX_ARRAY_LENGTH) {
+      throw new IllegalArgumentException(
+          "keys: the first " + (key + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
+              + " chars; pass them in smaller batches");
     }
-    char[] reused = BUFFER.get();
-    if (reused.length < length) {
-      reused = new char[Math.max(length, Math.min(REUSED_CHARS, reused.length * 2))];
-      BUFFER.set(reused);
+    long doubled = Math.max(needed, Math.max(1024L, 2L * chars.length));
+    char[] larger = new char[(int) Math.min(doubled, FramedReader.MAX_ARRAY_LENGTH)];
+    System.arraycopy(chars, 0, larger, 0, used);
+    if (larger.length <= REUSED_CHARS) {
+      BUFFER.set(larger);
     }
-    return reused;
+    return larger;
   }
 }
