@@ -10,6 +10,12 @@ import java.util.Objects;
  * becomes {@code '?'}), so keys hash as {@code put(String)} hashes them; this saves the per-key
  * {@code byte[]} and second copy that packing UTF-8 bytes on the Java side costs.
  *
+ * <p>Two passes over the strings (lengths, then chars) measured faster than one (4.5 against 5.3
+ * ns per 32-char key in cache, 10.9 against 13.6 when the strings are not): the first pass's
+ * loads are independent, so the strings arrive in cache together, where one pass waits on each
+ * key's copy. {@code getChars} also costs no more than the lossy {@code getBytes(int, int,
+ * byte[], int)} (4.7 ns), which could not tell ASCII from other chars anyway.
+ *
  * <p>The char buffer is reused per thread up to {@link #REUSED_CHARS} chars (a batch's array is
  * copied by the native call before it returns, so nothing keeps it); larger batches allocate.
  */
@@ -33,42 +39,39 @@ final class PackedChars {
   static PackedChars of(String[] keys) {
     Objects.requireNonNull(keys, "keys is null");
     int[] ends = new int[keys.length];
-    // One pass over the strings (each String and its array are read once, while in cache):
-    // the buffer grows if the keys outrun it, which the per-thread buffer makes rare.
-    char[] chars = BUFFER.get();
-    int at = 0;
+    long total = 0;
     for (int i = 0; i < keys.length; i++) {
       String key = keys[i];
       if (key == null) {
         throw new NullPointerException("keys[" + i + "] is null");
       }
-      int length = key.length();
-      if (length > chars.length - at) {
-        chars = grown(chars, at, (long) at + length, i);
+      total += key.length();
+      if (total > FramedReader.MAX_ARRAY_LENGTH) {
+        throw new IllegalArgumentException(
+            "keys: the first " + (i + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
+                + " chars; pass them in smaller batches");
       }
-      key.getChars(0, length, chars, at);
-      at += length;
-      ends[i] = at;
+      ends[i] = (int) total;
+    }
+    char[] chars = buffer((int) total);
+    int at = 0;
+    for (String key : keys) {
+      key.getChars(0, key.length(), chars, at);
+      at += key.length();
     }
     return new PackedChars(chars, ends);
   }
 
-  /**
-   * A buffer of at least {@code needed} chars holding the first {@code used} of {@code chars}:
-   * kept as this thread's buffer when at most {@link #REUSED_CHARS}.
-   */
-  private static char[] grown(char[] chars, int used, long needed, int key) {
-    if (needed > FramedReader.MAX_ARRAY_LENGTH) {
-      throw new IllegalArgumentException(
-          "keys: the first " + (key + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
-              + " chars; pass them in smaller batches");
+  /** A char array of at least {@code length} chars: this thread's buffer when small enough. */
+  private static char[] buffer(int length) {
+    if (length > REUSED_CHARS) {
+      return new char[length];
     }
-    long doubled = Math.max(needed, Math.max(1024L, 2L * chars.length));
-    char[] larger = new char[(int) Math.min(doubled, FramedReader.MAX_ARRAY_LENGTH)];
-    System.arraycopy(chars, 0, larger, 0, used);
-    if (larger.length <= REUSED_CHARS) {
-      BUFFER.set(larger);
+    char[] reused = BUFFER.get();
+    if (reused.length < length) {
+      reused = new char[Math.max(length, Math.min(REUSED_CHARS, reused.length * 2))];
+      BUFFER.set(reused);
     }
-    return larger;
+    return reused;
   }
 }
