@@ -120,7 +120,13 @@ impl BloomFilter {
                     }
                 }
             } else {
-                (0..count).for_each(|j| changed |= self.put_hash(hashes.get(j)));
+                // As above: a key already present costs its probes and no locked OR.
+                for j in 0..count {
+                    let hash = hashes.get(j);
+                    if !self.contains_hash(hash) {
+                        changed |= self.put_hash(hash);
+                    }
+                }
             }
         });
         changed
