@@ -10,6 +10,9 @@ use crate::error::{Error, Result};
 use crate::hashing::{self, Hash128};
 use crate::sizing;
 
+/// The largest k whose group indexes fit the small scratch array.
+const SMALL_K: usize = 32;
+
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
 const GROUP: usize = 16;
 
@@ -232,13 +235,22 @@ impl BloomFilter {
             h1s: [0; GROUP],
             h2s: [0; GROUP],
         };
-        // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail.
-        let mut scratch = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+        // On the stack, nothing to allocate, so nothing to fail: 4 KiB for k ≤ 32 (the usual
+        // filters), else 32 KiB (k = 255), zeroed once per batch only when needed.
+        let k = self.num_hashes() as usize;
+        let mut small = [0u64; GROUP * SMALL_K];
+        let mut large;
+        let scratch: &mut [u64] = if k <= SMALL_K {
+            &mut small
+        } else {
+            large = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+            &mut large
+        };
         let mut first = 0;
         while first < keys.len() {
             let count = GROUP.min(keys.len() - first);
             self.hash_keys(keys, first, count, &mut hashes);
-            visit(first, count, &hashes, &mut scratch);
+            visit(first, count, &hashes, scratch);
             first += count;
         }
     }
@@ -350,10 +362,11 @@ mod tests {
             Strategy::Blocked,
         ] {
             // In cache (probed from the hashes) and above the prefetch threshold.
-            for num_bits in [143_872, 9_600_512] {
+            // k = 40 takes the large index scratch.
+            for (num_bits, num_hashes) in [(143_872, 7), (9_600_512, 7), (1_048_576, 40)] {
                 let shape = Shape {
                     num_bits,
-                    num_hashes: 7,
+                    num_hashes,
                 };
                 let f = BloomFilter::with_shape(shape, strategy).unwrap();
                 let g = BloomFilter::with_shape(shape, strategy).unwrap();

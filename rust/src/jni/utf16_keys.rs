@@ -44,7 +44,11 @@ impl Utf16Keys {
         let ends = checked_ends(env, ends, chars_len, "chars")?;
         // Java reuses a larger buffer: only the keys' chars are read.
         let total = ends.last().map_or(0, |&end| end as usize);
-        let mut bytes = try_buffer::<u8>(total, "the keys' bytes")?;
+        // Reserved, not zeroed: narrowing appends every byte.
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(total)
+            .map_err(|_| Error::allocation("the keys' bytes", total as u64))?;
         if total == 0 {
             return Ok(Utf16Keys { bytes, ends });
         }
@@ -73,28 +77,19 @@ impl KeyBatch for Utf16Keys {
     }
 }
 
-/// `out[i] = chars[i]` as a byte, if every char is ASCII (< 0x80); returns whether they were.
-/// Branch-free chunks the compiler vectorizes; `out` must be as long as `chars`.
-fn narrow_ascii(chars: &[u16], out: &mut [u8]) -> bool {
+/// Appends each char to `out` as a byte while every char is ASCII (< 0x80); returns whether
+/// they all were (if not, `out` holds a prefix). Chunks the compiler vectorizes, each checked
+/// before it is appended; `out` should have room for every char (no reallocation then).
+fn narrow_ascii(chars: &[u16], out: &mut Vec<u8>) -> bool {
     const CHUNK: usize = 32;
-    let mut high = 0u16;
-    let mut outs = out.chunks_exact_mut(CHUNK);
-    let mut ins = chars.chunks_exact(CHUNK);
-    for (o, c) in (&mut outs).zip(&mut ins) {
-        for (b, &u) in o.iter_mut().zip(c) {
-            high |= u;
-            *b = u as u8;
-        }
+    for chunk in chars.chunks(CHUNK) {
         // Stop at the first chunk holding a non-ASCII char: the batch is encoded instead.
-        if high >= 0x80 {
+        if chunk.iter().fold(0u16, |high, &u| high | u) >= 0x80 {
             return false;
         }
+        out.extend(chunk.iter().map(|&u| u as u8));
     }
-    for (b, &u) in outs.into_remainder().iter_mut().zip(ins.remainder()) {
-        high |= u;
-        *b = u as u8;
-    }
-    high < 0x80
+    true
 }
 
 /// Every key's UTF-8 bytes (as Java's `getBytes(UTF_8)`) and their ends, for a batch that is
@@ -248,14 +243,15 @@ mod tests {
     fn narrowing_takes_ascii_only() {
         for len in [0, 1, 31, 32, 33, 64, 100] {
             let chars: Vec<u16> = (0..len).map(|i| (i * 7 % 128) as u16).collect();
-            let mut out = vec![0u8; len];
+            let mut out = Vec::with_capacity(len);
             assert!(narrow_ascii(&chars, &mut out));
-            assert!(out.iter().zip(&chars).all(|(&b, &c)| b as u16 == c));
+            assert!(out.len() == len && out.iter().zip(&chars).all(|(&b, &c)| b as u16 == c));
             for at in [0, len / 2, len.saturating_sub(1)] {
                 for c in [0x80, 0xFF, 0x100, 0xD800, 0xFFFF] {
                     if len > 0 {
                         let mut other = chars.clone();
                         other[at] = c;
+                        out.clear();
                         assert!(!narrow_ascii(&other, &mut out), "{c:#x} at {at} of {len}");
                     }
                 }
