@@ -1,8 +1,9 @@
 //! A batch of byte-string keys as Java packs them: one `byte[]` holding every key, one after
-//! another, and an `int[]` of each key's end offset. One crossing per batch, no per-key JNI call
-//! (an object array would need `GetObjectArrayElement` and a copy per key); both arrays are
-//! copied into fallible Rust buffers, so no critical section is held while keys are hashed, and
-//! the batch goes to the core's pipelined `put_all_bytes` / `might_contain_all_bytes_into`.
+//! another (the array may be longer: Java reuses its buffer), and an `int[]` of each key's end
+//! offset. One crossing per batch, no per-key JNI call (an object array would need
+//! `GetObjectArrayElement` and a copy per key); the keys' bytes and the ends are copied into
+//! fallible Rust buffers, so no critical section is held while keys are hashed, and the batch
+//! goes to the core's pipelined `put_all_bytes` / `might_contain_all_bytes_into`.
 
 use jni::Env;
 use jni::objects::{JByteArray, JIntArray};
@@ -27,7 +28,9 @@ impl PackedKeys {
     ) -> JniResult<PackedKeys> {
         let data_len = length(env, data, "data")?;
         let ends = checked_ends(env, ends, data_len, "data")?;
-        let mut bytes = try_buffer::<i8>(data_len, "data")?;
+        // Java reuses a larger buffer: only the keys' bytes are copied.
+        let total = ends.last().map_or(0, |&end| end as usize);
+        let mut bytes = try_buffer::<i8>(total, "data")?;
         data.get_region(env, 0, &mut bytes)?;
         Ok(PackedKeys { data: bytes, ends })
     }
