@@ -18,6 +18,9 @@ pub(crate) mod avx512;
 #[path = "avx512_absent.rs"]
 pub(crate) mod avx512;
 pub(crate) mod batch;
+// Batches of byte-string keys.
+mod byte_batch;
+pub use byte_batch::PackedBytes;
 // The BLOCKED strategy's layout and batch paths.
 pub(crate) mod blocked;
 

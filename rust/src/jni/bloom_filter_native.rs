@@ -235,7 +235,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
             env,
             handle,
             |env| PackedKeys::read(env, &data, &ends),
-            BloomFilter::put_bytes,
+            BloomFilter::put_all_bytes,
         )
     })
 }
@@ -256,7 +256,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllPack
             handle,
             |env| PackedKeys::read(env, &data, &ends),
             &out,
-            BloomFilter::might_contain_bytes,
+            BloomFilter::might_contain_all_bytes_into,
         )
     })
 }
