@@ -66,8 +66,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   static final int HEADER_LENGTH = 24;
 
   /**
-   * Puts and queries single {@code long} keys in Java over the native words, or null (words
-   * beyond a buffer's capacity) for the JNI calls. Read only after {@code handle()} and before {@code
+   * Answers single {@code long} keys in Java over the native words, or null (words beyond a
+   * buffer's capacity) for the JNI call. Read only after {@code handle()} and before {@code
    * reachabilityFence(this)}: {@link BitsView} says why that keeps the memory alive.
    */
   private final transient BitsView view;
@@ -198,21 +198,15 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   // hottest path.
 
   /**
-   * Puts a {@code long} key (Guava's {@code Funnels.longFunnel()}). Done in Java, without a
-   * native call or an allocation: atomic ORs on the native bits in place (filters of up to
-   * 2<sup>31</sup> − 1 bytes; larger ones make one native call), the same bits as {@link
-   * #putAll(long[])}.
+   * Puts a {@code long} key (Guava's {@code Funnels.longFunnel()}).
    *
    * @return {@code true} if a bit changed, i.e. the key was certainly not in the filter before;
    *     as in Guava, two threads putting the same key at once may both get {@code true}
    * @param key the key
-   * @throws IllegalStateException if this filter is closed
    */
   public boolean put(long key) {
     try {
-      long handle = handle(); // first: throws once closed, and marks the filter shared
-      BitsView v = view;
-      return v != null ? v.put(key) : BloomFilterNative.nPut(handle, key);
+      return BloomFilterNative.nPut(handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
