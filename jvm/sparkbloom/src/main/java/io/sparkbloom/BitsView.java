@@ -34,6 +34,9 @@ import java.nio.LongBuffer;
  *       aligned 8-byte load, which x86-64 and AArch64 perform as one access; and even a load
  *       split into bytes would see each byte before or after an OR that only adds bits, so
  *       it could never lose a bit set before.
+ *   <li><b>The buffer owns nothing.</b> JNI's {@code NewDirectByteBuffer} makes a buffer with no
+ *       Cleaner of its own: collecting it frees nothing, and only {@code NativeHandle} frees
+ *       the words. Java sees it read-only.
  *   <li><b>Bounds.</b> Every index a walk computes is below m, so its word is below ceil(m /
  *       64), the buffer's capacity in longs; the buffer checks each index anyway. Filters whose
  *       words exceed a buffer's {@code int} capacity (2<sup>31</sup> − 1 bytes) get no view
@@ -80,7 +83,7 @@ final class BitsView {
       return null;
     }
     return new BitsView(
-        bytes.order(ByteOrder.nativeOrder()).asLongBuffer(),
+        bytes.order(ByteOrder.nativeOrder()).asLongBuffer().asReadOnlyBuffer(),
         BloomFilterNative.nBitSize(handle),
         BloomFilterNative.nNumHashes(handle),
         BloomFilterNative.nStrategy(handle));
