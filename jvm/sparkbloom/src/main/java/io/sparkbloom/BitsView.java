@@ -52,6 +52,14 @@ final class BitsView {
   private static final int SPARK_V1 = Strategy.SPARK_SKETCH_V1.ordinal();
   private static final int SPARK_V2 = Strategy.SPARK_SKETCH_V2.ordinal();
 
+  /**
+   * {@code -Dsparkbloom.singleKeyView=false} keeps single-key queries on the JNI call: to
+   * compare the two ({@code SingleKeyViewBench}), or as a way out should a JVM refuse direct
+   * buffers over native memory.
+   */
+  private static final boolean ENABLED =
+      !"false".equalsIgnoreCase(System.getProperty("sparkbloom.singleKeyView"));
+
   /** Bits in a BLOCKED block (one 64-byte cache line) and 9-bit fields per 64-bit word. */
   private static final int BLOCK_BITS = 512;
   private static final int FIELDS_PER_WORD = 7;
@@ -75,9 +83,12 @@ final class BitsView {
 
   /**
    * The view of the filter behind {@code handle}, just created and not yet shared, or null
-   * when its words do not fit a direct buffer.
+   * when its words do not fit a direct buffer (or the view is turned off).
    */
   static BitsView of(long handle) {
+    if (!ENABLED) {
+      return null;
+    }
     ByteBuffer bytes = BloomFilterNative.nWordsView(handle);
     if (bytes == null) {
       return null;
