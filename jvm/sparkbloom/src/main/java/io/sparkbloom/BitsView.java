@@ -5,10 +5,10 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
- * Single-key {@code long} queries answered in Java over a read-only view of a filter's native
+ * Single-key queries ({@code long} and byte-string keys) answered in Java over a read-only view of a filter's native
  * words, with no JNI call per key: the JNI transition was most of a single-key query's cost.
  * The strategy walks are those of {@code rust/src/strategy.rs} (and {@code filter/blocked.rs}),
- * the hashes those of {@link LongKeyHash}; tests hold both to the native path and to Guava.
+ * the hashes those of {@link KeyHash}; tests hold both to the native path and to Guava.
  *
  * <h2>Why reading the native memory is safe</h2>
  *
@@ -106,19 +106,66 @@ final class BitsView {
    */
   boolean mightContain(long key) {
     if (strategy == MITZ_64) {
-      long low = LongKeyHash.guavaLow(key);
-      return mitz64(low, LongKeyHash.guavaHigh(key, low));
+      long low = KeyHash.guavaLow(key);
+      return mitz64(low, KeyHash.guavaHigh(key, low));
     }
     if (strategy == MITZ_32) {
-      return mitz32(LongKeyHash.guavaLow(key));
+      return mitz32(KeyHash.guavaLow(key));
     }
     if (strategy == SPARK_V1 || strategy == SPARK_V2) {
-      int h1 = LongKeyHash.sparkHashLong(key, 0);
-      int h2 = LongKeyHash.sparkHashLong(key, h1);
+      int h1 = KeyHash.sparkHashLong(key, 0);
+      int h2 = KeyHash.sparkHashLong(key, h1);
       return strategy == SPARK_V1 ? sparkV1(h1, h2) : sparkV2(h1, h2);
     }
-    long low = LongKeyHash.guavaLow(key);
-    return blocked(low, LongKeyHash.guavaHigh(key, low));
+    long low = KeyHash.guavaLow(key);
+    return blocked(low, KeyHash.guavaHigh(key, low));
+  }
+
+  /**
+   * Whether the byte-string {@code key} (not null) might have been put, exactly as the native
+   * {@code might_contain_bytes}: Guava's Murmur3_x64_128 of the bytes ({@code
+   * Funnels.byteArrayFunnel()}), or Spark's {@code hashUnsafeBytes} pair. Same caller rules as
+   * {@link #mightContain(long)}.
+   */
+  boolean mightContain(byte[] key) {
+    if (strategy == SPARK_V1 || strategy == SPARK_V2) {
+      int h1 = KeyHash.sparkHashBytes(key, 0);
+      int h2 = KeyHash.sparkHashBytes(key, h1);
+      return strategy == SPARK_V1 ? sparkV1(h1, h2) : sparkV2(h1, h2);
+    }
+    // Guava's Murmur3_x64_128, seed 0: 16-byte blocks, a zero-padded tail, the finalization.
+    long h1 = 0;
+    long h2 = 0;
+    int length = key.length;
+    int blocksEnd = length & ~15;
+    for (int at = 0; at < blocksEnd; at += 16) {
+      h1 ^= KeyHash.mixK1(KeyHash.le64(key, at));
+      h1 = (Long.rotateLeft(h1, 27) + h2) * 5 + 0x52dce729;
+      h2 ^= KeyHash.mixK2(KeyHash.le64(key, at + 8));
+      h2 = (Long.rotateLeft(h2, 31) + h1) * 5 + 0x38495ab5;
+    }
+    int tail = length - blocksEnd;
+    if (tail > 8) {
+      h2 ^= KeyHash.mixK2(KeyHash.le64Padded(key, blocksEnd + 8, tail - 8));
+    }
+    if (tail > 0) {
+      h1 ^= KeyHash.mixK1(KeyHash.le64Padded(key, blocksEnd, Math.min(tail, 8)));
+    }
+    h1 ^= length;
+    h2 ^= length;
+    h1 += h2;
+    h2 += h1;
+    h1 = KeyHash.fmix64(h1);
+    h2 = KeyHash.fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    if (strategy == MITZ_64) {
+      return mitz64(h1, h2);
+    }
+    if (strategy == MITZ_32) {
+      return mitz32(h1);
+    }
+    return blocked(h1, h2);
   }
 
   private boolean bit(long index) {
@@ -203,7 +250,7 @@ final class BitsView {
     int left = FIELDS_PER_WORD;
     for (int i = 0; i < numHashes; i++) {
       if (left == 0) {
-        seed = LongKeyHash.fmix64(seed);
+        seed = KeyHash.fmix64(seed);
         fields = seed;
         left = FIELDS_PER_WORD;
       }

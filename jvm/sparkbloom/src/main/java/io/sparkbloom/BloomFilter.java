@@ -268,18 +268,29 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   /**
-   * Whether the byte-string {@code key} might have been put.
+   * Whether the byte-string {@code key} might have been put. Answered in Java over the native
+   * bits, as {@link #mightContain(long)}.
    *
    * @throws NullPointerException if {@code key} is null
    * @param key the key
    * @return whether the key might have been put
    */
   public boolean mightContain(byte[] key) {
-    return test(h -> BloomFilterNative.nMightContainBytes(h, key));
+    try {
+      long handle = handle(); // first: throws once closed, and marks the filter shared
+      BitsView v = view;
+      if (v == null) {
+        return BloomFilterNative.nMightContainBytes(handle, key);
+      }
+      return v.mightContain(Objects.requireNonNull(key, "key is null"));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   /**
-   * Whether the string {@code key} (as UTF-8) might have been put.
+   * Whether the string {@code key} (as UTF-8) might have been put. Answered in Java over the
+   * native bits, as {@link #mightContain(long)}.
    *
    * @throws NullPointerException if {@code key} is null
    * @param key the key

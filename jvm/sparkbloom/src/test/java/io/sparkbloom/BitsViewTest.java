@@ -21,10 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Single-key {@code mightContain(long)} answered in Java over the native words ({@link
- * BitsView}): the hash equals Guava's, every answer equals the native batch path's for every
- * strategy and shape, a closed filter still throws, and a reader sees every put that
- * happens-before its query.
+ * Single-key {@code mightContain} ({@code long}, {@code byte[]}, {@code String}) answered in
+ * Java over the native words ({@link BitsView}): the long hash equals Guava's, every answer
+ * equals the native path's for every strategy and shape, a closed filter still throws, and a
+ * reader sees every put that happens-before its query. (Guava's and Spark's own answers for
+ * byte-string and string keys: {@code GuavaOracleTest}, {@code SparkSketchOracleTest}.)
  */
 class BitsViewTest {
   private static final int HASH_KEYS = 1_000_000;
@@ -41,10 +42,10 @@ class BitsViewTest {
     for (long key : keys) {
       HashCode expected = guava.hashObject(key, Funnels.longFunnel());
       ByteBuffer halves = ByteBuffer.wrap(expected.asBytes()).order(ByteOrder.LITTLE_ENDIAN);
-      long low = LongKeyHash.guavaLow(key);
+      long low = KeyHash.guavaLow(key);
       if (low != halves.getLong(0)
           || low != expected.asLong()
-          || LongKeyHash.guavaHigh(key, low) != halves.getLong(8)) {
+          || KeyHash.guavaHigh(key, low) != halves.getLong(8)) {
         mismatches++;
       }
     }
@@ -54,11 +55,11 @@ class BitsViewTest {
   @Test
   void sparkHashLongMatchesSparksKnownValues() {
     // The values rust/src/spark_hashing.rs pins against Spark's Murmur3_x86_32.hashLong.
-    assertEquals(1_669_671_676, LongKeyHash.sparkHashLong(0, 0));
-    assertEquals(1_392_991_556, LongKeyHash.sparkHashLong(1, 0));
-    assertEquals(1_871_679_806, LongKeyHash.sparkHashLong(42, 0));
-    assertEquals(1_651_860_712, LongKeyHash.sparkHashLong(-1, 0));
-    assertEquals(-1_193_428_387, LongKeyHash.sparkHashLong(1, 1_392_991_556));
+    assertEquals(1_669_671_676, KeyHash.sparkHashLong(0, 0));
+    assertEquals(1_392_991_556, KeyHash.sparkHashLong(1, 0));
+    assertEquals(1_871_679_806, KeyHash.sparkHashLong(42, 0));
+    assertEquals(1_651_860_712, KeyHash.sparkHashLong(-1, 0));
+    assertEquals(-1_193_428_387, KeyHash.sparkHashLong(1, 1_392_991_556));
   }
 
   @Test
@@ -82,6 +83,51 @@ class BitsViewTest {
             assertSameAnswers(merged, strategy + " merged");
             assertSameAnswers(copy, strategy + " copy");
           }
+        }
+      }
+    }
+  }
+
+  @Test
+  void byteStringAndStringKeysAnswerAsTheNativePath() {
+    // Every length from 0 to 40 (empty, tails of 1 to 15 bytes, one and two 16-byte blocks),
+    // random bytes, about half the keys put; strings with non-ASCII characters.
+    java.util.Random random = new java.util.Random(20_261_122);
+    byte[][] keys = new byte[20_000][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = new byte[i % 41];
+      random.nextBytes(keys[i]);
+    }
+    String[] strings = new String[5_000];
+    for (int i = 0; i < strings.length; i++) {
+      strings[i] = "user-" + i + (i % 3 == 0 ? "-é漢" : "") + "-" + random.nextLong();
+    }
+    for (Strategy strategy : Strategy.values()) {
+      for (long n : new long[] {1_000, 100_000}) {
+        try (BloomFilter f = BloomFilter.create(n, 0.01, strategy)) {
+          for (int i = 0; i < keys.length; i += 2) {
+            f.put(keys[i]);
+          }
+          for (int i = 0; i < strings.length; i += 2) {
+            f.put(strings[i]);
+          }
+          long h = f.handle();
+          int mismatches = 0;
+          for (int i = 0; i < keys.length; i++) {
+            boolean answer = f.mightContain(keys[i]);
+            mismatches += answer != BloomFilterNative.nMightContainBytes(h, keys[i]) ? 1 : 0;
+            mismatches += i % 2 == 0 && !answer ? 1 : 0;
+          }
+          for (int i = 0; i < strings.length; i++) {
+            boolean answer = f.mightContain(strings[i]);
+            byte[] utf8 = strings[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            mismatches += answer != BloomFilterNative.nMightContainBytes(h, utf8) ? 1 : 0;
+            mismatches += i % 2 == 0 && !answer ? 1 : 0;
+          }
+          assertEquals(0, mismatches, strategy + " n=" + n + ": byte-string answers");
+          NullPointerException e =
+              assertThrows(NullPointerException.class, () -> f.mightContain((byte[]) null));
+          assertEquals("key is null", e.getMessage());
         }
       }
     }
@@ -146,6 +192,8 @@ class BitsViewTest {
     f.close();
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.mightContain(5));
     assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> f.mightContain(new byte[] {1}));
+    assertThrows(IllegalStateException.class, () -> f.mightContain("k"));
   }
 
   @Test

@@ -1,12 +1,24 @@
 package io.sparkbloom;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
- * The hashes of a {@code long} key that the strategies walk, in Java, without allocation: bit
- * for bit what the Rust core computes ({@code rust/src/hashing.rs}, {@code spark_hashing.rs}),
- * and so what Guava and Spark compute. {@link BitsView} answers single-key queries with them.
+ * The hashes of {@code long} and byte-string keys that the strategies walk, in Java, without
+ * allocation: bit for bit what the Rust core computes ({@code rust/src/hashing.rs}, {@code
+ * spark_hashing.rs}), and so what Guava and Spark compute. {@link BitsView} answers single-key
+ * queries with them. Guava's 128-bit hash of a byte string has two halves, so {@link BitsView}
+ * runs its block loop itself with the steps here ({@link #mixK1}, {@link #mixK2}, {@link
+ * #fmix64}, {@link #le64}).
  */
-final class LongKeyHash {
-  private LongKeyHash() {}
+final class KeyHash {
+  private KeyHash() {}
+
+  private static final VarHandle LE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static final long C1 = 0x87c37b91114253d5L;
   private static final long C2 = 0x4cf5ad432745937fL;
@@ -41,8 +53,49 @@ final class LongKeyHash {
     return fmix64((mixK1(key) ^ 8) + 16) + low;
   }
 
-  private static long mixK1(long k1) {
+  /** Murmur3_x64_128's mix of the first 8 bytes of a block (or of the tail). */
+  static long mixK1(long k1) {
     return Long.rotateLeft(k1 * C1, 31) * C2;
+  }
+
+  /** Murmur3_x64_128's mix of the second 8 bytes of a block (or of the tail). */
+  static long mixK2(long k2) {
+    return Long.rotateLeft(k2 * C2, 33) * C1;
+  }
+
+  /** The 8 bytes of {@code bytes} from {@code at} as a little-endian long. */
+  static long le64(byte[] bytes, int at) {
+    return (long) LE_LONG.get(bytes, at);
+  }
+
+  /** The {@code count} (0 to 8) bytes from {@code at} as a little-endian long, zero-padded. */
+  static long le64Padded(byte[] bytes, int at, int count) {
+    long value = 0;
+    for (int i = count - 1; i >= 0; i--) {
+      value = value << 8 | (bytes[at + i] & 0xff);
+    }
+    return value;
+  }
+
+  /**
+   * Spark's legacy {@code Murmur3_x86_32.hashUnsafeBytes(bytes, seed)}, which its Bloom filters
+   * use: whole 4-byte little-endian words as in Murmur3, then one full mix round per trailing
+   * byte, sign-extended (not standard Murmur3's packed tail).
+   *
+   * @param bytes the key
+   * @param seed 0, then the first hash
+   * @return the 32-bit hash
+   */
+  static int sparkHashBytes(byte[] bytes, int seed) {
+    int h1 = seed;
+    int aligned = bytes.length & ~3;
+    for (int i = 0; i < aligned; i += 4) {
+      h1 = mixH1(h1, mixK1x86((int) LE_INT.get(bytes, i)));
+    }
+    for (int i = aligned; i < bytes.length; i++) {
+      h1 = mixH1(h1, mixK1x86(bytes[i]));
+    }
+    return fmix32(h1, bytes.length);
   }
 
   /** Murmur3's 64-bit finalizer (also the BLOCKED strategy's field re-mix). */
@@ -65,7 +118,11 @@ final class LongKeyHash {
   static int sparkHashLong(long key, int seed) {
     int h1 = mixH1(seed, mixK1x86((int) key));
     h1 = mixH1(h1, mixK1x86((int) (key >>> 32)));
-    h1 ^= 8;
+    return fmix32(h1, 8);
+  }
+
+  private static int fmix32(int h1, int length) {
+    h1 ^= length;
     h1 ^= h1 >>> 16;
     h1 *= 0x85ebca6b;
     h1 ^= h1 >>> 13;
