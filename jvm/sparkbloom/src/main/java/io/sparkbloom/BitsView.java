@@ -53,7 +53,7 @@ final class BitsView {
   private static final int SPARK_V2 = Strategy.SPARK_SKETCH_V2.ordinal();
 
   /**
-   * {@code -Dsparkbloom.singleKeyView=false} keeps single-key queries on the JNI call: to
+   * {@code -Dsparkbloom.singleKeyView=false} keeps single-key queries on the JNI calls: to
    * compare the two ({@code SingleKeyViewBench}), or as a way out should a JVM refuse direct
    * buffers over native memory.
    */
