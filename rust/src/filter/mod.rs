@@ -353,6 +353,16 @@ impl BloomFilter {
         self.bits.or_word(i, bits);
     }
 
+    /// The address of the first word of the bit array (bit b in word b >> 6, little-endian on
+    /// the hosts we build for), for the JNI bridge's read-only direct view. The address is fixed
+    /// for the filter's whole life: the words are one boxed slice, allocated at creation and
+    /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
+    /// clear change words in place).
+    #[cfg(feature = "jni")]
+    pub(crate) fn words_ptr(&self) -> *const u64 {
+        self.bits.as_ptr()
+    }
+
     /// The words of a filter the caller owns exclusively (decoders filling a new filter).
     pub(crate) fn words_mut(&mut self) -> &mut [u64] {
         self.bits.words_mut()
