@@ -2,6 +2,7 @@
 //! at byte b >> 3, bit b & 7. It is the in-memory layout on little-endian hosts: a copy. Bits
 //! at or above m (version 2 only) are zero.
 
+use super::popcount;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::le;
@@ -13,25 +14,20 @@ pub(crate) fn payload_len(num_bits: u64) -> u64 {
     num_bits.div_ceil(64) * 8
 }
 
-/// Appends the filter's words (one snapshot each, if other threads are writing).
-pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
+/// Appends the filter's words (one snapshot each, if other threads are writing); returns the
+/// number of set bits among them, counted in the same pass.
+pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
     // the capacity for every word (most of the time of encoding a full filter), and zeroing
     // the bytes first would be one more pass over them.
     let words = filter.words();
     let len = words.len() * 8;
     out.reserve(len);
-    for (bytes, word) in out.spare_capacity_mut()[..len]
-        .chunks_exact_mut(8)
-        .zip(words)
-    {
-        for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
-            byte.write(value);
-        }
-    }
-    // SAFETY: the loop initialized the `len` bytes after the old length (one per byte of each
-    // of the `len / 8` words), within the capacity reserved above.
+    let count = popcount::copy_counting(words, &mut out.spare_capacity_mut()[..len]);
+    // SAFETY: `copy_counting` initialized all `len` bytes after the old length (8 per word),
+    // within the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
+    count
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.
