@@ -169,19 +169,17 @@ fn all_gaps(dense: &[u8], count: u64) -> Option<Vec<u64>> {
         return None;
     }
     let mut gaps = Vec::new();
-    gaps.try_reserve_exact(count as usize + set_bits::SLACK)
-        .ok()?;
-    gaps.resize(count as usize + set_bits::SLACK, 0);
+    gaps.try_reserve_exact(count as usize).ok()?;
+    gaps.resize(count as usize, 0);
     let found = set_bits::gaps(dense, 0..words, &mut 0, &mut gaps);
     debug_assert_eq!(found as u64, count);
-    gaps.truncate(found);
     Some(gaps)
 }
 
 /// Calls `visit` with the gaps in increasing position order, those of [`BATCH_WORDS`] words at
 /// a time, until it returns false; returns whether every gap was visited.
 fn for_each_gap_batch(dense: &[u8], mut visit: impl FnMut(&[u64]) -> bool) -> bool {
-    let mut gaps = [0u64; BATCH_WORDS * 64 + set_bits::SLACK];
+    let mut gaps = [0u64; BATCH_WORDS * 64];
     let mut next = 0u64; // p_{i−1} + 1
     let words = dense.len() / 8;
     (0..words).step_by(BATCH_WORDS).all(|first| {
