@@ -25,14 +25,18 @@ pub(crate) const MIN_PAYLOAD_LEN: u64 = 9;
 /// The largest Rice parameter a payload may declare: the low bits of a gap are one u64 read.
 pub(crate) const MAX_RICE: u32 = 63;
 
+/// The most gaps a plan keeps for the writer (32 KiB): the per-user filter's 2,000 and any
+/// small filter's, while encoding a large one still needs no more than the dense snapshot, the
+/// result and a bounded buffer.
+const KEPT_GAPS: u64 = 4096;
+
 /// Words whose gaps are taken at once when they are not all kept (at most 64 gaps each: a
 /// 16 KiB buffer on the stack).
 const BATCH_WORDS: usize = 32;
 
 /// How a dense payload codes sparse: its set-bit count, the Rice parameter and the exact
-/// payload length, which is strictly smaller than the dense payload; and its gaps, when they
-/// take no more memory than the dense payload (one u64 per set bit, at most one per word),
-/// so that the writer does not take them from the words a second time.
+/// payload length, which is strictly smaller than the dense payload; and its gaps, when there
+/// are at most [`KEPT_GAPS`], so that the writer does not take them from the words again.
 pub(crate) struct Plan {
     count: u64,
     rice: u32,
@@ -52,9 +56,9 @@ impl Plan {
 /// dense". Deterministic: equal bits give equal plans. A half-full filter, which no parameter
 /// codes smaller than dense even at the least a code can cost, is "dense" from its count and
 /// last bit alone, without a walk. Otherwise the exact cost of each Rice parameter is summed
-/// over the gaps, which are kept if they fit in the dense payload's size (else the walk goes
-/// in batches and stops as soon as no parameter can beat dense: it once reserved 8 bytes per
-/// set bit, 33 GB for a 1 GiB filter).
+/// over the gaps, which are kept if there are few (else the walk goes in batches and stops as
+/// soon as no parameter can beat dense: it once reserved 8 bytes per set bit, 33 GB for a
+/// 1 GiB filter).
 pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
     debug_assert_eq!(count, count_ones(dense));
     let dense_len = dense.len() as u64;
@@ -161,11 +165,11 @@ fn count_ones(dense: &[u8]) -> u64 {
         .sum()
 }
 
-/// All the gaps of `dense`, which has `count` set bits, if they take no more memory than the
-/// dense payload and that memory is there.
+/// All the gaps of `dense`, which has `count` set bits, if they are at most [`KEPT_GAPS`] and
+/// the memory is there.
 fn all_gaps(dense: &[u8], count: u64) -> Option<Vec<u64>> {
     let words = dense.len() / 8;
-    if count > words as u64 {
+    if count > KEPT_GAPS {
         return None;
     }
     let mut gaps = Vec::new();
