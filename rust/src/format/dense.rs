@@ -33,7 +33,7 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.
 pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     debug_assert_eq!(payload.len() as u64, payload_len(shape.num_bits));
-    let words = words_from_bytes(payload, le::u64s_into)?;
+    let words = words_from_bytes(payload, u64::from_le_bytes)?;
     if let Some(bit) = crate::filter::first_bit_at_or_above(&words, shape.num_bits) {
         return Err(Error::corrupt(
             "payload",
@@ -43,16 +43,20 @@ pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<B
     BloomFilter::from_words_with_shape(words, shape, strategy)
 }
 
-/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) as `read_into`
-/// reads them: the dense payload (little-endian, [`le::u64s_into`]) and Guava's stream
-/// (big-endian). Allocation failure is an error, not an abort.
-pub(crate) fn words_from_bytes(bytes: &[u8], read_into: fn(&[u8], &mut [u64])) -> Result<Vec<u64>> {
+/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller), each read by
+/// `word_of`: the dense payload ([`u64::from_le_bytes`]) and Guava's stream
+/// ([`u64::from_be_bytes`]). Allocation failure is an error, not an abort. Written once, not
+/// zeroed first and then overwritten.
+pub(crate) fn words_from_bytes(bytes: &[u8], word_of: fn([u8; 8]) -> u64) -> Result<Vec<u64>> {
     let mut words = Vec::new();
     words
         .try_reserve_exact(bytes.len() / 8)
         .map_err(|_| Error::allocation("the bit array", bytes.len() as u64))?;
-    words.resize(bytes.len() / 8, 0);
-    read_into(bytes, &mut words);
+    words.extend(
+        bytes
+            .chunks_exact(8)
+            .map(|word| word_of(word.try_into().expect("8 bytes"))),
+    );
     Ok(words)
 }
 
