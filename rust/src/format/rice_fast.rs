@@ -7,7 +7,8 @@
 //!
 //! Each code is a dependency on the one before (its start is the previous one's end), so the
 //! speed is the length of that chain: here a trailing-zero count, an add and a shift of the
-//! register (about 4 cycles), not a load from memory per code (about 12).
+//! register, not a load from memory per code (2.1 against 3.5 ns a code on the per-user filter,
+//! 2,000 codes). Decoding four codes per load without a branch between them measured slower.
 
 use super::bitstream::low_mask;
 use crate::le;
