@@ -1,8 +1,6 @@
 //! Little-endian integers in byte slices: the one reader of the crate's little-endian words
 //! (the format's header, dense and sparse payloads, its checksum trailer, Murmur3's blocks).
 
-use byteorder::{ByteOrder, LittleEndian};
-
 /// The u64 at `bytes[at..at + 8]`; panics if those 8 bytes are not there.
 #[inline(always)]
 pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -23,11 +21,6 @@ pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
-/// Fills `words` from `bytes` (8 bytes per word, exactly as many): the bulk form of [`u64_at`].
-pub(crate) fn u64s_into(bytes: &[u8], words: &mut [u64]) {
-    LittleEndian::read_u64_into(bytes, words);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,8 +32,5 @@ mod tests {
         assert_eq!(u64_padded(&bytes[..3]), 0x03_02_01);
         assert_eq!(u64_padded(&[]), 0);
         assert_eq!(u32_at(&bytes, 0), 0x0403_0201);
-        let mut words = [0u64; 1];
-        u64s_into(&bytes[1..], &mut words);
-        assert_eq!(words, [u64_at(&bytes, 1)]);
     }
 }

@@ -5,7 +5,6 @@
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::strategy::Strategy;
-use byteorder::{BigEndian, ByteOrder};
 
 /// The word array is a Java `long[]`, indexed by `int`.
 pub(crate) const MAX_WORDS: u64 = i32::MAX as u64;
@@ -46,8 +45,7 @@ impl WordStream {
     pub(crate) fn decode(&self, bytes: &[u8], max_num_bits: u64) -> Result<BloomFilter> {
         let total = self.total_len_with_limit(max_num_bits)?;
         super::check_exact_len(bytes, total)?;
-        let words =
-            super::dense::words_from_bytes(&bytes[self.header_len..], BigEndian::read_u64_into)?;
+        let words = super::dense::words_from_bytes(&bytes[self.header_len..], u64::from_be_bytes)?;
         BloomFilter::from_words(words, self.num_hashes, self.strategy)
     }
 }

@@ -14,7 +14,6 @@ use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, res
 use crate::counting::CountingBloomFilter;
 use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
 use crate::error::{Error, Result};
-use crate::le;
 use crate::sizing::{MAX_NUM_BITS, Shape};
 use crate::strategy::Strategy;
 
@@ -127,7 +126,7 @@ pub fn total_len_with_limit(header: &[u8], max_num_bits: u64) -> Result<u64> {
 }
 
 fn read_dense(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
-    let words = super::dense::words_from_bytes(payload, le::u64s_into)?;
+    let words = super::dense::words_from_bytes(payload, u64::from_le_bytes)?;
     if let Some(index) = crate::counting::first_counter_at_or_above(&words, shape.num_bits) {
         return Err(Error::corrupt(
             "payload",

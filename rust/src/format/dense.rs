@@ -2,6 +2,7 @@
 //! at byte b >> 3, bit b & 7. It is the in-memory layout on little-endian hosts: a copy. Bits
 //! at or above m (version 2 only) are zero.
 
+use super::popcount;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::le;
@@ -13,31 +14,26 @@ pub(crate) fn payload_len(num_bits: u64) -> u64 {
     num_bits.div_ceil(64) * 8
 }
 
-/// Appends the filter's words (one snapshot each, if other threads are writing).
-pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) {
+/// Appends the filter's words (one snapshot each, if other threads are writing); returns the
+/// number of set bits among them, counted in the same pass.
+pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
     // the capacity for every word (most of the time of encoding a full filter), and zeroing
     // the bytes first would be one more pass over them.
     let words = filter.words();
     let len = words.len() * 8;
     out.reserve(len);
-    for (bytes, word) in out.spare_capacity_mut()[..len]
-        .chunks_exact_mut(8)
-        .zip(words)
-    {
-        for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
-            byte.write(value);
-        }
-    }
-    // SAFETY: the loop initialized the `len` bytes after the old length (one per byte of each
-    // of the `len / 8` words), within the capacity reserved above.
+    let count = popcount::copy_counting(words, &mut out.spare_capacity_mut()[..len]);
+    // SAFETY: `copy_counting` initialized all `len` bytes after the old length (8 per word),
+    // within the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
+    count
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.
 pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
     debug_assert_eq!(payload.len() as u64, payload_len(shape.num_bits));
-    let words = words_from_bytes(payload, le::u64s_into)?;
+    let words = words_from_bytes(payload, u64::from_le_bytes)?;
     if let Some(bit) = crate::filter::first_bit_at_or_above(&words, shape.num_bits) {
         return Err(Error::corrupt(
             "payload",
@@ -47,16 +43,20 @@ pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<B
     BloomFilter::from_words_with_shape(words, shape, strategy)
 }
 
-/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller) as `read_into`
-/// reads them: the dense payload (little-endian, [`le::u64s_into`]) and Guava's stream
-/// (big-endian). Allocation failure is an error, not an abort.
-pub(crate) fn words_from_bytes(bytes: &[u8], read_into: fn(&[u8], &mut [u64])) -> Result<Vec<u64>> {
+/// The 64-bit words of `bytes` (a multiple of 8 long, checked by the caller), each read by
+/// `word_of`: the dense payload ([`u64::from_le_bytes`]) and Guava's stream
+/// ([`u64::from_be_bytes`]). Allocation failure is an error, not an abort. Written once, not
+/// zeroed first and then overwritten.
+pub(crate) fn words_from_bytes(bytes: &[u8], word_of: fn([u8; 8]) -> u64) -> Result<Vec<u64>> {
     let mut words = Vec::new();
     words
         .try_reserve_exact(bytes.len() / 8)
         .map_err(|_| Error::allocation("the bit array", bytes.len() as u64))?;
-    words.resize(bytes.len() / 8, 0);
-    read_into(bytes, &mut words);
+    words.extend(
+        bytes
+            .chunks_exact(8)
+            .map(|word| word_of(word.try_into().expect("8 bytes"))),
+    );
     Ok(words)
 }
 

@@ -16,6 +16,8 @@ mod header;
 mod popcount;
 pub mod redis_bitmap;
 mod rice_fast;
+mod rice_writer;
+mod set_bits;
 pub mod spark_sketch;
 mod sparse;
 
@@ -61,17 +63,18 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     // even while other threads put.
     let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
     out.resize(HEADER_LEN, 0);
-    dense::write(filter, &mut out);
+    let count = dense::write(filter, &mut out);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
         payload_len: dense_len,
     };
-    if let Some(plan) = sparse::plan(&out[HEADER_LEN..]) {
+    if let Some(plan) = sparse::plan(&out[HEADER_LEN..], count) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
-        let mut sparse = reserve(HEADER_LEN as u64 + plan.len() + TRAILER_LEN as u64)?;
+        let slack = sparse::WRITE_SLACK.saturating_sub(TRAILER_LEN as u64);
+        let mut sparse = reserve(HEADER_LEN as u64 + plan.len() + TRAILER_LEN as u64 + slack)?;
         sparse.resize(HEADER_LEN, 0);
         sparse::write(&out[HEADER_LEN..], &plan, &mut sparse);
         out = sparse;

@@ -1,32 +1,49 @@
-//! The number of set bits of a dense payload: the first step of choosing sparse or dense, over
-//! every word of the filter. Built for a baseline x86-64 CPU, `count_ones` is a dozen SSE2
-//! instructions per word, which was most of the time of encoding a full filter; the POPCNT
-//! instruction (every x86-64 CPU since 2008) is one, so it is used when the CPU has it.
+//! The dense payload's copy and its number of set bits, in one pass over the filter's words:
+//! the count is the first step of choosing sparse or dense. Built for a baseline x86-64 CPU,
+//! `count_ones` is a dozen SSE2 instructions per word, which was most of the time of encoding
+//! a full filter; the POPCNT instruction (every x86-64 CPU since 2008) is one, so it is used
+//! when the CPU has it.
 
-use super::dense;
+use std::mem::MaybeUninit;
 
-/// Set bits in the whole words of `dense` (a dense payload: little-endian words).
-pub(crate) fn count_ones(dense: &[u8]) -> u64 {
+/// Writes each of `words` little-endian into `out` (exactly 8 bytes per word) and returns the
+/// number of set bits among them.
+pub(crate) fn copy_counting(
+    words: impl ExactSizeIterator<Item = u64>,
+    out: &mut [MaybeUninit<u8>],
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT, checked just above.
-        return unsafe { count_ones_popcnt(dense) };
+        return unsafe { copy_counting_popcnt(words, out) };
     }
-    count_ones_portable(dense)
+    copy_counting_portable(words, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_ones_popcnt(dense: &[u8]) -> u64 {
-    count_ones_portable(dense)
+fn copy_counting_popcnt(
+    words: impl ExactSizeIterator<Item = u64>,
+    out: &mut [MaybeUninit<u8>],
+) -> u64 {
+    copy_counting_portable(words, out)
 }
 
-/// Inlined into [`count_ones_popcnt`], where it compiles to POPCNT.
+/// Inlined into [`copy_counting_popcnt`], where `count_ones` compiles to POPCNT.
 #[inline(always)]
-fn count_ones_portable(dense: &[u8]) -> u64 {
-    (0..dense.len() / 8)
-        .map(|i| dense::word(dense, i).count_ones() as u64)
-        .sum()
+fn copy_counting_portable(
+    words: impl ExactSizeIterator<Item = u64>,
+    out: &mut [MaybeUninit<u8>],
+) -> u64 {
+    assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
+    let mut count = 0;
+    for (bytes, word) in out.chunks_exact_mut(8).zip(words) {
+        count += word.count_ones() as u64;
+        for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
+            byte.write(value);
+        }
+    }
+    count
 }
 
 #[cfg(test)]
@@ -34,16 +51,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_the_bits_of_whole_words() {
-        assert_eq!(count_ones(&[]), 0);
-        let mut bytes = vec![0u8; 8 * 37];
-        bytes[0] = 0b1011;
-        bytes[8 * 36 + 7] = 0x80;
-        bytes[100] = 0xff;
-        assert_eq!(count_ones(&bytes), 3 + 1 + 8);
-        assert_eq!(count_ones_portable(&bytes), 12);
-        // A trailing partial word is not counted (a dense payload is whole words).
-        bytes.push(0xff);
-        assert_eq!(count_ones(&bytes), 12);
+    fn copies_little_endian_and_counts_the_bits() {
+        let mut out = [MaybeUninit::new(0xaau8); 24];
+        let words = [0b1011u64, 0x8000_0000_0000_00ff, 0];
+        assert_eq!(copy_counting(words.into_iter(), &mut out), 3 + 9);
+        assert_eq!(copy_counting_portable(words.into_iter(), &mut out), 12);
+        // SAFETY: all 24 bytes were written above (and initialized before).
+        let bytes: Vec<u8> = out.iter().map(|b| unsafe { b.assume_init() }).collect();
+        assert_eq!(&bytes[..9], &[0b1011, 0, 0, 0, 0, 0, 0, 0, 0xff]);
+        assert_eq!(bytes[15], 0x80);
+        assert_eq!(&bytes[16..], &[0; 8]);
+        assert_eq!(copy_counting([].into_iter(), &mut []), 0);
     }
 }

@@ -1,8 +1,14 @@
-//! The sparse decoder's fast path: Rice codes read one 64-bit load each, while every code lies
-//! whole inside eight bytes of the data. The careful reader ([`BitReader`](super::bitstream),
-//! two bounds-checked reads per code) then takes over where this stops: the last eight bytes,
-//! a code longer than 57 bits, or a position that is not below m, whose error it reports. So
-//! the fast path accepts exactly what the careful one accepts, and reports nothing itself.
+//! The sparse decoder's fast path: Rice codes read from a 64-bit window held in a register,
+//! refilled by one load whenever the next code does not fit in what is left of it. The careful
+//! reader ([`BitReader`](super::bitstream), two bounds-checked reads per code) then takes over
+//! where this stops: the last eight bytes, a code longer than one window, or a position that is
+//! not below m, whose error it reports. So the fast path accepts exactly what the careful one
+//! accepts, and reports nothing itself.
+//!
+//! Each code is a dependency on the one before (its start is the previous one's end), so the
+//! speed is the length of that chain: here a trailing-zero count, an add and a shift of the
+//! register, not a load from memory per code (2.1 against 3.5 ns a code on the per-user filter,
+//! 2,000 codes). Decoding four codes per load without a branch between them measured slower.
 
 use super::bitstream::low_mask;
 use crate::le;
@@ -15,8 +21,8 @@ pub(crate) struct Progress {
 }
 
 /// Sets in `words` the positions of up to `count` Rice-coded gaps (parameter `r` ≤ 63) at the
-/// start of `data`, each checked below `num_bits`, as long as each code lies whole in the 57
-/// or more bits of one 8-byte load inside `data`.
+/// start of `data`, each checked below `num_bits`, as long as each code lies whole in an 8-byte
+/// load inside `data` (every code of up to 56 bits is decoded).
 pub(crate) fn set_leading_bits(
     data: &[u8],
     count: u64,
@@ -33,28 +39,47 @@ pub(crate) fn set_leading_bits(
         return done;
     };
     let low = low_mask(r);
+    let terminator_and_low = r + 1; // a code is its quotient and these bits
     while done.codes < count {
         let byte = (done.bit >> 3) as usize;
         if byte > last_load {
             break;
         }
-        // All 64 bits are data; after the shift at least 57 of them are this code's and on.
-        let window = le::u64_at(data, byte) >> (done.bit & 7);
-        let quotient = window.trailing_ones();
-        let len = quotient + 1 + r;
-        if len > 57 {
+        let skip = (done.bit & 7) as u32;
+        // The bits from `done.bit` on, inverted: a code's quotient is its count of trailing
+        // zeros here. The shift brings zeros in at the top, which read as ones of the stream,
+        // so a quotient running into them yields a code longer than `valid`: never taken.
+        let mut inverted = !le::u64_at(data, byte) >> skip;
+        // Bits of the window not yet consumed, all data; at most 63 so that every shift below
+        // stays under 64.
+        let mut valid = 63 - skip;
+        let fresh = valid;
+        loop {
+            let quotient = inverted.trailing_zeros();
+            let len = quotient + terminator_and_low;
+            if len > valid {
+                break;
+            }
+            // quotient + 1 ≤ len ≤ 63: the shifts are in range and the gap is below 2^63.
+            let gap = (quotient as u64) << r | (!inverted >> (quotient + 1)) & low;
+            let position = done.next + gap; // next ≤ m < 2^44: no overflow
+            if position >= num_bits {
+                return done;
+            }
+            words[(position >> 6) as usize] |= 1 << (position & 63);
+            done.next = position + 1;
+            done.bit += len as u64;
+            done.codes += 1;
+            if done.codes == count {
+                return done;
+            }
+            inverted >>= len;
+            valid -= len;
+        }
+        if valid == fresh {
+            // Not even a whole window holds this code: the careful reader's case.
             break;
         }
-        // quotient + 1 + r ≤ 57: the shifts stay below 64 and the gap below 2^57.
-        let gap = (quotient as u64) << r | (window >> (quotient + 1)) & low;
-        let position = done.next + gap; // next ≤ m < 2^44: no overflow
-        if position >= num_bits {
-            break;
-        }
-        words[(position >> 6) as usize] |= 1 << (position & 63);
-        done.next = position + 1;
-        done.bit += len as u64;
-        done.codes += 1;
     }
     done
 }

@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Filters hold n keys; {@code n1e4_p1e-3_sparse} is a (10^4, 10^-3) filter holding 200 keys,
  * the per-user case where sparkbloom's format is sparse. Byte counts come from
- * {@link SerializedSizes}. Output streams are pre-sized for every implementation, so no
+ * {@link SerializedSizes}. {@code javaSerializationFloor} round-trips a bare {@code byte[]} of the
+ * implementation's own bytes, the part of the Java figure no encoder can remove. Output streams are pre-sized for every implementation, so no
  * implementation pays for growing a buffer.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -50,12 +51,17 @@ public class SerializationBench {
     Impl filter;
     int javaSize;
     int ownSize;
+    /** The filter's own bytes as a bare {@code byte[]}: {@link #javaSerializationFloor}'s input. */
+    byte[] ownBytes;
+    int bareJavaSize;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException, ClassNotFoundException {
       filter = filled(impl, shape);
       javaSize = javaRoundTrip(filter.serializable(), 0).size;
-      ownSize = filter.toBytes().length;
+      ownBytes = filter.toBytes();
+      ownSize = ownBytes.length;
+      bareJavaSize = javaRoundTrip(ownBytes, 0).size;
     }
 
     @TearDown(Level.Trial)
@@ -109,6 +115,17 @@ public class SerializationBench {
   @Benchmark
   public Object javaSerialization(Filled s) throws IOException, ClassNotFoundException {
     return closing(javaRoundTrip(s.filter.serializable(), s.javaSize).read);
+  }
+
+  /**
+   * The floor under {@link #javaSerialization}: the same round trip of a bare {@code byte[]} as
+   * long as the filter's own bytes, no filter code at all. What {@code javaSerialization} costs
+   * beyond it is the implementation's encode, decode, proxy and memory; the floor itself is
+   * ObjectOutputStream and ObjectInputStream (stream headers, block data, array copies).
+   */
+  @Benchmark
+  public Object javaSerializationFloor(Filled s) throws IOException, ClassNotFoundException {
+    return javaRoundTrip(s.ownBytes, s.bareJavaSize).read;
   }
 
   @Benchmark
