@@ -11,7 +11,7 @@
 #                      short iterations, one run. Its target lines say "below in this quick
 #                      run (not a verdict)" rather than "missed": that mode's noise cannot
 #                      support a verdict.
-#   --targets          what the targets use, with JMH's 1 s iterations (3 warm-up, 5 measured),
+#   --targets          what the targets use, with JMH's 1 s iterations (2 warm-up, 4 measured),
 #                      repeated --runs times (default 3), plus the example job at 10,000 users
 #                      (per-key, fixed, plain swap; 100 users shown) and BLOCKED's FPP: a target
 #                      is "met" when it holds in at least 2 of 3 runs. ~35-40 minutes on 2 cores.
@@ -75,11 +75,11 @@ if [[ $mode == quick ]]; then
   )
 elif [[ $mode == targets ]]; then
   # criterion only for the JNI ÷ Rust target (batches of 256 and 4096).
-  criterion_args=(--warm-up-time 1 --measurement-time 2 '^(query_all|retain_absent)@.*/(256|4096)$')
-  jmh_common=(-f 1 -wi 3 -w 1s -i 5 -r 1s)
+  criterion_args=(--warm-up-time 1 --measurement-time 2 '^(query_all|retain_absent)@.*/4096$')
+  jmh_common=(-f 1 -wi 2 -w 1s -i 4 -r 1s)
   size_shapes=(n1e4_p1e-3 n1e4_p1e-3_sparse)
   jmh_runs=(
-    "SingleKeyBench\\.(hit|miss)_u64|BatchBench -p batch=256,4096"
+    "SingleKeyBench\\.(hit|miss)_u64|BatchBench -p batch=4096"
     "SerializationBench.javaSerialization -p shape=n1e4_p1e-3,n1e4_p1e-3_sparse -p impl=sparkbloom,guava"
     "StringBatchBench"
   )
