@@ -51,3 +51,11 @@ pub(crate) unsafe fn hash_up_to_8(_keys: &[u64], _h1s: &mut [u64; 8], _h2s: &mut
 pub(crate) unsafe fn indexes(_target: Target, _keys: &[u64], _out: &mut [u64]) {
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn block_holds(_block: *const u64, _h2: u64, _num_hashes: u32) -> bool {
+    unreachable!("AVX-512 lanes are unavailable off x86-64")
+}
