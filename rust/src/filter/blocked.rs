@@ -88,6 +88,9 @@ impl BloomFilter {
         const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.prefetches();
+        // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
+        // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
+        let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
         let vector = avx512::available();
         // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
@@ -106,10 +109,10 @@ impl BloomFilter {
             for j in 0..chunk.len() {
                 let base = block_of(h1s[j], num_blocks) * BLOCK_BITS;
                 if prefetch {
-                    // Both ends of the block: the words need not start on a cache line (the
-                    // allocator aligns them to 16 bytes), so a block may straddle two lines.
                     self.bits.prefetch(base);
-                    self.bits.prefetch(base + BLOCK_BITS - 1);
+                    if straddles {
+                        self.bits.prefetch(base + BLOCK_BITS - 1);
+                    }
                 }
                 slots[j] = (base, h2s[j]);
             }
