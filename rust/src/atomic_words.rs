@@ -1,6 +1,6 @@
-//! The storage under both filters: a boxed slice of atomic 64-bit words, allocated zeroed and
-//! fallibly, adopted from a `Vec<u64>` without copying, read as plain words by an exclusive
-//! owner. `BitArray` (one bit per position) and the counting filter's `Counters` (a 4-bit
+//! The storage under both filters: atomic 64-bit words ([`Words`]), allocated zeroed, fallibly
+//! and starting on a cache line, or adopted from a `Vec<u64>` without copying; read as plain
+//! words by an exclusive owner. `BitArray` (one bit per position) and the counting filter's `Counters` (a 4-bit
 //! counter per position) put their own addressing on top.
 
 use crate::error::{Error, Result};
