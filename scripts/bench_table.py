@@ -1,22 +1,33 @@
 #!/usr/bin/env python3
-"""One Markdown table from a criterion run and a JMH run (scripts/bench.sh).
+"""Markdown tables from one or more benchmark runs (scripts/bench.sh), and the targets' verdicts.
+
+A run is a directory (`--run DIR`, repeatable) holding what scripts/bench.sh wrote for it:
+`criterion/`, `jmh*.json`, `sizes.json`, `job-*.txt` (the example job's reports) and
+`blocked_fpp.txt`; `--criterion/--jmh/--sizes` name the parts of a single run instead.
 
 Reads criterion's `<CRITERION_HOME>/**/new/{benchmark,estimates}.json` (median of the samples;
 batch groups divided by their `Throughput::Elements` to give ns per key), JMH's `-rf json`
 files (median of the measurement iterations; batch benchmarks are already per key through
 `@OperationsPerInvocation`), and the byte counts printed by `SerializedSizes`.
 
-Prints, per filter shape, ns/op of every implementation side by side, the ratios
-sparkbloom/peer (below 1 = sparkbloom faster), the JNI-to-native ratio for sparkbloom, and then
-issue 5's targets (the TARGETS table), each met or missed with its ratio.
+Prints, per filter shape, ns/op of every implementation side by side (the median over the
+runs), the ratios sparkbloom/peer (below 1 = sparkbloom faster), the JNI-to-native ratio for
+sparkbloom, the example job's figures, and then the targets (TARGETS, JOB_TARGETS, the BLOCKED
+FPP bound), each with its ratio in every run. A target is "met" when it holds in at least 2 of
+3 runs (a majority of the runs); with `--indicative` (bench.sh's quick mode: short
+iterations, one run) a shortfall reads "below in this quick run" rather than "missed", because
+that mode's noise cannot support a verdict.
 
-Usage: bench_table.py --criterion DIR --jmh FILE [--jmh FILE ...] [--sizes FILE]
+Usage: bench_table.py --run DIR [--run DIR ...] [--indicative]
+       bench_table.py --criterion DIR --jmh FILE [--jmh FILE ...] [--sizes FILE]
 """
 
 import argparse
 import glob
 import json
 import os
+import re
+import statistics
 import sys
 from collections import namedtuple
 
@@ -58,14 +69,19 @@ SINGLE_QUERIES = ("SingleKeyBench.hit_u64", "SingleKeyBench.miss_u64")
 JAVA_SERIALIZATION = ("SerializationBench.javaSerialization",)
 NO_BATCH = (None,)
 
-# Issue 5's targets. They will change: edit this table, not the code below.
+STRING_BATCH = ("StringBatchBench.mightContain", "StringBatchBench.put")
+# StringBatchBench's shapes are whichever its results carry (None: a bench without the param).
+STRING_SHAPES = "as measured"
+
+# The targets of issues 5, 14 and 15. They will change: edit this table, not the code below.
 TARGETS = [
     Target(BOTH, BATCH_QUERIES, (256, 4096), SB, RUST_SB, "<=", 1.5),
-    Target(SMALL, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 7),
-    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V1, SB, ">=", 3),
-    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V2, SB, ">=", 3),
+    # Issue 15, item 4: the classic layout, batched from Java with the caller slicing its array.
+    Target(SMALL, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 12),
+    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V1, SB, ">=", 4),
+    Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V2, SB, ">=", 4),
     Target(LARGE, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 8),
-    Target(BOTH, ("BatchBench.putAll",), (4096,), GUAVA, SB, ">=", 10),
+    Target(LARGE, ("BatchBench.putAll",), (4096,), GUAVA, SB, ">=", 10),
     Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V1, SB, ">=", 1.0),
     Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V2, SB, ">=", 1.0),
     Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, GUAVA, SB, ">=", 5),
@@ -74,7 +90,23 @@ TARGETS = [
     Target(LARGE, BATCH_QUERIES, (4096,), GUAVA, SB_BLOCKED, ">=", 20),
     Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V1, SB_BLOCKED, ">=", 6),
     Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V2, SB_BLOCKED, ">=", 6),
+    # Issue 14, item 4: String batches of 32-byte keys against Guava's stringFunnel(UTF_8).
+    Target(STRING_SHAPES, STRING_BATCH, NO_BATCH, GUAVA, SB, ">=", 5),
 ]
+
+# The example job (scripts/run-example.sh, best of 3 inside each report): the report file's
+# name, what it runs, and the least Guava-time ÷ sparkbloom-time that issue 15 item 2 asks for.
+JobTarget = namedtuple("JobTarget", "name label bound")
+JOB_TARGETS = [
+    JobTarget("per-key", "10,000 users, helpers, per-key sizing (README's default run)", 3.0),
+    JobTarget("fixed", "10,000 users, helpers, fixed sizing", 3.0),
+    JobTarget("plain", "10,000 users, the seed's code with sparkbloom swapped in", 1.5),
+    JobTarget("users100", "100 users, helpers, per-key sizing (shown, not a target)", None),
+]
+# Issue 15 item 1: bytes on disk per user with per-key sizing, at most Guava's ÷ 40.
+JOB_BYTES_BOUND = 40.0
+# Issue 15 item 3: BLOCKED's observed FPP at (10^7, 10^-2) at most 1.1·p.
+BLOCKED_FPP_BOUND = 1.1
 
 # The criterion operation that a JMH batch method measures, for the JNI ÷ Rust targets.
 RUST_OP_OF = {"BatchBench.putAll": "put_all", "BatchBench.mightContainAll": "query_all",
@@ -115,6 +147,71 @@ def load_jmh(paths):
             ns = metric.get("scorePercentiles", {}).get("50.0", metric["score"])
             out[JmhKey(name, params.get("impl"), params.get("shape"), params.get("batch"))] = ns
     return out
+
+
+# One run's results: criterion and JMH figures, serialized sizes, the example job's reports by
+# name (JOB_TARGETS), and BLOCKED's observed FPP as a multiple of p (None where not run).
+Run = namedtuple("Run", "crit jmh sizes jobs blocked_fpp")
+# What one example-job report says: job seconds and bytes on disk per user for each pipeline,
+# sparkbloom's false negatives, and whether its observed FPP is within the target + 3 sigma.
+JobResult = namedtuple("JobResult", "sb_seconds guava_seconds sb_bytes guava_bytes "
+                       "false_negatives fpp_within")
+
+
+def load_sizes(path):
+    if path and os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {}
+
+
+def parse_job(text):
+    """A JobResult from PerUserDedupJob's report (Report.java's rows), or None."""
+    def row(label, unit=""):
+        m = re.search(r"^" + re.escape(label) + r".*?\s([\d,.]+)" + unit + r"\s+([\d,.]+)" + unit,
+                      text, re.M)
+        return None if m is None else tuple(float(v.replace(",", "")) for v in m.groups())
+    seconds = row("job total", " s")
+    per_user = row("bytes on disk per user")
+    negatives = re.search(r"^false negatives \(must be 0\)\s+([\d,]+)", text, re.M)
+    if seconds is None or per_user is None or negatives is None:
+        return None
+    return JobResult(seconds[0], seconds[1], per_user[0], per_user[1],
+                     int(negatives.group(1).replace(",", "")),
+                     "observed FPP within the target" in text)
+
+
+def parse_blocked_fpp(text):
+    """The observed FPP over p that examples/blocked_fpp prints, or None."""
+    m = re.search(r"observed FPP [\d.]+ \(([\d.]+)·p", text)
+    return None if m is None else float(m.group(1))
+
+
+def load_run(directory):
+    """A Run from a directory bench.sh wrote."""
+    def read(name):
+        path = os.path.join(directory, name)
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return f.read()
+    jobs = {}
+    for target in JOB_TARGETS:
+        text = read(f"job-{target.name}.txt")
+        if text is not None:
+            jobs[target.name] = parse_job(text)
+    fpp_text = read("blocked_fpp.txt")
+    crit_dir = os.path.join(directory, "criterion")
+    return Run(load_criterion(crit_dir) if os.path.isdir(crit_dir) else {},
+               load_jmh(sorted(glob.glob(os.path.join(directory, "jmh*.json")))),
+               load_sizes(os.path.join(directory, "sizes.json")), jobs,
+               None if fpp_text is None else parse_blocked_fpp(fpp_text))
+
+
+def median_of(dicts):
+    """Key by key, the median of the values the dicts hold for it."""
+    keys = {k for d in dicts for k in d}
+    return {k: statistics.median(d[k] for d in dicts if k in d) for k in keys}
 
 
 def fmt_ns(ns):
@@ -250,52 +347,151 @@ class Tables:
             return self.c(RUST_OP_OF[method], shape, side.impl, batch)
         return self.sizes.get(f"{side.impl}/{shape}", {}).get("java")
 
-    def targets(self):
-        """TARGETS, one line each: the ratio, the bound, met or missed."""
-        holds = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
-        shown = {"<=": "≤", ">=": "≥", "<": "<"}
-        lines = ["| target | ratio | needed | |", "|---|---|---|---|"]
-        for t in TARGETS:
-            for shape in t.shapes:
-                for method in t.ops:
-                    for batch in t.batches:
-                        what = method.split(".")[1] + ("" if batch is None else f" batch {batch}")
-                        desc = f"{shape} `{what}`: {t.numerator.label} ÷ {t.denominator.label}"
-                        needed = f"{shown[t.relation]} {t.bound}"
-                        value = ratio(self.side_value(t.numerator, shape, method, batch),
-                                      self.side_value(t.denominator, shape, method, batch))
-                        if value is None:
-                            lines.append(f"| {desc} | not measured | {needed} | – |")
-                            continue
-                        met = holds[t.relation](value, t.bound)
-                        lines.append(f"| {desc} | {value:.2f} | {needed} "
-                                     f"| {'met' if met else '**missed**'} |")
-        return "\n".join(lines)
+    def string_shapes(self):
+        """The shapes StringBatchBench ran (None: a run without the shape param)."""
+        return sorted({k.shape for k in self.jmh if k.method in STRING_BATCH},
+                      key=lambda v: "" if v is None else v)
+
+    def string_table(self):
+        """StringBatchBench: ns per key of each implementation and sparkbloom's speed-ups."""
+        lines = ["| shape | operation | sparkbloom | Guava 33 | Spark | Guava/sb | Spark/sb |",
+                 "|---|---|---|---|---|---|---|"]
+        for shape in self.string_shapes():
+            for method in STRING_BATCH:
+                v = {impl: self.j(method, impl, shape) for impl in ("sparkbloom", "guava", "spark")}
+                if v["sparkbloom"] is None:
+                    continue
+                lines.append(f"| {shape or '–'} | {method.split('.')[1]} | "
+                             + " | ".join(fmt_ns(v[i]) for i in ("sparkbloom", "guava", "spark"))
+                             + f" | {fmt_ratio(ratio(v['guava'], v['sparkbloom']))}"
+                             f" | {fmt_ratio(ratio(v['spark'], v['sparkbloom']))} |")
+        return "\n".join(lines) if len(lines) > 2 else ""
+
+
+HOLDS = {"<=": lambda v, b: v <= b, ">=": lambda v, b: v >= b, "<": lambda v, b: v < b}
+SHOWN = {"<=": "≤", ">=": "≥", "<": "<"}
+
+
+def verdict(values, holds, indicative):
+    """A target's last cell from its value in each run (None: not measured in that run)."""
+    measured = [v for v in values if v is not None]
+    if not measured:
+        return "–"
+    held = sum(1 for v in measured if holds(v))
+    if indicative:
+        return "holds" if held == len(measured) else "below in this quick run (not a verdict)"
+    needed = len(measured) // 2 + 1
+    word = "met" if held >= needed else "**missed**"
+    return f"{word} ({held} of {len(measured)} runs)"
+
+
+def fmt_values(values, unit=""):
+    return ", ".join("–" if v is None else f"{v:.2f}{unit}" for v in values)
+
+
+def targets(per_run, indicative):
+    """Every micro target (TARGETS): its ratio in each run, the bound, the verdict."""
+    lines = ["| target | ratio per run | needed | |", "|---|---|---|---|"]
+    for t in TARGETS:
+        shapes = t.shapes
+        if shapes == STRING_SHAPES:
+            shapes = sorted({s for run in per_run for s in run.string_shapes()},
+                            key=lambda v: "" if v is None else v)
+        for shape in shapes:
+            for method in t.ops:
+                for batch in t.batches:
+                    what = method.split(".")[1] + ("" if batch is None else f" batch {batch}")
+                    label = f"{method.split('.')[0]} " if method.startswith("String") else ""
+                    desc = (f"{shape or '–'} {label}`{what}`: {t.numerator.label} ÷ "
+                            f"{t.denominator.label}")
+                    values = [ratio(run.side_value(t.numerator, shape, method, batch),
+                                    run.side_value(t.denominator, shape, method, batch))
+                              for run in per_run]
+                    if all(v is None for v in values):
+                        lines.append(f"| {desc} | not measured | {SHOWN[t.relation]} {t.bound} | – |")
+                        continue
+                    cell = verdict(values, lambda v: HOLDS[t.relation](v, t.bound), indicative)
+                    lines.append(f"| {desc} | {fmt_values(values)} | {SHOWN[t.relation]} {t.bound} "
+                                 f"| {cell} |")
+    return "\n".join(lines)
+
+
+def job_section(runs, indicative):
+    """The example job's reports: times, bytes, FPP per run, and issue 15's job targets."""
+    if not any(run.jobs for run in runs):
+        return ""
+    lines = ["| job | sparkbloom s | Guava s | Guava ÷ sparkbloom per run | needed | |",
+             "|---|---|---|---|---|---|"]
+    for t in JOB_TARGETS:
+        results = [run.jobs.get(t.name) for run in runs]
+        if all(r is None for r in results):
+            continue
+        speeds = [None if r is None else r.guava_seconds / r.sb_seconds for r in results]
+        sb = fmt_values([None if r is None else r.sb_seconds for r in results])
+        gv = fmt_values([None if r is None else r.guava_seconds for r in results])
+        needed = "–" if t.bound is None else f"≥ {t.bound}"
+        cell = "–" if t.bound is None else verdict(speeds, lambda v: v >= t.bound, indicative)
+        lines.append(f"| {t.label} | {sb} | {gv} | {fmt_values(speeds)} | {needed} | {cell} |")
+    per_key = [run.jobs.get("per-key") for run in runs]
+    if any(r is not None for r in per_key):
+        fewer = [None if r is None else r.guava_bytes / r.sb_bytes for r in per_key]
+        sizes = ", ".join("–" if r is None else f"{r.sb_bytes:,.0f} B vs {r.guava_bytes:,.0f} B"
+                          for r in per_key)
+        lines.append(f"| per-key sizing, bytes on disk per user ({sizes}): Guava ÷ sparkbloom | – "
+                     f"| – | {fmt_values(fewer)} | ≥ {JOB_BYTES_BOUND} "
+                     f"| {verdict(fewer, lambda v: v >= JOB_BYTES_BOUND, indicative)} |")
+    checks = [r for run in runs for r in run.jobs.values() if r is not None]
+    negatives = sum(r.false_negatives for r in checks)
+    within = sum(1 for r in checks if r.fpp_within)
+    lines.append("")
+    lines.append(f"Every report: {negatives} false negatives; observed FPP within the target + "
+                 f"3 sigma in {within} of {len(checks)} reports.")
+    return "\n".join(lines)
+
+
+def blocked_fpp_line(runs):
+    values = [run.blocked_fpp for run in runs if run.blocked_fpp is not None]
+    if not values:
+        return ""
+    met = all(v <= BLOCKED_FPP_BOUND for v in values)
+    return (f"BLOCKED at (10^7, 10^-2), observed FPP over p (`examples/blocked_fpp`, seeded): "
+            f"{fmt_values(values)}; needed ≤ {BLOCKED_FPP_BOUND}: {'met' if met else '**missed**'}.")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--criterion", required=True)
+    ap.add_argument("--run", action="append", default=[],
+                    help="a directory bench.sh wrote for one run (repeatable)")
+    ap.add_argument("--criterion")
     ap.add_argument("--jmh", action="append", default=[])
     ap.add_argument("--sizes")
+    ap.add_argument("--indicative", action="store_true",
+                    help="quick mode: report shortfalls as indicative, not as missed targets")
     args = ap.parse_args()
-    crit = load_criterion(args.criterion)
-    jmh = load_jmh(args.jmh)
-    sizes = {}
-    if args.sizes and os.path.exists(args.sizes):
-        with open(args.sizes) as f:
-            sizes = json.load(f)
-    if not crit and not jmh:
+    runs = [load_run(d) for d in args.run]
+    if args.criterion or args.jmh:
+        runs.append(Run(load_criterion(args.criterion) if args.criterion else {},
+                        load_jmh(args.jmh), load_sizes(args.sizes), {}, None))
+    if not any(run.crit or run.jmh or run.jobs for run in runs):
         sys.exit("no results found: run scripts/bench.sh first")
-    t = Tables(crit, jmh, sizes)
-    print("ns/op, median (batch rows: ns per key). Ratios are sparkbloom/peer: below 1 means "
+    per_run = [Tables(run.crit, run.jmh, run.sizes) for run in runs]
+    t = Tables(median_of([run.crit for run in runs]), median_of([run.jmh for run in runs]),
+               next((run.sizes for run in runs if run.sizes), {}))
+    print(f"ns/op, median (batch rows: ns per key){' over ' + str(len(runs)) + ' runs' if len(runs) > 1 else ''}. "
+          "Ratios are sparkbloom/peer: below 1 means "
           "sparkbloom is faster. `JNI/Rust sb` = the JVM call's cost over the Rust core's for "
           "the same operation. Own format: Rust = `format::encode` + `format::decode` "
           "(fastbloom: its words copied to bytes and back); JVM = `toByteArray`+`fromByteArray`, "
           "Guava/Spark `writeTo`+`readFrom`.")
     for shape, title in SHAPES:
-        print(f"\n### {title}\n")
-        print(t.table(shape))
+        table = t.table(shape)
+        if table.count("\n") > 1:
+            print(f"\n### {title}\n")
+            print(table)
+    strings = t.string_table()
+    if strings:
+        print("\n### String batches (32-byte keys, ns per key)\n")
+        print(strings)
     sizes_md = t.sizes_table()
     if sizes_md:
         print("\n### Serialized bytes\n")
@@ -308,8 +504,18 @@ def main():
     if anatomy:
         print("\n### Anatomy (Rust, ns per key; models of the core's steps)\n")
         print(anatomy)
-    print("\n### Issue 5 targets\n")
-    print(t.targets())
+    jobs = job_section(runs, args.indicative)
+    if jobs:
+        print("\n### The example job (scripts/run-example.sh; each report is the best of 3)\n")
+        print(jobs)
+    print("\n### Targets (issues 5, 14, 15)\n")
+    if args.indicative:
+        print("Quick mode: one short run, so a shortfall here is noise as often as not; "
+              "`scripts/bench.sh --targets` gives the verdicts (3 runs, longer iterations).\n")
+    print(targets(per_run, args.indicative))
+    fpp = blocked_fpp_line(runs)
+    if fpp:
+        print("\n" + fpp)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ pub mod testutil;
 
 pub use counting::CountingBloomFilter;
 pub use error::{Error, Result};
-pub use filter::BloomFilter;
+pub use filter::{BloomFilter, PackedBytes};
 pub use sizing::Shape;
 pub use strategy::Strategy;
 

@@ -13,6 +13,10 @@
 
 use std::arch::x86_64::*;
 
+// The same lanes for keys hashed elsewhere (byte-key batches).
+mod hashed;
+pub(crate) use hashed::{indexes_of_hashes, query_hashes};
+
 /// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): at (10^4, 10^-3),
 /// 1 → 2 cut a batch query from 11.6 to 7.8 ns per key; 3 and 4 measured slower than 2.
 const LOCKSTEP: usize = 2;
@@ -229,7 +233,21 @@ impl Lanes {
         keys: [__m512i; N],
         live: [u8; N],
     ) -> [u8; N] {
-        let mut walks = keys.map(|k| self.walk(k));
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.present_walks::<COUNTERS, N>(keys.map(|k| self.walk(k)), live) }
+    }
+
+    /// [`present_many`](Self::present_many) from the walks' starting states (keys hashed
+    /// elsewhere: the byte-key batches, `hashed.rs`).
+    ///
+    /// # Safety
+    /// As [`query`].
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn present_walks<const COUNTERS: bool, const N: usize>(
+        &self,
+        mut walks: [Walk; N],
+        live: [u8; N],
+    ) -> [u8; N] {
         let bit_in_word = _mm512_set1_epi64(63);
         let one = _mm512_set1_epi64(1);
         let fifteen = _mm512_set1_epi64(15);
@@ -273,6 +291,12 @@ impl Lanes {
     #[target_feature(enable = "avx512f,avx512dq")]
     fn walk(&self, keys: __m512i) -> Walk {
         let (h1, h2) = murmur3_u64(keys);
+        self.walk_hashed(h1, h2)
+    }
+
+    /// The walk's state at the first index of each lane's hash (`h1`, `h2`: the halves).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn walk_hashed(&self, h1: __m512i, h2: __m512i) -> Walk {
         let low_63 = _mm512_set1_epi64(LOW_63);
         let a = _mm512_and_si512(h1, low_63);
         let d = _mm512_and_si512(h2, low_63);

@@ -85,7 +85,7 @@ impl BloomFilter {
         }
     }
 
-    fn vector_target(&self) -> avx512::Target {
+    pub(super) fn vector_target(&self) -> avx512::Target {
         avx512::Target {
             words: self.bits.as_ptr(),
             num_bits: self.num_bits(),

@@ -18,6 +18,9 @@ pub(crate) mod avx512;
 #[path = "avx512_absent.rs"]
 pub(crate) mod avx512;
 pub(crate) mod batch;
+// Batches of byte-string keys.
+mod byte_batch;
+pub use byte_batch::PackedBytes;
 // The BLOCKED strategy's layout and batch paths.
 pub(crate) mod blocked;
 
@@ -355,6 +358,16 @@ impl BloomFilter {
     #[cfg(feature = "jni")]
     pub(crate) fn or_word(&self, i: usize, bits: u64) {
         self.bits.or_word(i, bits);
+    }
+
+    /// The address of the first word of the bit array (bit b in word b >> 6, little-endian on
+    /// the hosts we build for), for the JNI bridge's read-only direct view. The address is fixed
+    /// for the filter's whole life: the words are one boxed slice, allocated at creation and
+    /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
+    /// clear change words in place).
+    #[cfg(feature = "jni")]
+    pub(crate) fn words_ptr(&self) -> *const u64 {
+        self.bits.as_ptr()
     }
 
     /// The words of a filter the caller owns exclusively (decoders filling a new filter).

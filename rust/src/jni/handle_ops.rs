@@ -20,7 +20,7 @@ use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniError, JniResult, decoding};
 use crate::error::Error;
 use crate::sizing::Shape;
-use crate::{Result, Strategy, sizing};
+use crate::{PackedBytes, Result, Strategy, sizing};
 
 /// The object behind a handle; 0 is [`JniError::Closed`].
 pub(crate) fn object<'a, T>(handle: jlong) -> JniResult<&'a T> {
@@ -239,55 +239,40 @@ fn read_limited<R>(
 }
 
 /// A batch of byte-string keys read from Java in one crossing: [`PackedKeys`](super::packed_keys::PackedKeys)
-/// (`byte[]` data) or [`Utf16Keys`](super::utf16_keys::Utf16Keys) (`char[]`, encoded to UTF-8 here).
+/// (`byte[]` data) or [`Utf16Keys`](super::utf16_keys::Utf16Keys) (`char[]`, made UTF-8 here).
 pub(crate) trait KeyBatch {
-    /// The number of keys.
-    fn len(&self) -> usize;
-
-    /// Calls `visit` with each key's bytes, in order.
-    fn try_for_each(&self, visit: impl FnMut(&[u8])) -> JniResult<()>;
+    /// The keys, packed for the core's byte-key batches.
+    fn packed(&self) -> JniResult<PackedBytes<'_>>;
 }
 
-/// `put(filter, key)` for every key of the batch `read_keys` reads (after the handle is checked):
+/// `put_all(filter, keys)` for the batch `read_keys` reads (after the handle is checked):
 /// whether any bit changed.
 pub(crate) fn put_all_keys<T, K: KeyBatch>(
     env: &Env<'_>,
     handle: jlong,
     read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
-    put: impl Fn(&T, &[u8]) -> bool,
+    put_all: impl Fn(&T, PackedBytes<'_>) -> bool,
 ) -> JniResult<bool> {
     let filter = object(handle)?;
     let keys = read_keys(env)?;
-    let mut changed = false;
-    keys.try_for_each(|key| changed |= put(filter, key))?;
-    Ok(changed)
+    Ok(put_all(filter, keys.packed()?))
 }
 
-/// `out[i] = might_contain(filter, key i)` over the batch `read_keys` reads; `out` must have one
-/// slot per key.
+/// `out[i] = might_contain(filter, key i)` over the batch `read_keys` reads, through
+/// `might_contain_all_into`; `out` must have one slot per key.
 pub(crate) fn might_contain_all_keys<T, K: KeyBatch>(
     env: &Env<'_>,
     handle: jlong,
     read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
     out: &JBooleanArray<'_>,
-    might_contain: impl Fn(&T, &[u8]) -> bool,
+    might_contain_all_into: impl Fn(&T, PackedBytes<'_>, &mut [bool]) -> Result<()>,
 ) -> JniResult<()> {
     let filter = object(handle)?;
     let keys = read_keys(env)?;
+    let keys = keys.packed()?;
     let out_len = length(env, out, "out")?;
-    if out_len != keys.len() {
-        return Err(Error::invalid(
-            "out",
-            format!("has {out_len} slots for {} keys", keys.len()),
-        )
-        .into());
-    }
     let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-    let mut i = 0;
-    keys.try_for_each(|key| {
-        answers[i] = might_contain(filter, key);
-        i += 1;
-    })?;
+    might_contain_all_into(filter, keys, &mut answers)?;
     out.set_region(env, 0, &answers)?;
     Ok(())
 }

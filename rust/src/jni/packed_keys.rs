@@ -1,7 +1,9 @@
 //! A batch of byte-string keys as Java packs them: one `byte[]` holding every key, one after
-//! another, and an `int[]` of each key's end offset. One crossing per batch, no per-key JNI call
-//! (an object array would need `GetObjectArrayElement` and a copy per key); both arrays are
-//! copied into fallible Rust buffers, so no critical section is held while keys are hashed.
+//! another (the array may be longer: Java reuses its buffer), and an `int[]` of each key's end
+//! offset. One crossing per batch, no per-key JNI call (an object array would need
+//! `GetObjectArrayElement` and a copy per key); the keys' bytes and the ends are copied into
+//! fallible Rust buffers, so no critical section is held while keys are hashed, and the batch
+//! goes to the core's pipelined `put_all_bytes` / `might_contain_all_bytes_into`.
 
 use jni::Env;
 use jni::objects::{JByteArray, JIntArray};
@@ -10,11 +12,11 @@ use super::arrays::try_buffer;
 use super::critical::{as_u8, length};
 use super::errors::JniResult;
 use super::handle_ops::KeyBatch;
-use crate::Error;
+use crate::{Error, PackedBytes};
 
 pub(crate) struct PackedKeys {
     data: Vec<i8>,
-    ends: Vec<i32>,
+    ends: Vec<u32>,
 }
 
 impl PackedKeys {
@@ -25,42 +27,45 @@ impl PackedKeys {
         ends: &JIntArray<'_>,
     ) -> JniResult<PackedKeys> {
         let data_len = length(env, data, "data")?;
-        let ends_len = length(env, ends, "ends")?;
-        let mut bytes = try_buffer::<i8>(data_len, "data")?;
+        let ends = checked_ends(env, ends, data_len, "data")?;
+        // Java reuses a larger buffer: only the keys' bytes are copied.
+        let total = ends.last().map_or(0, |&end| end as usize);
+        let mut bytes = try_buffer::<i8>(total, "data")?;
         data.get_region(env, 0, &mut bytes)?;
-        let mut offsets = try_buffer::<i32>(ends_len, "ends")?;
-        ends.get_region(env, 0, &mut offsets)?;
-        let mut previous = 0i32;
-        for (i, &end) in offsets.iter().enumerate() {
-            if end < previous || end as usize > data_len {
-                return Err(Error::invalid(
-                    "ends",
-                    format!(
-                        "ends[{i}] = {end} is not in {previous}..={data_len} (offsets must rise within the data)"
-                    ),
-                )
-                .into());
-            }
-            previous = end;
-        }
-        Ok(PackedKeys {
-            data: bytes,
-            ends: offsets,
-        })
+        Ok(PackedKeys { data: bytes, ends })
     }
 }
 
 impl KeyBatch for PackedKeys {
-    fn len(&self) -> usize {
-        self.ends.len()
+    fn packed(&self) -> JniResult<PackedBytes<'_>> {
+        Ok(PackedBytes::new(as_u8(&self.data), &self.ends)?)
     }
+}
 
-    fn try_for_each(&self, mut visit: impl FnMut(&[u8])) -> JniResult<()> {
-        let mut start = 0usize;
-        for &end in &self.ends {
-            visit(as_u8(&self.data[start..end as usize]));
-            start = end as usize;
+/// A batch's end offsets, copied, checked to rise from 0 to at most `limit` (the length of the
+/// array named `what` that they index).
+pub(crate) fn checked_ends(
+    env: &Env<'_>,
+    ends: &JIntArray<'_>,
+    limit: usize,
+    what: &str,
+) -> JniResult<Vec<u32>> {
+    let ends_len = length(env, ends, "ends")?;
+    let mut offsets = try_buffer::<i32>(ends_len, "ends")?;
+    ends.get_region(env, 0, &mut offsets)?;
+    let mut previous = 0i32;
+    for (i, &end) in offsets.iter().enumerate() {
+        if end < previous || end as usize > limit {
+            return Err(Error::invalid(
+                "ends",
+                format!(
+                    "ends[{i}] = {end} is not in {previous}..={limit} (offsets must rise within the {what})"
+                ),
+            )
+            .into());
         }
-        Ok(())
+        previous = end;
     }
+    // Non-negative (checked): the same values as u32.
+    Ok(offsets.into_iter().map(|end| end as u32).collect())
 }

@@ -1,10 +1,15 @@
 //! String batches as Java hands them: every key's UTF-16 chars one after another in a `char[]`
 //! (`String.getChars` into one array: no per-key `byte[]` on the Java side) and each key's end
-//! offset in an `int[]` (the `char[]` may be longer: Java reuses its buffer). Each key is encoded to UTF-8 here exactly as Java's
-//! `String.getBytes(UTF_8)` encodes it, so it hashes as `put(String)` (and Guava's
-//! `Funnels.stringFunnel(UTF_8)`) hash it: a surrogate pair becomes its 4-byte code point, an
-//! unpaired surrogate the single byte `'?'`. Both arrays are copied into fallible Rust buffers,
-//! so no critical section is held while keys are hashed.
+//! offset in an `int[]` (the `char[]` may be longer: Java reuses its buffer). Each key becomes
+//! exactly the bytes of Java's `String.getBytes(UTF_8)`, so it hashes as `put(String)` (and
+//! Guava's `Funnels.stringFunnel(UTF_8)`) hash it: a surrogate pair becomes its 4-byte code
+//! point, an unpaired surrogate the single byte `'?'`.
+//!
+//! Ids are nearly always ASCII, whose UTF-8 is one byte per char at the same offsets: the chars
+//! are narrowed to bytes straight out of the Java array (a short critical section, no other copy)
+//! and the char offsets serve as byte offsets. Only a batch holding a char ≥ 0x80 is copied out
+//! and encoded key by key. Either way the result is one packed byte batch for the core's
+//! pipelined `put_all_bytes` / `might_contain_all_bytes_into`.
 //!
 //! The exports behind `BloomFilterNative.nPutAllUtf16` and `nMightContainAllUtf16` live here
 //! rather than in `bloom_filter_native.rs`, beside the decoding they need.
@@ -14,81 +19,108 @@ use jni::sys::{jboolean, jlong};
 use jni::{Env, EnvUnowned};
 
 use super::arrays::try_buffer;
-use super::critical::length;
+use super::critical::{Critical, Mode, length};
 use super::errors::{JniResult, run};
 use super::handle_ops::{KeyBatch, might_contain_all_keys, put_all_keys};
-use crate::{BloomFilter, Error};
+use super::packed_keys::checked_ends;
+use crate::{BloomFilter, Error, PackedBytes};
 
 pub(crate) struct Utf16Keys {
-    chars: Vec<u16>,
-    ends: Vec<i32>,
-    /// Room for the UTF-8 of the longest key (3 bytes per char at most).
-    longest_utf8: usize,
+    /// Every key's UTF-8 bytes, one after another.
+    bytes: Vec<u8>,
+    /// Each key's end in `bytes`.
+    ends: Vec<u32>,
 }
 
 impl Utf16Keys {
-    /// Copies both arrays and checks that `ends` rises from 0 to at most the chars' length.
+    /// Reads the batch: checks that `ends` rises from 0 to at most the chars' length, then
+    /// narrows (ASCII) or encodes (otherwise) the keys' chars.
     pub(crate) fn read(
         env: &Env<'_>,
         chars: &JCharArray<'_>,
         ends: &JIntArray<'_>,
     ) -> JniResult<Utf16Keys> {
         let chars_len = length(env, chars, "chars")?;
-        let ends_len = length(env, ends, "ends")?;
-        let mut offsets = try_buffer::<i32>(ends_len, "ends")?;
-        ends.get_region(env, 0, &mut offsets)?;
-        let mut previous = 0i32;
-        let mut longest = 0usize;
-        for (i, &end) in offsets.iter().enumerate() {
-            if end < previous || end as usize > chars_len {
-                return Err(Error::invalid(
-                    "ends",
-                    format!(
-                        "ends[{i}] = {end} is not in {previous}..={chars_len} (offsets must rise within the chars)"
-                    ),
-                )
-                .into());
-            }
-            longest = longest.max((end - previous) as usize);
-            previous = end;
+        let ends = checked_ends(env, ends, chars_len, "chars")?;
+        // Java reuses a larger buffer: only the keys' chars are read.
+        let total = ends.last().map_or(0, |&end| end as usize);
+        // Reserved, not zeroed: narrowing appends every byte.
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(total)
+            .map_err(|_| Error::allocation("the keys' bytes", total as u64))?;
+        if total == 0 {
+            return Ok(Utf16Keys { bytes, ends });
         }
-        // Java reuses a larger buffer: only the keys' chars are copied.
-        let mut units = try_buffer::<u16>(previous as usize, "chars")?;
-        chars.get_region(env, 0, &mut units)?;
-        Ok(Utf16Keys {
-            chars: units,
-            ends: offsets,
-            longest_utf8: longest.saturating_mul(3),
-        })
+        let units = {
+            let section = Critical::open_with_len(env, chars, chars_len, Mode::Read)?;
+            let units = &section.as_slice()[..total];
+            if narrow_ascii(units, &mut bytes) {
+                return Ok(Utf16Keys { bytes, ends });
+            }
+            // A char ≥ 0x80: copy the chars out (fallibly), so the section closes before the
+            // slower encoding.
+            let mut copy = Vec::new();
+            if copy.try_reserve_exact(total).is_err() {
+                return Err(Error::allocation("a copy of the chars", total as u64 * 2).into());
+            }
+            copy.extend_from_slice(units);
+            copy
+        };
+        encode_all(&units, &ends)
     }
 }
 
 impl KeyBatch for Utf16Keys {
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Calls `visit` with each key's UTF-8 bytes (as Java's `getBytes(UTF_8)`), in order.
-    fn try_for_each(&self, mut visit: impl FnMut(&[u8])) -> JniResult<()> {
-        let mut utf8 = Vec::new();
-        if utf8.try_reserve_exact(self.longest_utf8).is_err() {
-            return Err(Error::allocation("a key's UTF-8 bytes", self.longest_utf8 as u64).into());
-        }
-        let mut start = 0usize;
-        for &end in &self.ends {
-            encode_like_java(&self.chars[start..end as usize], &mut utf8);
-            visit(&utf8);
-            start = end as usize;
-        }
-        Ok(())
+    fn packed(&self) -> JniResult<PackedBytes<'_>> {
+        Ok(PackedBytes::new(&self.bytes, &self.ends)?)
     }
 }
 
-/// `out` = the bytes of Java's `new String(chars).getBytes(UTF_8)`: 1 to 3 bytes per char, 4
-/// per surrogate pair, `'?'` for a surrogate without its partner. `out` must have room for
-/// 3 bytes per char (it never reallocates then).
+/// Appends each char to `out` as a byte while every char is ASCII (< 0x80); returns whether
+/// they all were (if not, `out` holds a prefix). Chunks the compiler vectorizes, each checked
+/// before it is appended; `out` should have room for every char (no reallocation then).
+fn narrow_ascii(chars: &[u16], out: &mut Vec<u8>) -> bool {
+    const CHUNK: usize = 32;
+    for chunk in chars.chunks(CHUNK) {
+        // Stop at the first chunk holding a non-ASCII char: the batch is encoded instead.
+        if chunk.iter().fold(0u16, |high, &u| high | u) >= 0x80 {
+            return false;
+        }
+        out.extend(chunk.iter().map(|&u| u as u8));
+    }
+    true
+}
+
+/// Every key's UTF-8 bytes (as Java's `getBytes(UTF_8)`) and their ends, for a batch that is
+/// not all ASCII.
+fn encode_all(units: &[u16], char_ends: &[u32]) -> JniResult<Utf16Keys> {
+    // At most 3 bytes per char (a 4-byte pair is 2 chars): reserved once, never grown.
+    let room = units.len().saturating_mul(3);
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(room)
+        .map_err(|_| Error::allocation("the keys' UTF-8 bytes", room as u64))?;
+    let mut ends = try_buffer::<u32>(char_ends.len(), "ends")?;
+    let mut start = 0usize;
+    for (end, &char_end) in ends.iter_mut().zip(char_ends) {
+        encode_like_java(&units[start..char_end as usize], &mut bytes);
+        // At most 3 × (2^31 − 1) bytes in all: more than a u32 holds.
+        *end = u32::try_from(bytes.len()).map_err(|_| {
+            Error::invalid(
+                "keys",
+                "the batch's UTF-8 bytes exceed 4 GiB; pass smaller batches",
+            )
+        })?;
+        start = char_end as usize;
+    }
+    Ok(Utf16Keys { bytes, ends })
+}
+
+/// Appends to `out` the bytes of Java's `new String(chars).getBytes(UTF_8)`: 1 to 3 bytes per
+/// char, 4 per surrogate pair, `'?'` for a surrogate without its partner. With room for 3 bytes
+/// per char it never reallocates.
 pub(crate) fn encode_like_java(chars: &[u16], out: &mut Vec<u8>) {
-    out.clear();
     // ASCII, the common case for ids: one byte per char, in loops the compiler vectorizes.
     if chars.iter().fold(0u16, |acc, &c| acc | c) < 0x80 {
         out.extend(chars.iter().map(|&c| c as u8));
@@ -138,7 +170,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
             env,
             handle,
             |env| Utf16Keys::read(env, &chars, &ends),
-            BloomFilter::put_bytes,
+            BloomFilter::put_all_bytes,
         )
     })
 }
@@ -159,14 +191,14 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllUtf1
             handle,
             |env| Utf16Keys::read(env, &chars, &ends),
             &out,
-            BloomFilter::might_contain_bytes,
+            BloomFilter::might_contain_all_bytes_into,
         )
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::encode_like_java;
+    use super::{encode_all, encode_like_java, narrow_ascii};
 
     fn utf16(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
@@ -205,5 +237,43 @@ mod tests {
         assert_eq!(encoded(&[0xDC00, 0xD800]), b"??");
         assert_eq!(encoded(&[0xD800, 0xD800, 0xDC00]), "?\u{10000}".as_bytes());
         assert_eq!(encoded(&[0x61, 0xDBFF]), b"a?");
+    }
+
+    #[test]
+    fn narrowing_takes_ascii_only() {
+        for len in [0, 1, 31, 32, 33, 64, 100] {
+            let chars: Vec<u16> = (0..len).map(|i| (i * 7 % 128) as u16).collect();
+            let mut out = Vec::with_capacity(len);
+            assert!(narrow_ascii(&chars, &mut out));
+            assert!(out.len() == len && out.iter().zip(&chars).all(|(&b, &c)| b as u16 == c));
+            for at in [0, len / 2, len.saturating_sub(1)] {
+                for c in [0x80, 0xFF, 0x100, 0xD800, 0xFFFF] {
+                    if len > 0 {
+                        let mut other = chars.clone();
+                        other[at] = c;
+                        out.clear();
+                        assert!(!narrow_ascii(&other, &mut out), "{c:#x} at {at} of {len}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encoded_batches_pack_each_key_as_java() {
+        let keys = ["user-1", "", "café", "😀x", "日本"];
+        let mut units = Vec::new();
+        let mut ends = Vec::new();
+        for k in keys {
+            units.extend(k.encode_utf16());
+            ends.push(units.len() as u32);
+        }
+        units.push(0xD800); // a lone surrogate as its own key
+        ends.push(units.len() as u32);
+        let batch = encode_all(&units, &ends).unwrap();
+        let packed = crate::PackedBytes::new(&batch.bytes, &batch.ends).unwrap();
+        let mut expected: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
+        expected.push(b"?");
+        assert_eq!(packed.iter().collect::<Vec<_>>(), expected);
     }
 }

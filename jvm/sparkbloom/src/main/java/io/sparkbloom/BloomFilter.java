@@ -65,8 +65,16 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   /** Bytes of the FORMAT.md header, which holds the length of the rest. */
   static final int HEADER_LENGTH = 24;
 
+  /**
+   * Answers single {@code long} keys in Java over the native words, or null (words beyond a
+   * buffer's capacity) for the JNI call. Read only after {@code handle()} and before {@code
+   * reachabilityFence(this)}: {@link BitsView} says why that keeps the memory alive.
+   */
+  private final transient BitsView view;
+
   private BloomFilter(long handle) {
     super(handle, BloomFilterNative.nBitSize(handle) / 8, BloomFilterNative::nFree);
+    this.view = BitsView.of(handle);
   }
 
   /** The filter behind a handle just returned by a native factory. */
@@ -240,32 +248,49 @@ public final class BloomFilter extends NativeHandle implements Serializable {
 
   /**
    * Whether {@code key} might have been put: {@code false} means certainly not; {@code true}
-   * means probably (a false positive has probability about {@link #expectedFpp()}). One native
-   * call with primitive arguments, no allocation.
+   * means probably (a false positive has probability about {@link #expectedFpp()}). Answered
+   * in Java, without a native call or an allocation, by reading the native bits in place
+   * (filters of up to 2<sup>31</sup> − 1 bytes; larger ones make one native call); the same
+   * answer as {@link #mightContainAll(long[])}, and it sees every put that happens-before it.
+   *
    * @param key the key
    * @return whether the key might have been put
+   * @throws IllegalStateException if this filter is closed
    */
   public boolean mightContain(long key) {
     try {
-      return BloomFilterNative.nMightContain(handle(), key);
+      long handle = handle(); // first: throws once closed, and marks the filter shared
+      BitsView v = view;
+      return v != null ? v.mightContain(key) : BloomFilterNative.nMightContain(handle, key);
     } finally {
       Reference.reachabilityFence(this);
     }
   }
 
   /**
-   * Whether the byte-string {@code key} might have been put.
+   * Whether the byte-string {@code key} might have been put. Answered in Java over the native
+   * bits, as {@link #mightContain(long)}.
    *
    * @throws NullPointerException if {@code key} is null
    * @param key the key
    * @return whether the key might have been put
    */
   public boolean mightContain(byte[] key) {
-    return test(h -> BloomFilterNative.nMightContainBytes(h, key));
+    try {
+      long handle = handle(); // first: throws once closed, and marks the filter shared
+      BitsView v = view;
+      if (v == null) {
+        return BloomFilterNative.nMightContainBytes(handle, key);
+      }
+      return v.mightContain(Objects.requireNonNull(key, "key is null"));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   /**
-   * Whether the string {@code key} (as UTF-8) might have been put.
+   * Whether the string {@code key} (as UTF-8) might have been put. Answered in Java over the
+   * native bits, as {@link #mightContain(long)}.
    *
    * @throws NullPointerException if {@code key} is null
    * @param key the key

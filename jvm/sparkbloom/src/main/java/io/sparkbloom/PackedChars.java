@@ -10,6 +10,12 @@ import java.util.Objects;
  * becomes {@code '?'}), so keys hash as {@code put(String)} hashes them; this saves the per-key
  * {@code byte[]} and second copy that packing UTF-8 bytes on the Java side costs.
  *
+ * <p>Two passes over the strings (lengths, then chars) measured faster than one (4.5 against 5.3
+ * ns per 32-char key in cache, 10.9 against 13.6 when the strings are not): the first pass's
+ * loads are independent, so the strings arrive in cache together, where one pass waits on each
+ * key's copy. {@code getChars} also costs no more than the lossy {@code getBytes(int, int,
+ * byte[], int)} (4.7 ns), which could not tell ASCII from other chars anyway.
+ *
  * <p>The char buffer is reused per thread up to {@link #REUSED_CHARS} chars (a batch's array is
  * copied by the native call before it returns, so nothing keeps it); larger batches allocate.
  */

@@ -7,8 +7,14 @@ import java.util.Objects;
  * {@link #data}, and each key's end offset in {@link #ends} ({@code rust/src/jni/packed_keys.rs}).
  * One crossing and two array copies per batch, where an object array would cost JNI calls per key.
  * ({@code String[]} batches cross as UTF-16 chars instead: {@link PackedChars}.)
+ *
+ * <p>As there, the data buffer is reused per thread up to {@link PackedChars#REUSED_CHARS} bytes
+ * (the native call copies the keys' bytes, and only those, before it returns); larger batches
+ * allocate.
  */
 final class PackedKeys {
+  private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[0]);
+
   final byte[] data;
   final int[] ends;
 
@@ -33,12 +39,25 @@ final class PackedKeys {
       }
       ends[i] = (int) total;
     }
-    byte[] data = new byte[(int) total];
+    byte[] data = buffer((int) total);
     int at = 0;
     for (byte[] key : keys) {
       System.arraycopy(key, 0, data, at, key.length);
       at += key.length;
     }
     return new PackedKeys(data, ends);
+  }
+
+  /** A byte array of at least {@code length} bytes: this thread's buffer when small enough. */
+  private static byte[] buffer(int length) {
+    if (length > PackedChars.REUSED_CHARS) {
+      return new byte[length];
+    }
+    byte[] reused = BUFFER.get();
+    if (reused.length < length) {
+      reused = new byte[Math.max(length, Math.min(PackedChars.REUSED_CHARS, reused.length * 2))];
+      BUFFER.set(reused);
+    }
+    return reused;
   }
 }

@@ -89,6 +89,13 @@
  * closing a filter that a Spark broadcast shares between tasks never crashes the JVM, though
  * the other tasks then fail. Don't close shared filters; drop them.
  *
+ * <p>Single-key {@code mightContain} ({@code long}, {@code String}, {@code byte[]}) reads the
+ * native bit array in place from Java (a direct buffer over it; no native call per key) under
+ * the same rules: it first checks that the filter is open and keeps the filter reachable until
+ * it returns, so the memory cannot be freed under it, and the array never moves while the
+ * filter lives. It sees every put that happens-before it, whichever thread made the put. {@code
+ * -Dsparkbloom.singleKeyView=false} turns this off (one native call per key).
+ *
  * <h2>Errors</h2>
  *
  * {@code IllegalArgumentException} for bad sizes and incompatible filters, {@code

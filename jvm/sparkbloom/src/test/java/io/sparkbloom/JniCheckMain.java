@@ -226,6 +226,9 @@ public final class JniCheckMain {
     String[] strings = {"a", "é", "😀", ""};
     f.putAll(strings);
     f.mightContainAll(strings);
+    String[] ascii = {"user-1", "user-2", ""}; // narrowed from the pinned chars
+    f.putAll(ascii);
+    f.retainAbsent(ascii);
     f.retainAbsent(new byte[][] {{1}, {}});
     f.mightContainAll(new String[0]);
     try (BloomFilter spark = BloomFilter.create(100, 0.03, Strategy.SPARK_SKETCH_V2)) {

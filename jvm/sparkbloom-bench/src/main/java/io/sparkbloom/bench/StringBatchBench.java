@@ -26,8 +26,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code mightContainAll(String[])} / {@code putAll(String[])} (one JNI crossing per batch of
  * {@link #KEYS_PER_CALL}) against the loops a user writes over Guava's {@code
  * stringFunnel(UTF_8)} filter and Spark's sketch filter ({@code mightContainString} / {@code
- * putString}). Queries are a 50/50 mix of keys put and keys never put, on a filter of n = 10^6
- * at p = 1 %.
+ * putString}); {@code sparkbloom_bytes} is the same batches as {@code byte[][]} of the keys' UTF-8
+ * bytes (encoded once, outside the timing). Queries are a 50/50 mix of keys put and keys never
+ * put, on a filter holding n keys at p: (10^6, 1 %) (1.2 MB, beyond L2) and the per-user filter
+ * (10^4, 0.1 %).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -36,8 +38,6 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(1)
 public class StringBatchBench {
   public static final int KEYS_PER_CALL = 4096;
-  static final int N = 1_000_000;
-  static final double FPP = 0.01;
 
   /** {@code count} keys of 32 characters from {@code [0-9a-z]}, seeded. */
   static String[] keys(long seed, int count) {
@@ -55,8 +55,12 @@ public class StringBatchBench {
 
   @State(Scope.Thread)
   public static class Filters {
-    @Param({"sparkbloom", "guava", "spark"})
+    @Param({"sparkbloom", "sparkbloom_bytes", "guava", "spark"})
     public String impl;
+
+    /** n and p, named as the criterion benches name them. */
+    @Param({"n1e6_p1e-2", "n1e4_p1e-3"})
+    public String shape;
 
     BloomFilter ours;
     com.google.common.hash.BloomFilter<CharSequence> guava;
@@ -64,17 +68,21 @@ public class StringBatchBench {
     /** Batches of KEYS_PER_CALL keys, half put, half never put. */
     String[][] batches;
     String[][] putBatches;
+    byte[][][] byteBatches;
+    byte[][][] bytePutBatches;
     int next;
     int nextPut;
 
     @Setup(Level.Trial)
     public void setUp() {
-      String[] present = keys(1, N);
-      String[] absent = keys(2, N);
-      ours = BloomFilter.create(N, FPP);
+      int n = shape.startsWith("n1e6") ? 1_000_000 : 10_000;
+      double fpp = shape.endsWith("p1e-2") ? 0.01 : 0.001;
+      String[] present = keys(1, n);
+      String[] absent = keys(2, n);
+      ours = BloomFilter.create(n, fpp);
       guava = com.google.common.hash.BloomFilter.create(
-          Funnels.stringFunnel(StandardCharsets.UTF_8), N, FPP);
-      spark = org.apache.spark.util.sketch.BloomFilter.create(N, FPP);
+          Funnels.stringFunnel(StandardCharsets.UTF_8), n, fpp);
+      spark = org.apache.spark.util.sketch.BloomFilter.create(n, fpp);
       ours.putAll(present);
       for (String s : present) {
         guava.put(s);
@@ -86,10 +94,23 @@ public class StringBatchBench {
       for (int b = 0; b < count; b++) {
         for (int i = 0; i < KEYS_PER_CALL; i++) {
           int k = b * KEYS_PER_CALL + i;
-          batches[b][i] = (i & 1) == 0 ? present[k % N] : absent[k % N];
-          putBatches[b][i] = absent[k % N];
+          batches[b][i] = (i & 1) == 0 ? present[k % n] : absent[k % n];
+          putBatches[b][i] = absent[k % n];
         }
       }
+      byteBatches = utf8(batches);
+      bytePutBatches = utf8(putBatches);
+    }
+
+    static byte[][][] utf8(String[][] batches) {
+      byte[][][] out = new byte[batches.length][][];
+      for (int b = 0; b < batches.length; b++) {
+        out[b] = new byte[batches[b].length][];
+        for (int i = 0; i < batches[b].length; i++) {
+          out[b][i] = batches[b][i].getBytes(StandardCharsets.UTF_8);
+        }
+      }
+      return out;
     }
 
     @TearDown(Level.Trial)
@@ -101,11 +122,15 @@ public class StringBatchBench {
   @Benchmark
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void mightContain(Filters f, Blackhole bh) {
-    String[] batch = f.batches[f.next];
-    f.next = (f.next + 1) % f.batches.length;
+    int b = f.next;
+    String[] batch = f.batches[b];
+    f.next = (b + 1) % f.batches.length;
     switch (f.impl) {
       case "sparkbloom":
         bh.consume(f.ours.mightContainAll(batch));
+        break;
+      case "sparkbloom_bytes":
+        bh.consume(f.ours.mightContainAll(f.byteBatches[b]));
         break;
       case "guava":
         for (String s : batch) {
@@ -123,11 +148,15 @@ public class StringBatchBench {
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void put(Filters f, Blackhole bh) {
     // Puts into the full filter (bits mostly set already): the cost of hashing and setting.
-    String[] batch = f.putBatches[f.nextPut];
-    f.nextPut = (f.nextPut + 1) % f.putBatches.length;
+    int b = f.nextPut;
+    String[] batch = f.putBatches[b];
+    f.nextPut = (b + 1) % f.putBatches.length;
     switch (f.impl) {
       case "sparkbloom":
         bh.consume(f.ours.putAll(batch));
+        break;
+      case "sparkbloom_bytes":
+        bh.consume(f.ours.putAll(f.bytePutBatches[b]));
         break;
       case "guava":
         for (String s : batch) {

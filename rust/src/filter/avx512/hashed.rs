@@ -1,0 +1,98 @@
+//! The vector walk for keys whose Murmur3 halves were computed elsewhere: byte-string batches
+//! (`filter::byte_batch`) hash their keys first (eight equal-length keys at a time in lanes,
+//! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
+//! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
+
+use super::{LOCKSTEP, Lanes, Target, Walk};
+use std::arch::x86_64::*;
+
+/// Up to eight hash halves in lanes (the others zero), and the mask of the live lanes.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
+    assert!(h1s.len() <= 8 && h2s.len() == h1s.len());
+    let live = ((1u16 << h1s.len()) - 1) as u8;
+    // SAFETY: the mask reads only the lanes of the slices, which hold that many u64s.
+    unsafe {
+        (
+            _mm512_maskz_loadu_epi64(live, h1s.as_ptr().cast()),
+            _mm512_maskz_loadu_epi64(live, h2s.as_ptr().cast()),
+            live,
+        )
+    }
+}
+
+/// [`query`](super::query) of the keys whose hashes are `(h1s[j], h2s[j])`: calls
+/// `visit(position of the group's first key, present lanes)` for each group of up to eight.
+///
+/// # Safety
+/// As [`query`](super::query).
+///
+/// # Panics
+/// If `h1s` and `h2s` differ in length.
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
+    target: Target,
+    h1s: &[u64],
+    h2s: &[u64],
+    mut visit: impl FnMut(usize, u8),
+) {
+    assert_eq!(h1s.len(), h2s.len());
+    let lanes = Lanes::new(target);
+    let block = 8 * LOCKSTEP;
+    let whole = h1s.len() / block * block;
+    for first in (0..whole).step_by(block) {
+        let walks: [Walk; LOCKSTEP] = std::array::from_fn(|g| {
+            let at = first + 8 * g;
+            let (h1, h2, _) = load_halves(&h1s[at..at + 8], &h2s[at..at + 8]);
+            lanes.walk_hashed(h1, h2)
+        });
+        // SAFETY: forwarded from this function's contract.
+        let present = unsafe { lanes.present_walks::<COUNTERS, LOCKSTEP>(walks, [0xff; LOCKSTEP]) };
+        for (g, &mask) in present.iter().enumerate() {
+            visit(first + 8 * g, mask);
+        }
+    }
+    for first in (whole..h1s.len()).step_by(8) {
+        let last = (first + 8).min(h1s.len());
+        let (h1, h2, live) = load_halves(&h1s[first..last], &h2s[first..last]);
+        // SAFETY: forwarded from this function's contract.
+        let [present] =
+            unsafe { lanes.present_walks::<COUNTERS, 1>([lanes.walk_hashed(h1, h2)], [live]) };
+        visit(first, present);
+    }
+}
+
+/// [`indexes`](super::indexes) of the keys whose hashes are `(h1s[j], h2s[j])`: `out[j * k + i]`
+/// is the i-th index of key j.
+///
+/// # Safety
+/// As [`indexes`](super::indexes).
+///
+/// # Panics
+/// If `h1s` and `h2s` differ in length or `out` has fewer than `h1s.len() · k` slots.
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn indexes_of_hashes(target: Target, h1s: &[u64], h2s: &[u64], out: &mut [u64]) {
+    let k = target.num_hashes as usize;
+    assert!(h1s.len() == h2s.len() && out.len() >= h1s.len() * k);
+    let lanes = Lanes::new(target);
+    let mut lane_values = [0u64; 8];
+    for (g, slots) in out
+        .chunks_mut(8 * k)
+        .take(h1s.len().div_ceil(8))
+        .enumerate()
+    {
+        let (first, last) = (8 * g, (8 * g + 8).min(h1s.len()));
+        let (h1, h2, _) = load_halves(&h1s[first..last], &h2s[first..last]);
+        let mut walk = lanes.walk_hashed(h1, h2);
+        for i in 0..k {
+            if i > 0 {
+                walk.advance(&lanes);
+            }
+            // SAFETY: `lane_values` is 64 bytes.
+            unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
+            for (j, &index) in lane_values[..last - first].iter().enumerate() {
+                slots[j * k + i] = index;
+            }
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
+//! the `long` batches for keys packed one after another. A group of keys is hashed first (eight
+//! equal-length keys at a time in AVX-512 lanes where the CPU has them: `hashing::lanes`), then
+//! on filters too large for cache all of the group's bit indexes are computed and prefetched
+//! before any is read; smaller filters are probed straight from the hashes. Every key hashes
+//! and walks exactly as [`BloomFilter::put_bytes`] / [`BloomFilter::might_contain_bytes`].
+
+use super::BloomFilter;
+use crate::error::{Error, Result};
+use crate::hashing::{self, Hash128};
+use crate::sizing;
+
+/// The largest k whose group indexes fit the small scratch array.
+const SMALL_K: usize = 32;
+
+/// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
+const GROUP: usize = 16;
+
+/// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
+/// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
+/// ignored (a reused buffer may be longer).
+///
+/// ```
+/// use sparkbloom::{BloomFilter, PackedBytes};
+///
+/// let f = BloomFilter::new(1_000, 0.01)?;
+/// let keys = PackedBytes::new(b"applepearfig", &[5, 9, 12])?;
+/// assert_eq!(keys.get(1), b"pear");
+/// assert!(f.put_all_bytes(keys));
+/// assert_eq!(f.might_contain_all_bytes(keys), vec![true; 3]);
+/// assert!(f.might_contain_bytes(b"fig") && !f.might_contain_bytes(b"plum"));
+/// assert!(PackedBytes::new(b"ab", &[1, 3]).is_err(), "an end past the data");
+/// # Ok::<(), sparkbloom::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct PackedBytes<'a> {
+    data: &'a [u8],
+    ends: &'a [u32],
+}
+
+impl<'a> PackedBytes<'a> {
+    /// Checks that `ends` rises (not strictly: empty keys are keys) and stays within `data`.
+    pub fn new(data: &'a [u8], ends: &'a [u32]) -> Result<PackedBytes<'a>> {
+        let mut previous = 0u32;
+        for (i, &end) in ends.iter().enumerate() {
+            if end < previous || end as usize > data.len() {
+                return Err(Error::invalid(
+                    "ends",
+                    format!(
+                        "ends[{i}] = {end} is not in {previous}..={} (offsets must rise within the data)",
+                        data.len()
+                    ),
+                ));
+            }
+            previous = end;
+        }
+        Ok(PackedBytes { data, ends })
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Where key `i` starts in the data.
+    #[inline(always)]
+    fn start(&self, i: usize) -> usize {
+        if i == 0 { 0 } else { self.ends[i - 1] as usize }
+    }
+
+    /// Key `i`'s bytes.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> &'a [u8] {
+        &self.data[self.start(i)..self.ends[i] as usize]
+    }
+
+    /// The keys in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+/// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
+struct GroupHashes {
+    h1s: [u64; GROUP],
+    h2s: [u64; GROUP],
+}
+
+impl GroupHashes {
+    fn get(&self, j: usize) -> Hash128 {
+        Hash128 {
+            h1: self.h1s[j],
+            h2: self.h2s[j],
+        }
+    }
+}
+
+impl BloomFilter {
+    /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
+    pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
+        if self.accumulates(keys.len())
+            && let Some(changed) = self.put_all_bytes_accumulated(keys)
+        {
+            return changed;
+        }
+        let mut changed = false;
+        let index_first = self.prefetches() || self.vector_lanes;
+        let k = self.num_hashes() as usize;
+        self.for_each_group(keys, |_, count, hashes, scratch| {
+            if index_first {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                for indexes in indexes.chunks_exact(k) {
+                    // A key whose bits are all set changes nothing: plain loads instead of k
+                    // locked ORs, and a branch that follows the workload (mostly new keys, or
+                    // mostly seen ones) where a per-bit one would be a coin flip.
+                    let present = indexes
+                        .iter()
+                        .fold(true, |all, &index| all & self.bits.get(index));
+                    if !present {
+                        indexes
+                            .iter()
+                            .for_each(|&index| changed |= self.bits.set(index));
+                    }
+                }
+            } else {
+                // As above: a key already present costs its probes and no locked OR.
+                for j in 0..count {
+                    let hash = hashes.get(j);
+                    if !self.contains_hash(hash) {
+                        changed |= self.put_hash(hash);
+                    }
+                }
+            }
+        });
+        changed
+    }
+
+    /// `put_all_bytes` through a private word array ORed into the filter once per word (as the
+    /// `long` batches do on a cache-resident filter that a batch fills densely): no locked OR
+    /// per bit, and none at all for words whose bits are all set already. `None` if there is
+    /// no memory for the private copy (at most `PREFETCH_MIN_BYTES`).
+    fn put_all_bytes_accumulated(&self, keys: PackedBytes<'_>) -> Option<bool> {
+        let words = self.bits.len_words();
+        let mut private = Vec::new();
+        private.try_reserve_exact(words).ok()?;
+        private.resize(words, 0u64);
+        self.for_each_group(keys, |_, count, hashes, scratch| {
+            for &index in self.group_indexes(hashes, count, scratch) {
+                private[(index >> 6) as usize] |= 1 << (index & 63);
+            }
+        });
+        Some(
+            private
+                .iter()
+                .enumerate()
+                .fold(false, |changed, (i, &bits)| {
+                    self.bits.or_word(i, bits) | changed
+                }),
+        )
+    }
+
+    /// `out[i] = might_contain_bytes(keys.get(i))`; `out` must have one slot per key.
+    pub fn might_contain_all_bytes_into(
+        &self,
+        keys: PackedBytes<'_>,
+        out: &mut [bool],
+    ) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        let k = self.num_hashes() as usize;
+        self.for_each_group(keys, |first, count, hashes, scratch| {
+            let out = &mut out[first..first + count];
+            if self.vector_lanes && !self.prefetches() {
+                // As the `long` batches: gathers in lanes on a cache-resident filter.
+                let target = self.vector_target();
+                let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
+                // filter in the vector path's range (`query_each_vector`); the words live as
+                // long as `self`.
+                unsafe {
+                    super::avx512::query_hashes::<{ super::avx512::BIT_CELLS }>(
+                        target,
+                        h1s,
+                        h2s,
+                        |at, present| {
+                            for (j, slot) in out[at..].iter_mut().take(8).enumerate() {
+                                *slot = present >> j & 1 != 0;
+                            }
+                        },
+                    )
+                }
+            } else if self.prefetches() {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                for (slot, indexes) in out.iter_mut().zip(indexes.chunks_exact(k)) {
+                    // Every probe, no early exit: the loads are in flight anyway, and a
+                    // miss's exit point is a branch no predictor learns.
+                    *slot = indexes
+                        .iter()
+                        .fold(true, |all, &index| all & self.bits.get(index));
+                }
+            } else {
+                for (j, slot) in out.iter_mut().enumerate() {
+                    *slot = self.contains_hash(hashes.get(j));
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// [`might_contain_bytes`](Self::might_contain_bytes) of every key, in order.
+    pub fn might_contain_all_bytes(&self, keys: PackedBytes<'_>) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.might_contain_all_bytes_into(keys, &mut out)
+            .expect("one slot per key");
+        out
+    }
+
+    /// For each group of keys in order: hashes the group, then
+    /// `visit(first key's position, keys in the group, their hashes, index scratch)`.
+    fn for_each_group(
+        &self,
+        keys: PackedBytes<'_>,
+        mut visit: impl FnMut(usize, usize, &GroupHashes, &mut [u64]),
+    ) {
+        let mut hashes = GroupHashes {
+            h1s: [0; GROUP],
+            h2s: [0; GROUP],
+        };
+        // On the stack, nothing to allocate, so nothing to fail: 4 KiB for k ≤ 32 (the usual
+        // filters), else 32 KiB (k = 255), zeroed once per batch only when needed.
+        let k = self.num_hashes() as usize;
+        let mut small = [0u64; GROUP * SMALL_K];
+        let mut large;
+        let scratch: &mut [u64] = if k <= SMALL_K {
+            &mut small
+        } else {
+            large = [0u64; GROUP * sizing::MAX_NUM_HASHES as usize];
+            &mut large
+        };
+        let mut first = 0;
+        while first < keys.len() {
+            let count = GROUP.min(keys.len() - first);
+            self.hash_keys(keys, first, count, &mut hashes);
+            visit(first, count, &hashes, scratch);
+            first += count;
+        }
+    }
+
+    /// The k indexes of each of the group's `count` keys, key after key (from the vector lanes
+    /// where the filter has them), prefetched if the filter is too large for cache.
+    fn group_indexes<'s>(
+        &self,
+        hashes: &GroupHashes,
+        count: usize,
+        scratch: &'s mut [u64],
+    ) -> &'s [u64] {
+        let k = self.num_hashes() as usize;
+        let scratch = &mut scratch[..count * k];
+        if self.vector_lanes {
+            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has k slots per key.
+            unsafe {
+                super::avx512::indexes_of_hashes(
+                    self.vector_target(),
+                    &hashes.h1s[..count],
+                    &hashes.h2s[..count],
+                    scratch,
+                )
+            }
+        } else {
+            for (j, slots) in scratch.chunks_exact_mut(k).enumerate() {
+                let mut filled = 0;
+                self.indexer.for_each(hashes.get(j), |index| {
+                    slots[filled] = index;
+                    filled += 1;
+                    true
+                });
+            }
+        }
+        if self.prefetches() {
+            scratch.iter().for_each(|&index| self.bits.prefetch(index));
+        }
+        scratch
+    }
+
+    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes).
+    fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
+        let mut j = 0;
+        while j < count {
+            let lanes = (count - j).min(hashing::LANES);
+            if !self.strategy.is_spark() && lanes == hashing::LANES {
+                let at = first + j;
+                let starts: [usize; hashing::LANES] = std::array::from_fn(|l| keys.start(at + l));
+                let len = keys.ends[at] as usize - starts[0];
+                let equal = (1..lanes).all(|l| keys.ends[at + l] as usize - starts[l] == len);
+                let (h1s, h2s) = (&mut out.h1s[j..j + lanes], &mut out.h2s[j..j + lanes]);
+                if equal
+                    && hashing::hash_equal_lengths(
+                        keys.data,
+                        &starts,
+                        len,
+                        h1s.try_into().expect("8 lanes"),
+                        h2s.try_into().expect("8 lanes"),
+                    )
+                {
+                    j += lanes;
+                    continue;
+                }
+            }
+            for l in j..j + lanes {
+                let hash = self.hash_key_bytes(keys.get(first + l));
+                (out.h1s[l], out.h2s[l]) = (hash.h1, hash.h2);
+            }
+            j += lanes;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizing::Shape;
+    use crate::strategy::Strategy;
+    use crate::testutil::splitmix64;
+
+    /// Keys of many lengths, runs of equal lengths (the lanes' case), empty keys, and keys
+    /// longer than a group of blocks.
+    fn mixed_keys(count: usize, state: &mut u64) -> (Vec<u8>, Vec<u32>) {
+        let (mut data, mut ends) = (Vec::new(), Vec::new());
+        let mut run_len = 0usize;
+        for i in 0..count {
+            if i % 24 == 0 {
+                run_len = [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 64, 100][i / 24 % 12];
+            }
+            let len = if (i / 24) % 3 == 2 {
+                (splitmix64(state) % 80) as usize
+            } else {
+                run_len
+            };
+            data.extend((0..len).map(|_| splitmix64(state) as u8));
+            ends.push(data.len() as u32);
+        }
+        (data, ends)
+    }
+
+    #[test]
+    fn byte_batches_agree_with_single_keys_on_every_strategy() {
+        let mut state = 17;
+        for strategy in [
+            Strategy::Murmur128Mitz32,
+            Strategy::Murmur128Mitz64,
+            Strategy::SparkSketchV1,
+            Strategy::SparkSketchV2,
+            Strategy::Blocked,
+        ] {
+            // In cache (probed from the hashes) and above the prefetch threshold.
+            // k = 40 takes the large index scratch.
+            for (num_bits, num_hashes) in [(143_872, 7), (9_600_512, 7), (1_048_576, 40)] {
+                let shape = Shape {
+                    num_bits,
+                    num_hashes,
+                };
+                let f = BloomFilter::with_shape(shape, strategy).unwrap();
+                let g = BloomFilter::with_shape(shape, strategy).unwrap();
+                let (data, ends) = mixed_keys(3_001, &mut state);
+                let keys = PackedBytes::new(&data, &ends).unwrap();
+                let (put, probe) = ends.split_at(1_500);
+                let put = PackedBytes::new(&data, put).unwrap();
+                // A small batch (bit by bit), then a dense one (accumulated in cache).
+                let (few, rest) = ends[..1_500].split_at(100);
+                let rest_data = &data[few[99] as usize..];
+                let rest: Vec<u32> = rest.iter().map(|e| e - few[99]).collect();
+                assert!(f.put_all_bytes(PackedBytes::new(&data, few).unwrap()));
+                assert!(f.put_all_bytes(PackedBytes::new(rest_data, &rest).unwrap()));
+                put.iter().for_each(|key| {
+                    g.put_bytes(key);
+                });
+                assert!(
+                    f == g,
+                    "{strategy} m={num_bits}: put_all_bytes sets put_bytes' bits"
+                );
+                assert!(!f.put_all_bytes(put), "nothing changes the second time");
+                let single: Vec<bool> = keys.iter().map(|k| f.might_contain_bytes(k)).collect();
+                assert_eq!(f.might_contain_all_bytes(keys), single, "{strategy}");
+                assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
+                assert!(probe.len() > 1_000 && single[1_500..].iter().any(|&p| !p));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_batches_are_errors() {
+        assert!(PackedBytes::new(b"abc", &[2, 1]).is_err());
+        assert!(PackedBytes::new(b"abc", &[4]).is_err());
+        let keys = PackedBytes::new(b"abcd", &[0, 2, 2, 3]).unwrap();
+        assert_eq!(
+            keys.iter().collect::<Vec<_>>(),
+            [&b""[..], b"ab", b"", b"c"]
+        );
+        let f = BloomFilter::new(100, 0.01).unwrap();
+        let err = f
+            .might_contain_all_bytes_into(keys, &mut [false; 3])
+            .unwrap_err();
+        assert!(err.to_string().contains("3 slots for 4 keys"), "{err}");
+    }
+}
