@@ -140,7 +140,7 @@ pub(crate) fn for_each_indexed(
     mut visit: impl FnMut(usize, &[u64]),
 ) {
     let k = num_hashes as usize;
-    // On the stack (64 KiB at k = 255): nothing to allocate, so nothing to fail. Two halves:
+    // On the stack (32 KiB at k = 255): nothing to allocate, so nothing to fail. Two halves:
     // the group being visited and the next one, already prefetched.
     let mut scratch = [0u64; 2 * GROUP * sizing::MAX_NUM_HASHES as usize];
     let (current, next) = scratch.split_at_mut(GROUP * sizing::MAX_NUM_HASHES as usize);
