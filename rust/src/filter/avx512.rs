@@ -2,7 +2,8 @@
 //! the same index walk as the scalar path (`strategy::Indexer::for_each_mitz64`), so the same
 //! bits and answers. Queries on cache-resident filters probe with one gather per index
 //! ([`query`]); puts, and queries on filters too large for cache (which gain more from
-//! prefetching), take the lanes' indexes ([`indexes`]).
+//! prefetching), take the lanes' indexes ([`indexes`]). BLOCKED batches hash here eight keys
+//! at a time ([`hash_up_to_8`]) and test a key's whole block in one vector ([`block_holds`]).
 //!
 //! The scalar walk needs two exact 64-bit remainders per key, done there with a 128-bit
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
