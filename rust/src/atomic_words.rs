@@ -1,6 +1,6 @@
-//! The storage under both filters: a boxed slice of atomic 64-bit words, allocated zeroed and
-//! fallibly, adopted from a `Vec<u64>` without copying, read as plain words by an exclusive
-//! owner. `BitArray` (one bit per position) and the counting filter's `Counters` (a 4-bit
+//! The storage under both filters: atomic 64-bit words ([`Words`]), allocated zeroed, fallibly
+//! and starting on a cache line, or adopted from a `Vec<u64>` without copying; read as plain
+//! words by an exclusive owner. `BitArray` (one bit per position) and the counting filter's `Counters` (a 4-bit
 //! counter per position) put their own addressing on top.
 
 use crate::error::{Error, Result};
@@ -12,16 +12,59 @@ use std::sync::atomic::Ordering::Relaxed;
 // alignment, which lets a `Vec<u64>` become the words without copying.
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
-/// `num_words` zeroed words. Allocation failure is an error, not an abort, and the zeroed
-/// pages come from the allocator lazily (calloc), so huge sparse filters cost no time to
-/// create. An array larger than the process's memory limit ([`memory_limit`]) is refused
-/// here, since the kernel would kill the process when the pages are first written. `what`
-/// names the array in errors ("the bit array").
+/// An array's words: a boxed slice with the array at word `start`, so that a freshly
+/// allocated array can begin on a 64-byte boundary (a cache line: a BLOCKED filter's 512-bit
+/// blocks then each occupy exactly one line, where a 16-byte-aligned allocation would split
+/// most of them over two). Derefs to the array's words.
+pub(crate) struct Words {
+    storage: Box<[AtomicU64]>,
+    start: usize,
+    len: usize,
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+
+    #[inline(always)]
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: start + len ≤ storage.len(), set so by every constructor.
+        unsafe {
+            self.storage
+                .get_unchecked(self.start..self.start + self.len)
+        }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [AtomicU64] {
+        // SAFETY: as in `deref`.
+        unsafe {
+            self.storage
+                .get_unchecked_mut(self.start..self.start + self.len)
+        }
+    }
+}
+
+/// Words in a 64-byte line.
+const LINE_WORDS: usize = 8;
+
+/// `num_words` zeroed words, the first on a 64-byte boundary. Allocation failure is an error,
+/// not an abort, and the zeroed pages come from the allocator lazily (calloc: the up to seven
+/// words of padding that align the start cost no eager zeroing, where an aligned allocation
+/// would be zeroed by hand), so huge sparse filters cost no time to create. An array larger
+/// than the process's memory limit ([`memory_limit`]) is refused here, since the kernel would
+/// kill the process when the pages are first written. `what` names the array in errors
+/// ("the bit array").
 ///
 /// [`memory_limit`]: crate::memory_limit
-pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Box<[AtomicU64]>> {
+pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Words> {
     if num_words == 0 {
-        return Ok(Box::new([]));
+        return Ok(Words {
+            storage: Box::new([]),
+            start: 0,
+            len: 0,
+        });
     }
     let bytes = (num_words as u64).saturating_mul(8);
     if let Some(limit) = crate::memory_limit::limit().filter(|&limit| bytes > limit) {
@@ -32,24 +75,30 @@ pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Box<[Atomic
         });
     }
     let too_big = || Error::allocation(what, bytes);
-    let layout = Layout::array::<AtomicU64>(num_words).map_err(|_| too_big())?;
+    let padded = num_words.checked_add(LINE_WORDS - 1).ok_or_else(too_big)?;
+    let layout = Layout::array::<AtomicU64>(padded).map_err(|_| too_big())?;
     // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
     // valid AtomicU64; the pointer and length describe exactly the allocation that
     // `Box<[AtomicU64]>` will free with the same layout.
-    unsafe {
+    let storage = unsafe {
         let ptr = alloc_zeroed(layout) as *mut AtomicU64;
         if ptr.is_null() {
             return Err(too_big());
         }
-        Ok(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-            ptr, num_words,
-        )))
-    }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, padded))
+    };
+    // The allocation is 8-byte aligned, so 0..=7 words reach the next line.
+    let start = (storage.as_ptr() as usize).wrapping_neg() % 64 / 8;
+    Ok(Words {
+        storage,
+        start,
+        len: num_words,
+    })
 }
 
-/// A copy of `words` (each read once: a snapshot per word if other threads write); allocation
-/// failure is an error.
-pub(crate) fn try_clone(words: &[AtomicU64], what: &'static str) -> Result<Box<[AtomicU64]>> {
+/// A copy of `words` (each read once: a snapshot per word if other threads write), aligned as
+/// [`zeroed`] aligns; allocation failure is an error.
+pub(crate) fn try_clone(words: &[AtomicU64], what: &'static str) -> Result<Words> {
     let copy = zeroed(words.len(), what)?;
     for (to, from) in copy.iter().zip(words) {
         to.store(from.load(Relaxed), Relaxed);
@@ -57,17 +106,23 @@ pub(crate) fn try_clone(words: &[AtomicU64], what: &'static str) -> Result<Box<[
     Ok(copy)
 }
 
-/// Takes ownership of `words` without copying.
-pub(crate) fn from_vec(words: Vec<u64>) -> Box<[AtomicU64]> {
+/// Takes ownership of `words` without copying (so wherever the `Vec` put them: 8-byte
+/// aligned at least).
+pub(crate) fn from_vec(words: Vec<u64>) -> Words {
     let words = words.into_boxed_slice();
     let len = words.len();
     // SAFETY: same size, alignment (checked above) and bit validity; the box is re-made over
     // the very allocation it came from.
-    unsafe {
+    let storage = unsafe {
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(
             Box::into_raw(words) as *mut AtomicU64,
             len,
         ))
+    };
+    Words {
+        storage,
+        start: 0,
+        len,
     }
 }
 
@@ -93,4 +148,28 @@ pub(crate) fn prefetch(words: &[AtomicU64], i: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (words, i);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// New arrays start on a cache line whatever the allocator hands back (sizes from one word
+    /// to a mmap-sized array), hold exactly the words asked for, zeroed; copies too.
+    #[test]
+    fn new_arrays_start_on_a_cache_line() {
+        for num_words in (1..=40).chain([4096, 1 << 18]) {
+            let words = zeroed(num_words, "test").unwrap();
+            assert_eq!(words.len(), num_words);
+            assert_eq!(words.as_ptr() as usize % 64, 0, "{num_words} words");
+            assert!(words.iter().all(|w| w.load(Relaxed) == 0));
+            words[num_words - 1].store(7, Relaxed);
+            let copy = try_clone(&words, "test").unwrap();
+            assert_eq!(copy.as_ptr() as usize % 64, 0);
+            assert_eq!(copy[num_words - 1].load(Relaxed), 7);
+        }
+        assert_eq!(zeroed(0, "test").unwrap().len(), 0);
+        let mut adopted = from_vec(vec![1, 2, 3]);
+        assert_eq!(as_mut_u64(&mut adopted), &[1, 2, 3]);
+    }
 }

@@ -5,11 +5,10 @@
 
 use crate::atomic_words;
 use crate::error::Result;
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
 pub(crate) struct BitArray {
-    words: Box<[AtomicU64]>,
+    words: atomic_words::Words,
 }
 
 impl BitArray {

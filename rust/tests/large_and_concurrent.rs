@@ -73,8 +73,12 @@ fn no_false_negatives_above_2_pow_32() {
 fn concurrent_puts_lose_no_bits() {
     const THREADS: u64 = 8;
     const PER_THREAD: u64 = 50_000;
-    for (n, p) in [(10_000, 0.001), (4_000_000, 0.01)] {
-        let shared = Arc::new(BloomFilter::new(n, p).unwrap());
+    // BLOCKED too: its batches test a whole block in one vector load and prefetch ahead.
+    let cases = [(10_000, 0.001), (4_000_000, 0.01)]
+        .into_iter()
+        .flat_map(|np| [(np, Strategy::Murmur128Mitz64), (np, Strategy::Blocked)]);
+    for ((n, p), strategy) in cases {
+        let shared = Arc::new(BloomFilter::with_strategy(n, p, strategy).unwrap());
         let keys_of = |t: u64| {
             let mut state = t * 1_000_003;
             (0..PER_THREAD)
@@ -106,11 +110,14 @@ fn concurrent_puts_lose_no_bits() {
             }
         });
         // Atomic OR is commutative: the shared filter equals one built on a single thread.
-        let sequential = BloomFilter::new(n, p).unwrap();
+        let sequential = BloomFilter::with_strategy(n, p, strategy).unwrap();
         (0..THREADS).for_each(|t| {
             sequential.put_all(&keys_of(t));
         });
-        assert_eq!(*shared, sequential, "n={n}: concurrent puts lost bits");
+        assert_eq!(
+            *shared, sequential,
+            "n={n} {strategy}: concurrent puts lost bits"
+        );
         assert!((0..THREADS).all(|t| shared.retain_absent(&keys_of(t)).is_empty()));
     }
 }

@@ -19,7 +19,7 @@ pub(crate) const PER_WORD: u64 = 16;
 const LOW_NIBBLES: u64 = 0x1111_1111_1111_1111;
 
 pub(crate) struct Counters {
-    words: Box<[AtomicU64]>,
+    words: atomic_words::Words,
 }
 
 /// Words holding `num_counters` counters.

@@ -2,7 +2,8 @@
 //! the same index walk as the scalar path (`strategy::Indexer::for_each_mitz64`), so the same
 //! bits and answers. Queries on cache-resident filters probe with one gather per index
 //! ([`query`]); puts, and queries on filters too large for cache (which gain more from
-//! prefetching), take the lanes' indexes ([`indexes`]).
+//! prefetching), take the lanes' indexes ([`indexes`]). BLOCKED batches hash here eight keys
+//! at a time ([`hash_up_to_8`]) and test a key's whole block in one vector ([`block_holds`]).
 //!
 //! The scalar walk needs two exact 64-bit remainders per key, done there with a 128-bit
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
@@ -121,6 +122,48 @@ pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u
     unsafe {
         _mm512_storeu_si512(h1s.as_mut_ptr().cast(), h1);
         _mm512_storeu_si512(h2s.as_mut_ptr().cast(), h2);
+    }
+}
+
+/// Whether the 512-bit block at `block` holds every one of the k positions `h2` picks (the
+/// BLOCKED layout: 9-bit fields of `h2` from its low bits up, seven per word, then of
+/// `fmix64(h2)`, … as `blocked::for_each_position` walks them): the block is loaded once as
+/// one vector, each position's word picked from it by a lane permute, and seven positions
+/// tested at a time, with no per-position load or branch.
+///
+/// Each 8-byte lane of the load is an aligned 8-byte access, which x86 performs atomically,
+/// so a concurrent put's OR is seen whole or not at all, as with the gathers of [`query`].
+///
+/// # Safety
+/// The CPU must have AVX-512 F and DQ ([`available`]); `block` must point at eight readable,
+/// 8-byte-aligned words.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn block_holds(block: *const u64, h2: u64, num_hashes: u32) -> bool {
+    // SAFETY: the caller's contract: eight readable words.
+    let line = unsafe { _mm512_loadu_si512(block.cast()) };
+    let field_shifts = _mm512_setr_epi64(0, 9, 18, 27, 36, 45, 54, 0);
+    let field = _mm512_set1_epi64(511);
+    let bit_in_word = _mm512_set1_epi64(63);
+    let one = _mm512_set1_epi64(1);
+    let mut seed = h2;
+    let mut left = num_hashes;
+    let mut holds = true;
+    loop {
+        let fields_here = left.min(7);
+        let live = ((1u32 << fields_here) - 1) as u8;
+        let positions = _mm512_and_si512(
+            _mm512_srlv_epi64(_mm512_set1_epi64(seed as i64), field_shifts),
+            field,
+        );
+        let words = _mm512_permutexvar_epi64(_mm512_srli_epi64::<6>(positions), line);
+        let bits = _mm512_sllv_epi64(one, _mm512_and_si512(positions, bit_in_word));
+        holds &= _mm512_mask_test_epi64_mask(live, words, bits) == live;
+        left -= fields_here;
+        if left == 0 {
+            return holds;
+        }
+        seed = crate::hashing::fmix64(seed);
     }
 }
 

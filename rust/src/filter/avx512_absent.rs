@@ -56,6 +56,14 @@ pub(crate) unsafe fn indexes(_target: Target, _keys: &[u64], _out: &mut [u64]) {
 ///
 /// # Safety
 /// None needed; it panics.
+pub(crate) unsafe fn block_holds(_block: *const u64, _h2: u64, _num_hashes: u32) -> bool {
+    unreachable!("AVX-512 lanes are unavailable off x86-64")
+}
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
 pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
     _target: Target,
     _h1s: &[u64],

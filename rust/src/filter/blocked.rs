@@ -88,6 +88,9 @@ impl BloomFilter {
         const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.prefetches();
+        // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
+        // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
+        let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
         let vector = avx512::available();
         // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
@@ -107,6 +110,9 @@ impl BloomFilter {
                 let base = block_of(h1s[j], num_blocks) * BLOCK_BITS;
                 if prefetch {
                     self.bits.prefetch(base);
+                    if straddles {
+                        self.bits.prefetch(base + BLOCK_BITS - 1);
+                    }
                 }
                 slots[j] = (base, h2s[j]);
             }
@@ -139,12 +145,24 @@ impl BloomFilter {
         changed
     }
 
-    /// `emit(i, might_contain(keys[i]))` for BLOCKED: each key's k bits read from its (by then
-    /// cached) block without a branch: an early exit would be a coin flip for absent keys. (A
-    /// mask built in memory and compared word by word measured 5× slower: its variable-index
-    /// ORs chain through store forwarding.)
+    /// `emit(i, might_contain(keys[i]))` for BLOCKED: each key's block (by then cached) tested
+    /// in one vector where the CPU has AVX-512 (`avx512::block_holds`: at (10^4, 1 %) 7.1 →
+    /// 4.9 ns per key), else its k bits read one by one without a branch: an early exit would
+    /// be a coin flip for absent keys. (A mask built in memory and compared word by word
+    /// measured 5× slower: its variable-index ORs chain through store forwarding.)
     pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let k = self.num_hashes();
+        if avx512::available() {
+            let words = self.bits.as_ptr();
+            self.for_each_block(keys, |i, base, h2| {
+                // SAFETY: `available` said the CPU has AVX-512 F and DQ; the block's eight
+                // words lie inside the filter (base + 512 ≤ m).
+                emit(i, unsafe {
+                    avx512::block_holds(words.add((base / 64) as usize), h2, k)
+                })
+            });
+            return;
+        }
         self.for_each_block(keys, |i, base, h2| {
             let mut present = true;
             for_each_position(h2, k, |position| {
@@ -227,6 +245,34 @@ mod tests {
     impl<'a, I: Iterator<Item = &'a u32>> MinMax for I {
         fn minmax(self) -> (u32, u32) {
             self.fold((u32::MAX, 0), |(lo, hi), &c| (lo.min(c), hi.max(c)))
+        }
+    }
+
+    /// The vector test of a block (where the CPU has AVX-512) against the scalar walk: k from
+    /// 1 to 30 (one to five words of fields), blocks from half to nearly all set, so both
+    /// answers come up at every k.
+    #[test]
+    fn vector_block_test_agrees_with_the_scalar_walk() {
+        if !avx512::available() {
+            return;
+        }
+        let mut state = 11;
+        for k in 1..=30 {
+            let mut answers = [0u32; 2];
+            for _ in 0..4_000 {
+                let density = 1 + splitmix64(&mut state) % 6;
+                let block: [u64; WORDS_PER_BLOCK] = std::array::from_fn(|_| {
+                    (0..density).fold(0, |word, _| word | splitmix64(&mut state))
+                });
+                let h2 = splitmix64(&mut state);
+                let scalar =
+                    for_each_position(h2, k, |p| block[p as usize / 64] >> (p % 64) & 1 != 0);
+                // SAFETY: the CPU has AVX-512 F and DQ (checked above); eight aligned words.
+                let vector = unsafe { avx512::block_holds(block.as_ptr(), h2, k) };
+                assert_eq!(vector, scalar, "k={k} h2={h2:#x} block={block:x?}");
+                answers[usize::from(scalar)] += 1;
+            }
+            assert!(answers.iter().all(|&n| n > 0), "k={k}: {answers:?}");
         }
     }
 

@@ -268,14 +268,21 @@ impl BloomFilter {
         out
     }
 
-    /// Appends to `out` the keys that are certainly not in the filter, in order. With room
-    /// reserved for every key, it never allocates.
+    /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
+    /// room for every key first, so with that room reserved it never allocates.
     pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
+        out.reserve(keys.len());
+        let spare = out.spare_capacity_mut();
+        let mut kept = 0;
+        // Every key is written to the next free slot and kept by advancing past it: no branch
+        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
         self.query_each(keys, |i, present| {
-            if !present {
-                out.push(keys[i]);
-            }
+            spare[kept].write(keys[i]);
+            kept += usize::from(!present);
         });
+        // SAFETY: the first `kept` spare slots were written above (kept ≤ keys.len(), the
+        // room reserved).
+        unsafe { out.set_len(out.len() + kept) };
     }
 
     /// ORs `other` into `self` (set union). Both must have the same m, k and strategy. Safe
