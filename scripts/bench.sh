@@ -69,7 +69,7 @@ if [[ $mode == quick ]]; then
   # The long-key single and batch benchmarks at batch 4096, serialization of the (10^4, 10^-3)
   # filters only (the 12 MB ones take long to round-trip), the string batches.
   jmh_runs=(
-    "SingleKeyBench\\.(put|hit|miss)_u64|BatchBench|JniOverheadBench -p batch=4096"
+    "SingleKeyBench\\.(put|hit|miss)_u64$|\\.BatchBench|JniOverheadBench -p batch=4096"
     "SerializationBench -p shape=n1e4_p1e-3,n1e4_p1e-3_sparse"
     "StringBatchBench"
   )
@@ -79,7 +79,7 @@ elif [[ $mode == targets ]]; then
   jmh_common=(-f 1 -wi 2 -w 1s -i 4 -r 1s)
   size_shapes=(n1e4_p1e-3 n1e4_p1e-3_sparse)
   jmh_runs=(
-    "SingleKeyBench\\.(hit|miss)_u64|BatchBench -p batch=4096"
+    "SingleKeyBench\\.(hit|miss)_u64$|\\.BatchBench -p batch=4096"
     "SerializationBench.javaSerialization -p shape=n1e4_p1e-3,n1e4_p1e-3_sparse -p impl=sparkbloom,guava"
     "StringBatchBench"
   )
@@ -87,7 +87,7 @@ else
   criterion_args=(--warm-up-time 1 --measurement-time 2)
   size_shapes=()
   jmh_common=(-f 1 -wi 3 -w 1s -i 5 -r 1s)
-  jmh_runs=("SingleKeyBench|BatchBench|SerializationBench|JniOverheadBench|StringBatchBench")
+  jmh_runs=("SingleKeyBench\\.\\w+_(u64|str)$|\\.BatchBench|SerializationBench|JniOverheadBench|StringBatchBench")
 fi
 
 {

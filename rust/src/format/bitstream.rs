@@ -202,12 +202,7 @@ mod tests {
     fn packs_exactly_as_bit_by_bit() {
         // Seeded puts of every width 0..=64, against a writer that sets one bit at a time.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            seed
-        };
+        let mut next = || crate::testutil::splitmix64(&mut seed);
         let mut out = Vec::new();
         let mut expected = Vec::new();
         let mut bit = 0usize;

@@ -142,12 +142,7 @@ mod tests {
         // Seeded Rice codes of every parameter, short and long, against the Vec-appending
         // BitWriter (itself tested bit by bit).
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            seed
-        };
+        let mut next = || crate::testutil::splitmix64(&mut seed);
         for r in 0..=63 {
             let gaps: Vec<u64> = (0..300)
                 .map(|i| {

@@ -54,7 +54,7 @@ final class BitsView {
 
   /**
    * {@code -Dsparkbloom.singleKeyView=false} keeps single-key queries on the JNI calls: to
-   * compare the two ({@code SingleKeyViewBench}), or as a way out should a JVM refuse direct
+   * compare the two ({@code SingleKeyBench}'s {@code *_u64_jni}), or as a way out should a JVM refuse direct
    * buffers over native memory.
    */
   private static final boolean ENABLED =

@@ -32,6 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class SingleKeyBench {
+  private static final String NO_VIEW = "-Dsparkbloom.singleKeyView=false";
 
   @State(Scope.Thread)
   public static class Params {
@@ -117,6 +118,18 @@ public class SingleKeyBench {
       misses = Keys.longs(Keys.MISSES, shape.n, Keys.pool(shape.n));
     }
 
+    boolean hit() {
+      int i = nextHit == hits.length ? 0 : nextHit;
+      nextHit = i + 1;
+      return filter.mightContain(hits[i]);
+    }
+
+    boolean miss() {
+      int i = nextMiss == misses.length ? 0 : nextMiss;
+      nextMiss = i + 1;
+      return filter.mightContain(misses[i]);
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() {
       filter.close();
@@ -165,16 +178,30 @@ public class SingleKeyBench {
 
   @Benchmark
   public boolean hit_u64(QueryLongs s) {
-    int i = s.nextHit == s.hits.length ? 0 : s.nextHit;
-    s.nextHit = i + 1;
-    return s.filter.mightContain(s.hits[i]);
+    return s.hit();
   }
 
   @Benchmark
   public boolean miss_u64(QueryLongs s) {
-    int i = s.nextMiss == s.misses.length ? 0 : s.nextMiss;
-    s.nextMiss = i + 1;
-    return s.filter.mightContain(s.misses[i]);
+    return s.miss();
+  }
+
+  /**
+   * {@link #hit_u64} in a fork where sparkbloom answers through one JNI call per key instead of
+   * over its view of the native words ({@code -Dsparkbloom.singleKeyView=false}): what the view
+   * saves over the transition (run with {@code -p impl=sparkbloom}; the peers do not change).
+   */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = NO_VIEW)
+  public boolean hit_u64_jni(QueryLongs s) {
+    return s.hit();
+  }
+
+  /** {@link #miss_u64} through JNI, as {@link #hit_u64_jni}. */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = NO_VIEW)
+  public boolean miss_u64_jni(QueryLongs s) {
+    return s.miss();
   }
 
   @Benchmark
