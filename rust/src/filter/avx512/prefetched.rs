@@ -17,20 +17,26 @@ use std::mem::MaybeUninit;
 /// The largest k these walks keep index vectors for; filters with more hashes take the scalar
 /// prefetching path.
 pub(crate) const MAX_HASHES: u32 = 32;
-/// Indexes a query tests before it fetches the rest of a key's lines. 2 reads the fewest lines
-/// on the 50/50 mix (1 → 5.5 lines per key at k = 7, 2 → 5.1, 3 → 5.3).
+/// Indexes a query tests before it fetches the rest of a key's lines. By the model above, 2
+/// reads the fewest lines on the 50/50 mix (1 → 5.5 lines per key at k = 7, 2 → 5.1, 3 → 5.3);
+/// 1 and 2 measured alike at (10^7, 10^-2), within the noise of a shared machine.
 const FIRST_PROBES: usize = 2;
 /// Groups walked between a group's walk and its screening (the test of its first indexes), and
-/// between its screening and the test of the rest.
+/// between its screening and the test of the rest: 2 and 2 measured a little faster than 1 and
+/// 1 at (10^7, 10^-2). (Larger groups, 16 keys, measured slower in a scalar version of this
+/// pipeline: more prefetches queued than the core keeps in flight.)
 const SCREEN_DISTANCE: usize = 2;
 const FINISH_DISTANCE: usize = 2;
 /// Groups in flight in a query: walked, screened and finished ones.
 const QUERY_RING: usize = SCREEN_DISTANCE + FINISH_DISTANCE + 1;
-/// Groups walked ahead of the one whose bits are set.
+/// Groups walked ahead of the one whose bits are set: 1 measured faster than 2, with or
+/// without `prefetchw` (which made no difference; the locked ORs set the pace).
 const PUT_DISTANCE: usize = 1;
 const PUT_RING: usize = PUT_DISTANCE + 1;
 
-/// Where a batch's keys come from: `long` keys, hashed in lanes here.
+/// Where a batch's keys come from: `long` keys, hashed in lanes here. (Byte-key batches,
+/// which hash elsewhere, would add their hash halves as a second source, started with
+/// `Lanes::walk_hashed`.)
 trait Source {
     fn len(&self) -> usize;
     /// The walk of the keys `8g..8g + 8` (those that exist), and the mask of their lanes.
