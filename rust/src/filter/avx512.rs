@@ -14,6 +14,12 @@
 
 use std::arch::x86_64::*;
 
+// The same walk with prefetching, for filters too large for cache.
+mod prefetched;
+pub(crate) use prefetched::{
+    MAX_HASHES as PREFETCHED_MAX_HASHES, for_each_index_prefetched, query_prefetched,
+};
+
 // The same lanes for keys hashed elsewhere (byte-key batches).
 mod hashed;
 pub(crate) use hashed::{indexes_of_hashes, query_hashes};

@@ -85,3 +85,30 @@ pub(crate) unsafe fn indexes_of_hashes(
 ) {
     unreachable!("no AVX-512 lanes off x86-64")
 }
+
+/// As in `avx512.rs`: the largest k of the prefetched walk.
+pub(crate) const PREFETCHED_MAX_HASHES: u32 = 32;
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn query_prefetched(
+    _target: Target,
+    _keys: &[u64],
+    _visit: impl FnMut(usize, u8),
+) {
+    unreachable!("no AVX-512 lanes off x86-64")
+}
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn for_each_index_prefetched(
+    _target: Target,
+    _keys: &[u64],
+    _set: impl FnMut(u64),
+) {
+    unreachable!("no AVX-512 lanes off x86-64")
+}

@@ -226,6 +226,9 @@ impl BloomFilter {
         if self.accumulates(keys.len()) {
             return self.put_all_accumulated(keys);
         }
+        if self.walks_prefetched() {
+            return self.put_all_prefetched(keys);
+        }
         if !self.prefetches() && !self.vector_lanes {
             return keys
                 .iter()
