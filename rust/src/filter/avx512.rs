@@ -107,6 +107,32 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     )
 }
 
+/// Writes the keys of `keys` (up to eight) whose bit in `present` is clear to `out`, in order,
+/// with one compress and one masked store; returns how many.
+///
+/// # Safety
+/// The CPU must have AVX-512 F ([`available`]); `out` must have room for that many u64s
+/// (at most `keys.len()`; nothing past them is written).
+///
+/// # Panics
+/// If `keys` holds more than eight keys.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn write_absent(keys: &[u64], present: u8, out: *mut u64) -> usize {
+    let (group, live) = load_up_to_8(keys);
+    let absent = live & !present;
+    let count = absent.count_ones() as usize;
+    // SAFETY: the store's mask covers the first `count` lanes, the room the caller gives.
+    unsafe {
+        _mm512_mask_storeu_epi64(
+            out.cast(),
+            ((1u16 << count) - 1) as u8,
+            _mm512_maskz_compress_epi64(absent, group),
+        )
+    };
+    count
+}
+
 /// `hashing::hash_u64` of up to eight keys in lanes: `h1s[j]`, `h2s[j]` for `keys[j]` (the
 /// BLOCKED batches, which need the hash halves only).
 ///

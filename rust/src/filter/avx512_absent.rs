@@ -85,3 +85,11 @@ pub(crate) unsafe fn indexes_of_hashes(
 ) {
     unreachable!("no AVX-512 lanes off x86-64")
 }
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn write_absent(_keys: &[u64], _present: u8, _out: *mut u64) -> usize {
+    unreachable!("no AVX-512 lanes off x86-64")
+}

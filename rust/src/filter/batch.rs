@@ -22,6 +22,22 @@ const CACHED_GROUP: usize = 16;
 /// many bits per word: a locked OR costs several plain ones.
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
+/// The eight answers of a group as bytes (0 or 1, lane j in byte j), for each mask of present
+/// lanes: one load in place of eight shifts.
+const ANSWER_BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut lane = 0;
+        while lane < 8 {
+            table[mask] |= ((mask as u64 >> lane) & 1) << (8 * lane);
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 impl BloomFilter {
     /// Whether batches prefetch each group's bits: the filter is too large for cache.
     pub(super) fn prefetches(&self) -> bool {
@@ -72,6 +88,67 @@ impl BloomFilter {
             return self.query_each_vector(keys, emit);
         }
         self.query_each_scalar(keys, emit)
+    }
+
+    /// Calls `visit(first, present)` for each group of up to eight keys, in order: bit j of
+    /// `present` answers `might_contain(keys[first + j])`.
+    pub(super) fn query_groups(&self, keys: &[u64], mut visit: impl FnMut(usize, u8)) {
+        if self.vector_lanes && !self.prefetches() && !self.strategy.is_blocked() {
+            let target = self.vector_target();
+            // SAFETY: as in `query_each_vector`.
+            unsafe { avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit) };
+            return;
+        }
+        let mut present = 0u8;
+        self.query_each(keys, |i, answer| {
+            present |= u8::from(answer) << (i % 8);
+            if i % 8 == 7 || i + 1 == keys.len() {
+                visit(i & !7, present);
+                present = 0;
+            }
+        });
+    }
+
+    /// `out[i] = might_contain(keys[i])`, eight answers at a time; `out` is as long as `keys`.
+    pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
+        assert_eq!(out.len(), keys.len(), "one answer per key");
+        self.query_groups(keys, |first, present| {
+            let answers = &mut out[first..keys.len().min(first + 8)];
+            let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
+            for (answer, &byte) in answers.iter_mut().zip(&bytes) {
+                *answer = byte != 0;
+            }
+        });
+    }
+
+    /// Appends the keys the filter does not contain to `out`'s spare room, in order, and
+    /// returns how many: eight answers at a time, the absent keys of each eight written with
+    /// one compress and one store where the CPU has AVX-512.
+    pub(super) fn write_absent(
+        &self,
+        keys: &[u64],
+        spare: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        assert!(spare.len() >= keys.len(), "room for every key");
+        let mut kept = 0;
+        if avx512::available() {
+            let out = spare.as_mut_ptr().cast::<u64>();
+            self.query_groups(keys, |first, present| {
+                let group = &keys[first..keys.len().min(first + 8)];
+                // SAFETY: `available` said the CPU has AVX-512 F and DQ; kept ≤ first (each
+                // earlier key was written at most once), so the group's absent keys fit in
+                // the room of `keys.len()` slots.
+                kept += unsafe { avx512::write_absent(group, present, out.add(kept)) };
+            });
+            return kept;
+        }
+        // Every key is written to the next free slot and kept by advancing past it: no branch
+        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
+        self.query_each(keys, |i, present| {
+            spare[kept].write(keys[i]);
+            kept += usize::from(!present);
+        });
+        kept
     }
 
     fn query_each_vector(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
