@@ -90,28 +90,35 @@ impl BloomFilter {
         self.query_each_scalar(keys, emit)
     }
 
+    /// Whether queries run in AVX-512 lanes, eight answers at a time ([`query_groups`]): a
+    /// classic (MITZ_64) filter held in cache, on a CPU with the lanes.
+    ///
+    /// [`query_groups`]: Self::query_groups
+    fn queries_in_lanes(&self) -> bool {
+        self.vector_lanes && !self.prefetches() && !self.strategy.is_blocked()
+    }
+
     /// Calls `visit(first, present)` for each group of up to eight keys, in order: bit j of
-    /// `present` answers `might_contain(keys[first + j])`.
-    pub(super) fn query_groups(&self, keys: &[u64], mut visit: impl FnMut(usize, u8)) {
-        if self.vector_lanes && !self.prefetches() && !self.strategy.is_blocked() {
-            let target = self.vector_target();
-            // SAFETY: as in `query_each_vector`.
-            unsafe { avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit) };
-            return;
-        }
-        let mut present = 0u8;
-        self.query_each(keys, |i, answer| {
-            present |= u8::from(answer) << (i % 8);
-            if i % 8 == 7 || i + 1 == keys.len() {
-                visit(i & !7, present);
-                present = 0;
-            }
-        });
+    /// `present` answers `might_contain(keys[first + j])`. Only where [`queries_in_lanes`].
+    ///
+    /// [`queries_in_lanes`]: Self::queries_in_lanes
+    fn query_groups(&self, keys: &[u64], visit: impl FnMut(usize, u8)) {
+        assert!(
+            self.queries_in_lanes(),
+            "answers in groups come from the lanes"
+        );
+        let target = self.vector_target();
+        // SAFETY: as in `query_each_vector`.
+        unsafe { avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit) };
     }
 
     /// `out[i] = might_contain(keys[i])`, eight answers at a time; `out` is as long as `keys`.
     pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
         assert_eq!(out.len(), keys.len(), "one answer per key");
+        if !self.queries_in_lanes() {
+            // Answers come key by key: a mask built from them measured slower.
+            return self.query_each(keys, |i, present| out[i] = present);
+        }
         self.query_groups(keys, |first, present| {
             let answers = &mut out[first..keys.len().min(first + 8)];
             let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
@@ -131,11 +138,11 @@ impl BloomFilter {
     ) -> usize {
         assert!(spare.len() >= keys.len(), "room for every key");
         let mut kept = 0;
-        if avx512::available() {
+        if self.queries_in_lanes() {
             let out = spare.as_mut_ptr().cast::<u64>();
             self.query_groups(keys, |first, present| {
                 let group = &keys[first..keys.len().min(first + 8)];
-                // SAFETY: `available` said the CPU has AVX-512 F and DQ; kept ≤ first (each
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ; kept ≤ first (each
                 // earlier key was written at most once), so the group's absent keys fit in
                 // the room of `keys.len()` slots.
                 kept += unsafe { avx512::write_absent(group, present, out.add(kept)) };
