@@ -122,6 +122,11 @@ impl BloomFilter {
         self.query_groups(keys, |first, present| {
             let answers = &mut out[first..keys.len().min(first + 8)];
             let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
+            if let Ok(answers) = <&mut [bool; 8]>::try_from(&mut *answers) {
+                // SAFETY: eight bools are eight bytes, and each byte is 0 or 1: a valid bool.
+                unsafe { std::ptr::from_mut(answers).cast::<[u8; 8]>().write(bytes) };
+                return;
+            }
             for (answer, &byte) in answers.iter_mut().zip(&bytes) {
                 *answer = byte != 0;
             }
