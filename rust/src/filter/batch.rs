@@ -330,6 +330,77 @@ mod tests {
         }
     }
 
+    /// Answers written eight at a time (`write_answers`, `write_absent`) against single keys,
+    /// for batches of every length from 0 to 40 and past a chunk, in patterns that stress the
+    /// groups: all hits, all misses, alternating, one key repeated, and runs of each; with
+    /// the vector lanes and without, classic and BLOCKED, cached and prefetched; appended
+    /// after keys already in the output.
+    #[test]
+    fn group_answers_agree_with_single_keys() {
+        let mut state = 2024;
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Blocked] {
+            for (n, p) in [(10_000, 0.001), (200_000, 0.01)] {
+                let f = BloomFilter::with_strategy(n, p, strategy).unwrap();
+                let put: Vec<u64> = (0..n).map(|_| splitmix64(&mut state)).collect();
+                f.put_all(&put);
+                let mut scalar = f.clone();
+                scalar.vector_lanes = false;
+                let hit = |state: &mut u64| put[splitmix64(state) as usize % put.len()];
+                let repeated = put[7];
+                for len in (0..=40).chain([255, 256, 257, 4099]) {
+                    let patterns: [Vec<u64>; 5] = [
+                        (0..len).map(|_| hit(&mut state)).collect(),
+                        (0..len).map(|_| splitmix64(&mut state)).collect(),
+                        (0..len)
+                            .map(|i| {
+                                if i % 2 == 0 {
+                                    hit(&mut state)
+                                } else {
+                                    splitmix64(&mut state)
+                                }
+                            })
+                            .collect(),
+                        vec![repeated; len],
+                        (0..len)
+                            .map(|i| {
+                                if (i / 5) % 2 == 0 {
+                                    splitmix64(&mut state)
+                                } else {
+                                    hit(&mut state)
+                                }
+                            })
+                            .collect(),
+                    ];
+                    for probe in &patterns {
+                        let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                        let absent: Vec<u64> = probe
+                            .iter()
+                            .zip(&single)
+                            .filter(|&(_, &present)| !present)
+                            .map(|(&k, _)| k)
+                            .collect();
+                        for filter in [&f, &scalar] {
+                            assert_eq!(filter.might_contain_all(probe), single, "len {len}");
+                            let mut out = vec![false; len];
+                            filter.might_contain_all_into(probe, &mut out).unwrap();
+                            assert_eq!(out, single);
+                            let mut appended = vec![1, 2, 3];
+                            filter.retain_absent_into(probe, &mut appended);
+                            assert_eq!(appended[..3], [1, 2, 3]);
+                            assert_eq!(appended[3..], absent, "len {len}");
+                        }
+                    }
+                    assert!(
+                        patterns[0].iter().all(|&k| f.might_contain(k)),
+                        "no false negatives"
+                    );
+                    assert_eq!(f.retain_absent(&patterns[0]), Vec::<u64>::new());
+                    assert_eq!(f.retain_absent(&patterns[3]), Vec::<u64>::new());
+                }
+            }
+        }
+    }
+
     /// The AVX-512 batch paths (where the CPU has them) and the scalar batch paths against
     /// single-key puts and queries, which take the scalar walk: shapes at the vector
     /// remainder's lower bound, odd word counts, k from 1 to 255, m above 2^32; filters half
