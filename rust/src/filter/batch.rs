@@ -77,7 +77,10 @@ impl BloomFilter {
             })
     }
 
-    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path
+    /// (batches that can take their answers eight at a time use [`query_groups`] instead).
+    ///
+    /// [`query_groups`]: Self::query_groups
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
         if self.strategy.is_blocked() {
             return self.blocked_query_each(keys, emit);
@@ -108,7 +111,9 @@ impl BloomFilter {
             "answers in groups come from the lanes"
         );
         let target = self.vector_target();
-        // SAFETY: as in `query_each_vector`.
+        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter of
+        // at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
+        // words live as long as `self`.
         unsafe { avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit) };
     }
 
@@ -147,9 +152,9 @@ impl BloomFilter {
             let out = spare.as_mut_ptr().cast::<u64>();
             self.query_groups(keys, |first, present| {
                 let group = &keys[first..keys.len().min(first + 8)];
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ; kept ≤ first (each
-                // earlier key was written at most once), so the group's absent keys fit in
-                // the room of `keys.len()` slots.
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ; kept ≤
+                // first (each earlier key was written at most once), so the group's absent
+                // keys fit in the room of `keys.len()` slots.
                 kept += unsafe { avx512::write_absent(group, present, out.add(kept)) };
             });
             return kept;
