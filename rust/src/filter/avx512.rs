@@ -113,6 +113,32 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     )
 }
 
+/// Writes the keys of `keys` (up to eight) whose bit in `present` is clear to `out`, in order,
+/// with one compress and one masked store; returns how many.
+///
+/// # Safety
+/// The CPU must have AVX-512 F ([`available`]); `out` must have room for that many u64s
+/// (at most `keys.len()`; nothing past them is written).
+///
+/// # Panics
+/// If `keys` holds more than eight keys.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(crate) unsafe fn write_absent(keys: &[u64], present: u8, out: *mut u64) -> usize {
+    let (group, live) = load_up_to_8(keys);
+    let absent = live & !present;
+    let count = absent.count_ones() as usize;
+    // SAFETY: the store's mask covers the first `count` lanes, the room the caller gives.
+    unsafe {
+        _mm512_mask_storeu_epi64(
+            out.cast(),
+            ((1u16 << count) - 1) as u8,
+            _mm512_maskz_compress_epi64(absent, group),
+        )
+    };
+    count
+}
+
 /// `hashing::hash_u64` of up to eight keys in lanes: `h1s[j]`, `h2s[j]` for `keys[j]` (the
 /// BLOCKED batches, which need the hash halves only).
 ///
@@ -255,7 +281,6 @@ impl Lanes {
         mut walks: [Walk; N],
         live: [u8; N],
     ) -> [u8; N] {
-        let bit_in_word = _mm512_set1_epi64(63);
         let one = _mm512_set1_epi64(1);
         let fifteen = _mm512_set1_epi64(15);
         let mut present = live;
@@ -275,10 +300,10 @@ impl Lanes {
                         _mm512_sllv_epi64(fifteen, shift),
                     )
                 } else {
-                    let shift = _mm512_and_si512(walk.idx, bit_in_word);
+                    // A rotate counts mod 64: 1 << (idx mod 64) without masking idx.
                     (
                         _mm512_srli_epi64::<6>(walk.idx),
-                        _mm512_sllv_epi64(one, shift),
+                        _mm512_rolv_epi64(one, walk.idx),
                     )
                 };
                 // SAFETY: idx < m, so its word is inside the filter's words (the caller's
@@ -310,8 +335,8 @@ impl Lanes {
         let step = self.rem(d);
         Walk {
             idx: self.rem(a),
-            a,
-            d,
+            a2: _mm512_slli_epi64::<1>(a),
+            d2: _mm512_slli_epi64::<1>(d),
             step,
             step_wrapped: self.reduce_once(_mm512_add_epi64(step, self.m_minus_wrap)),
         }
@@ -343,23 +368,23 @@ impl Lanes {
 struct Walk {
     /// The current index, (combined mod 2^63) mod m.
     idx: __m512i,
-    /// combined mod 2^63.
-    a: __m512i,
-    /// h2 mod 2^63.
-    d: __m512i,
+    /// combined mod 2^63, times 2: a 64-bit sum carries out exactly when the 63-bit one wraps.
+    a2: __m512i,
+    /// h2 mod 2^63, times 2.
+    d2: __m512i,
     /// d mod m, and the step taken instead when `a` passes 2^63.
     step: __m512i,
     step_wrapped: __m512i,
 }
 
 impl Walk {
-    /// To the next index: a += d (both < 2^63, no overflow); when `a` passes 2^63 (the `& MAX`
-    /// drops that bit) the step is the wrapped one; idx = (idx + step) mod m.
+    /// To the next index: a += d mod 2^63, kept doubled, so the sum wraps mod 2^64 exactly
+    /// when a + d passes 2^63 (the sum is then below d2): then the step is the wrapped one;
+    /// idx = (idx + step) mod m.
     #[target_feature(enable = "avx512f,avx512dq")]
     fn advance(&mut self, lanes: &Lanes) {
-        let a = _mm512_add_epi64(self.a, self.d);
-        let wrapped = _mm512_movepi64_mask(a);
-        self.a = _mm512_and_si512(a, _mm512_set1_epi64(LOW_63));
+        self.a2 = _mm512_add_epi64(self.a2, self.d2);
+        let wrapped = _mm512_cmplt_epu64_mask(self.a2, self.d2);
         let step = _mm512_mask_blend_epi64(wrapped, self.step, self.step_wrapped);
         self.idx = lanes.reduce_once(_mm512_add_epi64(self.idx, step));
     }

@@ -112,3 +112,11 @@ pub(crate) unsafe fn for_each_index_prefetched(
 ) {
     unreachable!("no AVX-512 lanes off x86-64")
 }
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn write_absent(_keys: &[u64], _present: u8, _out: *mut u64) -> usize {
+    unreachable!("no AVX-512 lanes off x86-64")
+}

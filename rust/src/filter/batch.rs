@@ -31,6 +31,22 @@ const VECTOR_PREFETCH_MIN_BYTES: usize = 4 << 20;
 /// many bits per word: a locked OR costs several plain ones.
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
+/// The eight answers of a group as bytes (0 or 1, lane j in byte j), for each mask of present
+/// lanes: one load in place of eight shifts.
+const ANSWER_BYTES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut lane = 0;
+        while lane < 8 {
+            table[mask] |= ((mask as u64 >> lane) & 1) << (8 * lane);
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 impl BloomFilter {
     /// Whether batches prefetch each group's bits: the filter is too large for cache.
     pub(super) fn prefetches(&self) -> bool {
@@ -91,20 +107,113 @@ impl BloomFilter {
             })
     }
 
-    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path
+    /// (batches that can take their answers eight at a time use [`query_groups`] instead).
+    ///
+    /// [`query_groups`]: Self::query_groups
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
         if self.strategy.is_blocked() {
             return self.blocked_query_each(keys, emit);
         }
         // Filters too large for L3: walking ahead and prefetching overlaps more misses than
         // gathers that wait on each other (see VECTOR_PREFETCH_MIN_BYTES).
-        if self.walks_prefetched() && self.bits.len_words() * 8 >= VECTOR_PREFETCH_MIN_BYTES {
+        if self.queries_prefetched() {
             return self.query_each_vector(keys, true, emit);
         }
         if self.vector_lanes && (!self.prefetches() || self.walks_prefetched()) {
             return self.query_each_vector(keys, false, emit);
         }
         self.query_each_scalar(keys, emit)
+    }
+
+    /// Whether queries run in AVX-512 lanes, eight answers at a time ([`query_groups`]): a
+    /// classic filter on a CPU with the lanes, held in cache (gathers) or walked with
+    /// prefetching ([`walks_prefetched`](Self::walks_prefetched)).
+    ///
+    /// [`query_groups`]: Self::query_groups
+    fn queries_in_lanes(&self) -> bool {
+        !self.strategy.is_blocked()
+            && self.vector_lanes
+            && (!self.prefetches() || self.walks_prefetched())
+    }
+
+    /// Calls `visit(first, present)` for each group of up to eight keys, in order: bit j of
+    /// `present` answers `might_contain(keys[first + j])`. Only where [`queries_in_lanes`].
+    ///
+    /// [`queries_in_lanes`]: Self::queries_in_lanes
+    fn query_groups(&self, keys: &[u64], visit: impl FnMut(usize, u8)) {
+        assert!(
+            self.queries_in_lanes(),
+            "answers in groups come from the lanes"
+        );
+        let target = self.vector_target();
+        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter of
+        // at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
+        // words live as long as `self`; `walks_prefetched` adds k ≤ PREFETCHED_MAX_HASHES.
+        unsafe {
+            if self.queries_prefetched() {
+                avx512::query_prefetched(target, keys, visit)
+            } else {
+                avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit)
+            }
+        }
+    }
+
+    /// Whether vector queries walk ahead and prefetch rather than gather in lockstep: filters
+    /// too large for L3 (see [`VECTOR_PREFETCH_MIN_BYTES`]).
+    fn queries_prefetched(&self) -> bool {
+        self.walks_prefetched() && self.bits.len_words() * 8 >= VECTOR_PREFETCH_MIN_BYTES
+    }
+
+    /// `out[i] = might_contain(keys[i])`, eight answers at a time; `out` is as long as `keys`.
+    pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
+        assert_eq!(out.len(), keys.len(), "one answer per key");
+        if !self.queries_in_lanes() {
+            // Answers come key by key: a mask built from them measured slower.
+            return self.query_each(keys, |i, present| out[i] = present);
+        }
+        self.query_groups(keys, |first, present| {
+            let answers = &mut out[first..keys.len().min(first + 8)];
+            let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
+            if let Ok(answers) = <&mut [bool; 8]>::try_from(&mut *answers) {
+                // SAFETY: eight bools are eight bytes, and each byte is 0 or 1: a valid bool.
+                unsafe { std::ptr::from_mut(answers).cast::<[u8; 8]>().write(bytes) };
+                return;
+            }
+            for (answer, &byte) in answers.iter_mut().zip(&bytes) {
+                *answer = byte != 0;
+            }
+        });
+    }
+
+    /// Appends the keys the filter does not contain to `out`'s spare room, in order, and
+    /// returns how many: eight answers at a time, the absent keys of each eight written with
+    /// one compress and one store where the CPU has AVX-512.
+    pub(super) fn write_absent(
+        &self,
+        keys: &[u64],
+        spare: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        assert!(spare.len() >= keys.len(), "room for every key");
+        let mut kept = 0;
+        if self.queries_in_lanes() {
+            let out = spare.as_mut_ptr().cast::<u64>();
+            self.query_groups(keys, |first, present| {
+                let group = &keys[first..keys.len().min(first + 8)];
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ; kept ≤
+                // first (each earlier key was written at most once), so the group's absent
+                // keys fit in the room of `keys.len()` slots.
+                kept += unsafe { avx512::write_absent(group, present, out.add(kept)) };
+            });
+            return kept;
+        }
+        // Every key is written to the next free slot and kept by advancing past it: no branch
+        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
+        self.query_each(keys, |i, present| {
+            spare[kept].write(keys[i]);
+            kept += usize::from(!present);
+        });
+        kept
     }
 
     /// `prefetched`: through the prefetched walk (`walks_prefetched` must hold), else gathers.
@@ -277,6 +386,80 @@ mod tests {
                 g.put(k);
             });
             assert_eq!(f, g, "put_all sets the same bits as put");
+        }
+    }
+
+    /// Answers written eight at a time (`write_answers`, `write_absent`) against single keys,
+    /// for batches of every length from 0 to 40 and past a chunk, in patterns that stress the
+    /// groups: all hits, all misses, alternating, one key repeated, and runs of each; with
+    /// the vector lanes and without, classic and BLOCKED, cached, gathered beyond cache and
+    /// walked with prefetching; appended
+    /// after keys already in the output.
+    #[test]
+    fn group_answers_agree_with_single_keys() {
+        let mut state = 2024;
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Blocked] {
+            // In cache; above PREFETCH_MIN_BYTES (gathers); above VECTOR_PREFETCH_MIN_BYTES
+            // (the prefetched walk).
+            for (n, p) in [(10_000, 0.001), (1_000_000, 0.01), (4_000_000, 0.01)] {
+                let f = BloomFilter::with_strategy(n, p, strategy).unwrap();
+                let put: Vec<u64> = (0..n).map(|_| splitmix64(&mut state)).collect();
+                f.put_all(&put);
+                let mut scalar = f.clone();
+                scalar.vector_lanes = false;
+                let hit = |state: &mut u64| put[splitmix64(state) as usize % put.len()];
+                let repeated = put[7];
+                for len in (0..=40).chain([255, 256, 257, 4099]) {
+                    let patterns: [Vec<u64>; 5] = [
+                        (0..len).map(|_| hit(&mut state)).collect(),
+                        (0..len).map(|_| splitmix64(&mut state)).collect(),
+                        (0..len)
+                            .map(|i| {
+                                if i % 2 == 0 {
+                                    hit(&mut state)
+                                } else {
+                                    splitmix64(&mut state)
+                                }
+                            })
+                            .collect(),
+                        vec![repeated; len],
+                        (0..len)
+                            .map(|i| {
+                                if (i / 5) % 2 == 0 {
+                                    splitmix64(&mut state)
+                                } else {
+                                    hit(&mut state)
+                                }
+                            })
+                            .collect(),
+                    ];
+                    for probe in &patterns {
+                        let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                        let absent: Vec<u64> = probe
+                            .iter()
+                            .zip(&single)
+                            .filter(|&(_, &present)| !present)
+                            .map(|(&k, _)| k)
+                            .collect();
+                        for filter in [&f, &scalar] {
+                            assert_eq!(filter.might_contain_all(probe), single, "len {len}");
+                            let mut out = vec![false; len];
+                            filter.might_contain_all_into(probe, &mut out).unwrap();
+                            assert_eq!(out, single);
+                            let mut appended = vec![1, 2, 3];
+                            filter.retain_absent_into(probe, &mut appended);
+                            assert_eq!(appended[..3], [1, 2, 3]);
+                            assert_eq!(appended[3..], absent, "len {len}");
+                        }
+                    }
+                    assert!(
+                        patterns[0].iter().all(|&k| f.might_contain(k)),
+                        "no false negatives"
+                    );
+                    assert_eq!(f.retain_absent(&patterns[0]), Vec::<u64>::new());
+                    assert_eq!(f.retain_absent(&patterns[3]), Vec::<u64>::new());
+                }
+            }
         }
     }
 

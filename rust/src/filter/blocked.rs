@@ -19,8 +19,10 @@ const WORDS_PER_BLOCK: usize = (BLOCK_BITS / 64) as usize;
 /// 9-bit fields in a 64-bit word (the top bit is unused).
 const FIELDS_PER_WORD: u32 = 7;
 /// How many keys ahead batches hash and prefetch: enough misses in flight to cover memory
-/// latency; whole chunks of eight (the AVX-512 lanes).
-const AHEAD: usize = 16;
+/// latency; whole chunks of eight (the AVX-512 lanes). At (10^7, 1 %), 4096-key batches, min
+/// of 8 runs: 16 → 32 cut a query from 6.5 to 5.5 ns per key and `retain_absent` from 7.4 to
+/// 6.5; 48 and 64 measured no better than 32.
+const AHEAD: usize = 32;
 
 /// The block of a key with hash half `h1` among `num_blocks`.
 #[inline(always)]

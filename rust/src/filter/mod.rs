@@ -251,7 +251,7 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        self.query_each(keys, |i, present| out[i] = present);
+        self.write_answers(keys, out);
         Ok(())
     }
 
@@ -259,7 +259,7 @@ impl BloomFilter {
     /// (indexes computed together, prefetched on large filters, AVX-512 where available).
     pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
         let mut out = vec![false; keys.len()];
-        self.query_each(keys, |i, present| out[i] = present);
+        self.write_answers(keys, &mut out);
         out
     }
 
@@ -275,15 +275,8 @@ impl BloomFilter {
     /// room for every key first, so with that room reserved it never allocates.
     pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
         out.reserve(keys.len());
-        let spare = out.spare_capacity_mut();
-        let mut kept = 0;
-        // Every key is written to the next free slot and kept by advancing past it: no branch
-        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
-        self.query_each(keys, |i, present| {
-            spare[kept].write(keys[i]);
-            kept += usize::from(!present);
-        });
-        // SAFETY: the first `kept` spare slots were written above (kept ≤ keys.len(), the
+        let kept = self.write_absent(keys, out.spare_capacity_mut());
+        // SAFETY: `write_absent` wrote the first `kept` spare slots (kept ≤ keys.len(), the
         // room reserved).
         unsafe { out.set_len(out.len() + kept) };
     }
