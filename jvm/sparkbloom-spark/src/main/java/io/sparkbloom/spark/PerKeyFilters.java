@@ -353,6 +353,32 @@ public final class PerKeyFilters {
     return BroadcastDedup.dedup(filters, candidates);
   }
 
+  /**
+   * {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)} of the filters saved at {@code path} (by
+   * {@link #saveAsObjectFile} or Spark's {@code saveAsObjectFile}): their FORMAT bytes are read
+   * and broadcast as they are, never decoded on the way, and each candidate record decodes its
+   * key's filter for its own query. The same answers as {@code dedupBroadcast(objectFile(jsc,
+   * path), candidates)} without materializing every filter twice: filters sized for many more
+   * items than they hold (a fixed n of 10,000 for 200 items: 18 KB of bits, ~2 KB of sparse
+   * bytes) cost their compact size, not their bit arrays, until the moment they are queried.
+   *
+   * @throws IllegalArgumentException (in the job) if a saved record is not a {@code (key,
+   *     BloomFilter)} pair
+   */
+  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
+    JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
+        SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
+    JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
+    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates);
+  }
+
+  /** Scala-friendly {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}. */
+  public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
+      SparkContext sc, String path, RDD<Tuple2<K, long[]>> candidates) {
+    return dedupBroadcast(JavaSparkContext.fromSparkContext(sc), path, ScalaRdds.toJavaPairs(candidates)).rdd();
+  }
+
   /** Scala-friendly {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)}. */
   public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
       RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
