@@ -96,7 +96,7 @@ final class BroadcastDedup {
           }
         } catch (IOException e) {
           closeAll(fs);
-          // the bytes came from toByteArray in this job: only a broken broadcast gets here
+          // bytes of a saved objectFile are checked here (CRC, every field): damage on disk
           throw new UncheckedIOException("dedupBroadcast: cannot decode the filter of key " + key, e);
         }
         lastEncoded = encoded;
