@@ -1,9 +1,11 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
-import java.util.ArrayList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
+import java.util.Iterator;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -14,62 +16,116 @@ import scala.Tuple2;
  * The map-side join behind {@link PerKeyFilters#dedupBroadcast}: the filters are collected to the
  * driver and broadcast, and every candidate record is answered where it is, so the candidates
  * (usually far larger: 1,000 candidates are 8,000 bytes, a per-key filter of 200 items ~410)
- * never go through a shuffle. Filters of one key are merged when their shapes agree and all
- * queried otherwise, as in {@link HashJoinDedup}.
+ * never go through a shuffle.
+ *
+ * <p>The filters travel and stay in the broadcast as their FORMAT bytes, encoded once where they
+ * are, not as live filters: a filter sized for 10,000 items holding 200 is 18 KB of bits but ~2 KB
+ * of sparse bytes, so 10,000 of them broadcast as 20 MB instead of being encoded again for the
+ * collect, decoded on the driver, encoded for the broadcast and held as 180 MB of native bits.
+ * Each candidate record decodes its key's filter into a filter of its own (consecutive records of
+ * one key share it), queries it and frees it at once on the task's thread, so a task holds one
+ * decoded filter at a time. A key with several filters keeps only the candidates none of them has
+ * seen (the same answers as OR-ing filters of one shape, and it works across shapes).
  */
 final class BroadcastDedup {
   private BroadcastDedup() {}
 
   static <K> JavaPairRDD<K, long[]> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
-    Map<K, BloomFilter[]> byKey = new HashMap<>();
-    for (Tuple2<K, BloomFilter> t : filters.collect()) {
-      BloomFilter[] have = byKey.get(t._1());
-      if (have == null) {
-        byKey.put(t._1(), new BloomFilter[] {t._2()});
-      } else {
-        byKey.put(t._1(), add(have, t._2()));
+    // the user's filters are only read (and stay theirs: none is closed)
+    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates);
+  }
+
+  /** {@link #dedup} of filters given as their FORMAT bytes (e.g. read from an objectFile as they are). */
+  static <K> JavaPairRDD<K, long[]> dedupEncoded(JavaPairRDD<K, byte[]> filters, JavaPairRDD<K, long[]> candidates) {
+    Map<K, byte[][]> byKey = new HashMap<>();
+    for (Tuple2<K, byte[]> t : filters.collect()) {
+      if (t._2() != null) { // a null filter is no filter, as in the hash join
+        byKey.merge(t._1(), new byte[][] {t._2()}, BroadcastDedup::concat);
       }
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(candidates.context());
-    Broadcast<Map<K, BloomFilter[]>> shared = jsc.broadcast(byKey);
+    Broadcast<Map<K, byte[][]>> shared = jsc.broadcast(byKey);
     // mapValues cannot see the key: map the pair, keep the candidates' partitioner
-    return candidates.mapPartitionsToPair(records -> {
-      Map<K, BloomFilter[]> map = shared.value();
-      return new java.util.Iterator<Tuple2<K, long[]>>() {
-        @Override
-        public boolean hasNext() {
-          return records.hasNext();
-        }
-
-        @Override
-        public Tuple2<K, long[]> next() {
-          Tuple2<K, long[]> t = records.next();
-          BloomFilter[] fs = map.get(t._1());
-          long[] kept = t._2();
-          if (fs == null || kept.length == 0) {
-            return t;
-          }
-          for (BloomFilter f : fs) {
-            kept = kept.length == 0 ? kept : f.retainAbsent(kept);
-          }
-          return new Tuple2<>(t._1(), kept);
-        }
-      };
-    }, true);
+    return candidates.mapPartitionsToPair(records -> new Answers<>(records, shared.value()), true);
   }
 
-  /** {@code have} with {@code f} OR-ed into a filter of the same shape, or appended. */
-  private static BloomFilter[] add(BloomFilter[] have, BloomFilter f) {
-    List<BloomFilter> out = new ArrayList<>(List.of(have));
-    for (int i = 0; i < out.size(); i++) {
-      if (out.get(i).isCompatible(f)) {
-        BloomFilter union = out.get(i).copy();
-        union.merge(f);
-        out.set(i, union);
-        return out.toArray(new BloomFilter[0]);
+  /** One task's candidate records, each answered by its key's filters decoded from bytes. */
+  private static final class Answers<K> implements Iterator<Tuple2<K, long[]>> {
+    private final Iterator<Tuple2<K, long[]>> records;
+    private final Map<K, byte[][]> byKey;
+    /** The last key's encoded filters and their decoded forms (null: not decoded or closed). */
+    private byte[][] lastEncoded;
+    private BloomFilter[] lastDecoded;
+
+    Answers(Iterator<Tuple2<K, long[]>> records, Map<K, byte[][]> byKey) {
+      this.records = records;
+      this.byKey = byKey;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (records.hasNext()) {
+        return true;
+      }
+      release();
+      return false;
+    }
+
+    @Override
+    public Tuple2<K, long[]> next() {
+      Tuple2<K, long[]> t = records.next();
+      byte[][] encoded = byKey.get(t._1());
+      long[] kept = t._2();
+      if (encoded == null || kept == null || kept.length == 0) {
+        return t;
+      }
+      for (BloomFilter f : decoded(encoded, t._1())) {
+        kept = kept.length == 0 ? kept : f.retainAbsent(kept);
+      }
+      return new Tuple2<>(t._1(), kept);
+    }
+
+    /** The filters of {@code encoded}, decoded once per run of records of the same key. */
+    private BloomFilter[] decoded(byte[][] encoded, K key) {
+      if (encoded != lastEncoded) {
+        release();
+        BloomFilter[] fs = new BloomFilter[encoded.length];
+        try {
+          for (int i = 0; i < encoded.length; i++) {
+            fs[i] = BloomFilter.fromByteArray(encoded[i]);
+          }
+        } catch (IOException e) {
+          closeAll(fs);
+          // bytes of a saved objectFile are checked here (CRC, every field): damage on disk
+          throw new UncheckedIOException("dedupBroadcast: cannot decode the filter of key " + key, e);
+        }
+        lastEncoded = encoded;
+        lastDecoded = fs;
+      }
+      return lastDecoded;
+    }
+
+    /** Frees the decoded filters now (on the thread that decoded them), not at the next GC. */
+    private void release() {
+      if (lastDecoded != null) {
+        closeAll(lastDecoded);
+        lastDecoded = null;
+        lastEncoded = null;
       }
     }
-    out.add(f);
-    return out.toArray(new BloomFilter[0]);
+
+    private static void closeAll(BloomFilter[] fs) {
+      for (BloomFilter f : fs) {
+        if (f != null) {
+          f.close();
+        }
+      }
+    }
+  }
+
+  private static byte[][] concat(byte[][] a, byte[][] b) {
+    byte[][] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 }

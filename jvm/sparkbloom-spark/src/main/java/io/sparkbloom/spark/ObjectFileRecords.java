@@ -6,7 +6,9 @@ import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 import java.util.Arrays;
 import java.util.Iterator;
+import io.sparkbloom.BloomFilter;
 import org.apache.hadoop.io.BytesWritable;
+import scala.Tuple2;
 
 /**
  * Reads one SequenceFile value of {@code saveAsObjectFile} as {@code SparkContext.objectFile}
@@ -18,11 +20,68 @@ final class ObjectFileRecords {
   private ObjectFileRecords() {}
 
   /** The elements of one saved record. */
-  @SuppressWarnings("unchecked")
   static <T> Iterator<T> deserialize(BytesWritable value) throws IOException, ClassNotFoundException {
+    return read(value, false);
+  }
+
+  /**
+   * The {@code (key, filter)} elements of one saved record with each filter's FORMAT bytes in
+   * place of the filter, not decoded ({@link SavedFilterBytes}); a null filter stays null.
+   */
+  static <K> Iterator<Tuple2<K, byte[]>> deserializeEncoded(BytesWritable value)
+      throws IOException, ClassNotFoundException {
+    Iterator<Object> elements = read(value, true);
+    return new Iterator<Tuple2<K, byte[]>>() {
+      @Override
+      public boolean hasNext() {
+        return elements.hasNext();
+      }
+
+      @Override
+      public Tuple2<K, byte[]> next() {
+        return encoded(elements.next());
+      }
+    };
+  }
+
+  /** A saved {@code (key, filter)} element with the filter's bytes in place of the filter. */
+  @SuppressWarnings("unchecked")
+  private static <K> Tuple2<K, byte[]> encoded(Object element) {
+    Object value = element instanceof Tuple2 ? ((Tuple2<?, ?>) element)._2() : null;
+    K key = element instanceof Tuple2 ? (K) ((Tuple2<?, ?>) element)._1() : null;
+    if (value instanceof SavedFilterBytes) {
+      return new Tuple2<>(key, ((SavedFilterBytes) value).bytes());
+    }
+    if (value instanceof BloomFilter) {
+      // a proxy whose stream form differs from the expected one was decoded: encode it again
+      try (BloomFilter f = (BloomFilter) value) {
+        return new Tuple2<>(key, f.toByteArray());
+      }
+    }
+    if (element instanceof Tuple2 && value == null) {
+      return new Tuple2<>(key, null);
+    }
+    throw new IllegalArgumentException("not a (key, BloomFilter) record of saveAsObjectFile: "
+        + (element instanceof Tuple2 ? "(key, " + className(value) + ")" : className(element)));
+  }
+
+  private static String className(Object o) {
+    return o == null ? "null" : o.getClass().getName();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Iterator<T> read(BytesWritable value, boolean filterBytes)
+      throws IOException, ClassNotFoundException {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     try (ObjectInputStream in = new ObjectInputStream(
         new ByteArrayInputStream(value.getBytes(), 0, value.getLength())) {
+      @Override
+      protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+        ObjectStreamClass desc = super.readClassDescriptor();
+        // the filter's serial proxy read as its bytes (same serial form), not decoded
+        return filterBytes && SavedFilterBytes.standsFor(desc) ? SavedFilterBytes.DESCRIPTOR : desc;
+      }
+
       @Override
       protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
         if (loader != null) {

@@ -342,15 +342,48 @@ public final class PerKeyFilters {
   /**
    * {@link #dedup(JavaPairRDD, JavaPairRDD)} as a map-side join: the filters are collected to the
    * driver and broadcast, and the candidates are answered in place (no shuffle of the candidates,
-   * their partitioning kept). For filters that fit comfortably in the driver's and every
-   * executor's memory, e.g. per-key sized filters ({@link Sizing#perKeyCount}: about 410 bytes for
-   * a key of 200 items at 0.001, 4 MB for 10,000 keys); a key with several filters keeps only the
-   * candidates none of them has seen. Spark's context cleaner removes the broadcast once the
-   * returned RDD is no longer referenced.
+   * their partitioning kept). The filters travel and stay in the broadcast as their compact FORMAT
+   * bytes ({@link BloomFilter#toByteArray}), and each candidate record decodes its key's filter
+   * for its own query and frees it at once: the broadcast costs the filters' serialized size, e.g.
+   * 4 MB for 10,000 per-key sized filters ({@link Sizing#perKeyCount}: about 410 bytes for a key
+   * of 200 items at 0.001), or 20 MB for 10,000 filters sized for 10,000 items that hold 200
+   * (sparse bytes, ~2 KB each, for 18 KB of bits each). For filters whose bytes fit comfortably in
+   * the driver's and every executor's memory; a key with several filters keeps only the
+   * candidates none of them has seen. The caller's filters are only read (none is closed).
+   * Spark's context cleaner removes the broadcast once the returned RDD is no longer referenced.
+   * Filters saved with {@link #saveAsObjectFile} are best broadcast with
+   * {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}, which reads their bytes
+   * without decoding them.
    */
   public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
     return BroadcastDedup.dedup(filters, candidates);
+  }
+
+  /**
+   * {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)} of the filters saved at {@code path} (by
+   * {@link #saveAsObjectFile} or Spark's {@code saveAsObjectFile}): their FORMAT bytes are read
+   * and broadcast as they are, never decoded on the way, and each candidate record decodes its
+   * key's filter for its own query. The same answers as {@code dedupBroadcast(objectFile(jsc,
+   * path), candidates)} without materializing every filter twice: filters sized for many more
+   * items than they hold (a fixed n of 10,000 for 200 items: 18 KB of bits, ~2 KB of sparse
+   * bytes) cost their compact size, not their bit arrays, until the moment they are queried.
+   *
+   * @throws IllegalArgumentException (in the job) if a saved record is not a {@code (key,
+   *     BloomFilter)} pair
+   */
+  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
+    JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
+        SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
+    JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
+    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates);
+  }
+
+  /** Scala-friendly {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}. */
+  public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
+      SparkContext sc, String path, RDD<Tuple2<K, long[]>> candidates) {
+    return dedupBroadcast(JavaSparkContext.fromSparkContext(sc), path, ScalaRdds.toJavaPairs(candidates)).rdd();
   }
 
   /** Scala-friendly {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)}. */

@@ -13,9 +13,9 @@ final class Options {
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
       "                      (Sizing.perKeyCount(p), default)",
-      "  --dedup join|broadcast  sparkbloom's dedup: a join on hash-partitioned filters (moves the",
-      "                      candidates), or the filters broadcast (moves nothing but the filters);",
-      "                      default broadcast with per-key sizing, join with fixed",
+      "  --dedup join|broadcast  sparkbloom's dedup: the filters broadcast as their compact bytes",
+      "                      (moves nothing but the filters; default), or a join on hash-partitioned",
+      "                      filters (moves the candidates)",
       "  --n N               expected insertions per filter with fixed sizing, and Guava's (default 10000)",
       "  --p P               target false-positive rate (default 0.001)",
       "  --seed S            data seed (default 666, as the seed's genRandomData)",
@@ -35,8 +35,8 @@ final class Options {
 
   int users = 10_000;
   String sizing = "per-key";
-  /** "join", "broadcast", or null: broadcast with per-key sizing, join with fixed. */
-  String dedup;
+  /** "join" or "broadcast" (the default). */
+  String dedup = "broadcast";
   int records = 200;
   int candidates = 1000;
   double seenFraction = 0.5;
@@ -139,7 +139,7 @@ final class Options {
     if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
       throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
     }
-    if (dedup != null && !dedup.equals("join") && !dedup.equals("broadcast")) {
+    if (!dedup.equals("join") && !dedup.equals("broadcast")) {
       throw new IllegalArgumentException("--dedup must be join or broadcast, got " + dedup);
     }
     if (!serializer.equals("java") && !serializer.equals("kryo")) {
@@ -158,7 +158,7 @@ final class Options {
 
   /** Whether sparkbloom's dedup broadcasts the filters (never with --plain-join). */
   boolean broadcastDedup() {
-    return !plainJoin && (dedup == null ? perKeySizing() : dedup.equals("broadcast"));
+    return !plainJoin && dedup.equals("broadcast");
   }
 
   boolean perKeySizing() {

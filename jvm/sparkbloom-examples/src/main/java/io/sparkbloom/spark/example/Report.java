@@ -56,7 +56,7 @@ final class Report {
         ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
         : o.broadcastDedup()
             ? (o.input == null ? "buildPerRecord(history, sizing)" : "buildPerKey(pairs, sizing, partitions)")
-                + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.objectFile -> dedupBroadcast (filters broadcast, retainAbsent per user; the candidates do not move)"
+                + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.dedupBroadcast(jsc, path, candidates) (the saved filter bytes broadcast, each user's filter decoded for its retainAbsent; the candidates do not move)"
             : (o.input == null ? "buildPerRecord(history, sizing, partitions)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
     if (gv != null) out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");

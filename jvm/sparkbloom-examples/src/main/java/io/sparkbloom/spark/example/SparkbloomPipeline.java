@@ -9,12 +9,14 @@ import org.apache.spark.api.java.JavaSparkContext;
 /**
  * sparkbloom: one filter per user (one {@code putAll} per user, or {@code buildPerKey} from the
  * input's pairs) &rarr; saveAsObjectFile &rarr; objectFile &rarr; join &rarr;
- * {@code retainAbsent}. By default the filters are hash-partitioned before they are saved (the
- * history records are shuffled, not the filters) and read back with that partitioning, so the
- * join moves only the candidates; {@code --plain-join} runs the seed's shape exactly. The filters
- * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user; per-user
- * filters are small, so they are saved unpartitioned and broadcast for the dedup
- * ({@code dedupBroadcast}): the candidates are answered where they are, never shuffled.
+ * {@code retainAbsent}. With {@code --dedup join} the filters are hash-partitioned before they
+ * are saved (the history records are shuffled, not the filters) and read back with that
+ * partitioning, so the join moves only the candidates; {@code --plain-join} runs the seed's
+ * shape exactly. The filters
+ * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user. By
+ * default ({@code --dedup broadcast}) the filters are saved unpartitioned and their saved bytes
+ * broadcast for the dedup ({@code dedupBroadcast(jsc, path, candidates)}): the candidates are
+ * answered where they are, never shuffled.
  */
 final class SparkbloomPipeline extends Pipeline {
   /** The filters broadcast for the dedup ({@code --dedup}; not with {@code --plain-join}). */
@@ -37,8 +39,7 @@ final class SparkbloomPipeline extends Pipeline {
       filters.saveAsObjectFile(uri);
     } else {
       if (broadcast) {
-        // broadcast filters (per-key ones: ~450 bytes a user) need no partitioning: built
-        // where the records are, saved as they come
+        // broadcast filters need no partitioning: built where the records are, saved as they come
         PerKeyFilters.saveAsObjectFile(data.pairs == null
             ? PerKeyFilters.buildPerRecord(data.history, sizing)
             : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions), uri);
@@ -53,11 +54,12 @@ final class SparkbloomPipeline extends Pipeline {
 
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
-    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.objectFile(jsc, uri);
-    // small filters (per-key: 4.5 MB at 10,000 users) are broadcast, so the candidates (80 MB)
-    // are answered in place instead of shuffled to the filters
-    return broadcast
-        ? PerKeyFilters.dedupBroadcast(filters, data.candidates)
-        : PerKeyFilters.dedup(filters, data.candidates);
+    if (broadcast) {
+      // the saved filters' bytes (per-key: 4.5 MB at 10,000 users; fixed n: 20 MB of sparse
+      // bytes for 180 MB of bits) are broadcast as read, so the candidates (80 MB) are answered
+      // in place instead of shuffled to the filters
+      return PerKeyFilters.dedupBroadcast(jsc, uri, data.candidates);
+    }
+    return PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, uri), data.candidates);
   }
 }

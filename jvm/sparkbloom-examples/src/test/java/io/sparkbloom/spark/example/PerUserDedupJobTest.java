@@ -65,13 +65,15 @@ class PerUserDedupJobTest {
     assertTrue(report.contains("Guava ran:  com.google.common " + System.getProperty("sparkbloom.guava.version") + " (guava-"), report);
     assertTrue(row(report, "users (filters)").startsWith("40"), report);
     assertTrue(report.contains("candidates: 300 per user target, 12,000 total: 6,000 seen"), report);
+    assertTrue(report.contains("PerKeyFilters.dedupBroadcast(jsc, path, candidates)"), report);
     // a filter of 200 items in a (10000, 0.001) filter takes far less than Guava's 18 KB
     String[] perUser = row(report, "bytes on disk per user").replace(",", "").split("\\s+");
     assertTrue(Long.parseLong(perUser[0]) * 4 < Long.parseLong(perUser[1]), report);
 
-    // offline rebuild from the CSV the run wrote: same users, same answers
+    // offline rebuild from the CSV the run wrote: same users, same answers (and the join's dedup)
     String fromCsv = run("--input", csv, "--candidates", "300", "--output", tmp.resolve("out2").toString(),
-        "--no-warmup", "--sizing", "fixed");
+        "--no-warmup", "--sizing", "fixed", "--dedup", "join");
+    assertTrue(fromCsv.contains("dedup (left outer hash join"), fromCsv);
     assertTrue(fromCsv.contains("data:       read from " + csv), fromCsv);
     assertTrue(row(fromCsv, "users (filters)").startsWith("40"), fromCsv);
     assertTrue(fromCsv.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), fromCsv);
@@ -108,7 +110,8 @@ class PerUserDedupJobTest {
     e = assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--dedup", "hash"}));
     assertTrue(e.getMessage().contains("--dedup must be join or broadcast"), e.getMessage());
     assertTrue(Options.parse(new String[0]).broadcastDedup(), "per-key sizing broadcasts by default");
-    assertTrue(!Options.parse(new String[] {"--sizing", "fixed"}).broadcastDedup());
+    assertTrue(Options.parse(new String[] {"--sizing", "fixed"}).broadcastDedup(), "and so does fixed sizing");
+    assertTrue(!Options.parse(new String[] {"--sizing", "fixed", "--dedup", "join"}).broadcastDedup());
     assertTrue(!Options.parse(new String[] {"--dedup", "broadcast", "--plain-join"}).broadcastDedup());
   }
 
