@@ -32,5 +32,8 @@ public class SparkBloomKryoRegistrator implements KryoRegistrator {
     // String items (issue 14), last for the same reason.
     kryo.register(StringFilterBuilder.class);
     kryo.register(String[].class);
+    // The broadcast dedup's value (PerKeyFilters.dedupBroadcast): each key's filters as bytes.
+    kryo.register(java.util.HashMap.class);
+    kryo.register(byte[][].class);
   }
 }

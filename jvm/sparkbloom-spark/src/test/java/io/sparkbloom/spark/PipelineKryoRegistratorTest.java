@@ -52,6 +52,13 @@ class PipelineKryoRegistratorTest extends AbstractPipelineTest {
       assertArrayEquals(b.buildBytes(), copy.buildBytes());
     }
 
+    // the broadcast dedup's value: each user's filters as their FORMAT bytes
+    java.util.HashMap<Long, byte[][]> broadcast = new java.util.HashMap<>();
+    broadcast.put(7L, new byte[][] {f.toByteArray(), small.buildBytes()});
+    @SuppressWarnings("unchecked")
+    java.util.Map<Long, byte[][]> copy = roundTrip(ser, broadcast, java.util.HashMap.class);
+    assertArrayEquals(broadcast.get(7L), copy.get(7L));
+
     // and without the registrator the same setting rejects the class: the registrator is what helps
     SerializerInstance bare =
         new KryoSerializer(new SparkConf(false).set("spark.kryo.registrationRequired", "true")).newInstance();
