@@ -13,6 +13,9 @@ use crate::sizing;
 /// The largest k whose group indexes fit the small scratch array.
 const SMALL_K: usize = 32;
 
+/// Groups put without a query first after a queried group that was mostly new keys.
+const UNQUERIED_AFTER_NEW: usize = 8;
+
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
 const GROUP: usize = 16;
 
@@ -100,6 +103,28 @@ impl GroupHashes {
     }
 }
 
+/// The private words a dense batch accumulates its bits in, allocated on first use.
+struct Private {
+    words: Vec<u64>,
+    len_words: usize,
+    out_of_memory: bool,
+}
+
+impl Private {
+    /// The zeroed words, allocated now if they are not yet; `None` if there is no memory.
+    #[inline(always)]
+    fn words(&mut self) -> Option<&mut [u64]> {
+        if self.words.is_empty() {
+            if self.out_of_memory || self.words.try_reserve_exact(self.len_words).is_err() {
+                self.out_of_memory = true;
+                return None;
+            }
+            self.words.resize(self.len_words, 0);
+        }
+        Some(&mut self.words)
+    }
+}
+
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
@@ -142,20 +167,81 @@ impl BloomFilter {
 
     /// `put_all_bytes` through a private word array ORed into the filter once per word (as the
     /// `long` batches do on a cache-resident filter that a batch fills densely): no locked OR
-    /// per bit, and none at all for words whose bits are all set already. `None` if there is
-    /// no memory for the private copy (at most `PREFETCH_MIN_BYTES`).
+    /// per bit, and none at all for words whose bits are all set already. With vector lanes
+    /// each group is queried first and only its absent keys are walked again and accumulated
+    /// (`avx512::for_each_index_of_absent`): a batch the filter holds already allocates nothing
+    /// and merges nothing. `None` if there is no memory for the private copy (at most
+    /// `PREFETCH_MIN_BYTES`): the caller puts bit by bit.
     fn put_all_bytes_accumulated(&self, keys: PackedBytes<'_>) -> Option<bool> {
-        let words = self.bits.len_words();
-        let mut private = Vec::new();
-        private.try_reserve_exact(words).ok()?;
-        private.resize(words, 0u64);
-        self.for_each_group(keys, |_, count, hashes, scratch| {
-            for &index in self.group_indexes(hashes, count, scratch) {
-                private[(index >> 6) as usize] |= 1 << (index & 63);
-            }
-        });
+        let len_words = self.bits.len_words();
+        // Allocated (and zeroed) when the first bit to set turns up.
+        let mut private = Private {
+            words: Vec::new(),
+            len_words,
+            out_of_memory: false,
+        };
+        if self.vector_lanes {
+            let target = self.vector_target();
+            let k = self.num_hashes() as usize;
+            // Groups left to put without querying first: after a queried group that was mostly
+            // new keys, the next ones likely are too (a filter being built), and their query
+            // would only add probes.
+            let mut unqueried = 0;
+            let mut lanes_to_set = [0u8; GROUP / 8];
+            self.for_each_group(keys, |_, count, hashes, scratch| {
+                let query = unqueried == 0;
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
+                // bit filter in the vector path's range; the words live as long as `self`.
+                let to_set = unsafe {
+                    super::avx512::lane_indexes_of_absent(
+                        target,
+                        &hashes.h1s[..count],
+                        &hashes.h2s[..count],
+                        query,
+                        scratch,
+                        &mut lanes_to_set,
+                    )
+                };
+                if !query {
+                    unqueried -= 1;
+                } else if 2 * to_set > count {
+                    unqueried = UNQUERIED_AFTER_NEW;
+                }
+                if to_set == 0 {
+                    return;
+                }
+                let Some(words) = private.words() else { return };
+                let mut set = |index: u64| words[(index >> 6) as usize] |= 1 << (index & 63);
+                for (&lanes, indexes) in lanes_to_set.iter().zip(scratch.chunks_exact(8 * k)) {
+                    if lanes == 0xff {
+                        indexes.iter().for_each(|&index| set(index));
+                    } else if lanes != 0 {
+                        for eight in indexes.chunks_exact(8) {
+                            let mut rest = lanes;
+                            while rest != 0 {
+                                set(eight[rest.trailing_zeros() as usize]);
+                                rest &= rest - 1;
+                            }
+                        }
+                    }
+                }
+            });
+        } else {
+            self.for_each_group(keys, |_, count, hashes, scratch| {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                if let Some(words) = private.words() {
+                    for &index in indexes {
+                        words[(index >> 6) as usize] |= 1 << (index & 63);
+                    }
+                }
+            });
+        }
+        if private.out_of_memory {
+            return None;
+        }
         Some(
             private
+                .words
                 .iter()
                 .enumerate()
                 .fold(false, |changed, (i, &bits)| {
@@ -291,35 +377,51 @@ impl BloomFilter {
         scratch
     }
 
-    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes).
+    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):
+    /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
     fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
+        let lanes = hashing::LANES;
         let mut j = 0;
         while j < count {
-            let lanes = (count - j).min(hashing::LANES);
-            if !self.strategy.is_spark() && lanes == hashing::LANES {
-                let at = first + j;
-                let starts: [usize; hashing::LANES] = std::array::from_fn(|l| keys.start(at + l));
-                let len = keys.ends[at] as usize - starts[0];
-                let equal = (1..lanes).all(|l| keys.ends[at + l] as usize - starts[l] == len);
-                let (h1s, h2s) = (&mut out.h1s[j..j + lanes], &mut out.h2s[j..j + lanes]);
-                if equal
-                    && hashing::hash_equal_lengths(
+            let at = first + j;
+            if !self.strategy.is_spark() && count - j >= lanes {
+                let start = keys.start(at);
+                let len = keys.ends[at] as usize - start;
+                // How many of the next (up to 16) keys share key `at`'s length: packed, they lie
+                // one after another, key i of the run at start + i · len.
+                let limit = (count - j).min(2 * lanes);
+                let run = 1 + keys.ends[at + 1..at + limit]
+                    .iter()
+                    .zip(&keys.ends[at..])
+                    .take_while(|&(&end, &previous)| (end - previous) as usize == len)
+                    .count();
+                let (h1s, h2s) = (&mut out.h1s[j..], &mut out.h2s[j..]);
+                let hashed = if run == 2 * lanes {
+                    hashing::hash_packed_run::<2>(
                         keys.data,
-                        &starts,
+                        start,
                         len,
-                        h1s.try_into().expect("8 lanes"),
-                        h2s.try_into().expect("8 lanes"),
+                        &mut h1s[..2 * lanes],
+                        &mut h2s[..2 * lanes],
                     )
-                {
-                    j += lanes;
+                } else {
+                    run >= lanes
+                        && hashing::hash_packed_run::<1>(
+                            keys.data,
+                            start,
+                            len,
+                            &mut h1s[..lanes],
+                            &mut h2s[..lanes],
+                        )
+                };
+                if hashed {
+                    j += if run == 2 * lanes { 2 * lanes } else { lanes };
                     continue;
                 }
             }
-            for l in j..j + lanes {
-                let hash = self.hash_key_bytes(keys.get(first + l));
-                (out.h1s[l], out.h2s[l]) = (hash.h1, hash.h2);
-            }
-            j += lanes;
+            let hash = self.hash_key_bytes(keys.get(at));
+            (out.h1s[j], out.h2s[j]) = (hash.h1, hash.h2);
+            j += 1;
         }
     }
 }
@@ -393,6 +495,60 @@ mod tests {
                 assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
                 assert!(probe.len() > 1_000 && single[1_500..].iter().any(|&p| !p));
             }
+        }
+    }
+
+    /// Dense batches on a cache-resident filter (accumulated, queried first in lanes) that mix
+    /// keys the filter holds with new ones in every proportion a group can have: runs of new
+    /// keys long enough to stop the queries for a while, single new keys among held ones, and
+    /// batches of held keys only (nothing changes, nothing is allocated).
+    #[test]
+    fn accumulated_batches_set_only_what_single_puts_set() {
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+            let shape = Shape {
+                num_bits: 143_872,
+                num_hashes: 7,
+            };
+            let f = BloomFilter::with_shape(shape, strategy).unwrap();
+            let g = BloomFilter::with_shape(shape, strategy).unwrap();
+            let mut state = 5;
+            let (data, ends) = mixed_keys(12_000, &mut state);
+            let keys = PackedBytes::new(&data, &ends).unwrap();
+            // Held keys: every third key of the first 6 000.
+            let held: Vec<usize> = (0..6_000).filter(|i| i % 3 == 0).collect();
+            held.iter().for_each(|&i| {
+                f.put_bytes(keys.get(i));
+                g.put_bytes(keys.get(i));
+            });
+            // The batch: held keys, with new keys (from 6 000 on) in runs of 1, 5, 8, 16, 64
+            // and 400 between runs of held keys.
+            let (mut batch, mut batch_ends) = (Vec::new(), Vec::new());
+            let (mut next_new, mut next_held) = (6_000, 0);
+            for &run in [1, 5, 8, 16, 64, 400].iter().cycle().take(30) {
+                for _ in 0..run {
+                    batch.extend_from_slice(keys.get(next_new));
+                    batch_ends.push(batch.len() as u32);
+                    g.put_bytes(keys.get(next_new));
+                    next_new += 1;
+                }
+                for _ in 0..37 {
+                    batch.extend_from_slice(keys.get(held[next_held % held.len()]));
+                    batch_ends.push(batch.len() as u32);
+                    next_held += 1;
+                }
+            }
+            let batch = PackedBytes::new(&batch, &batch_ends).unwrap();
+            assert!(f.accumulates(batch.len()), "the accumulated path is taken");
+            assert!(f.put_all_bytes(batch));
+            assert!(
+                f == g,
+                "{strategy}: the batch sets exactly the single puts' bits"
+            );
+            assert!(
+                !f.put_all_bytes(batch),
+                "{strategy}: nothing changes the second time"
+            );
+            assert!(f == g);
         }
     }
 
