@@ -60,6 +60,14 @@ impl<'a> PackedBytes<'a> {
         Ok(PackedBytes { data, ends })
     }
 
+    /// Keys whose ends the caller has checked as [`new`](Self::new) does (the JNI bridge checks
+    /// them as it copies them): no second pass. Ends that were not checked could only make
+    /// `get` panic, never read outside `data`.
+    pub(crate) fn checked_by_caller(data: &'a [u8], ends: &'a [u32]) -> PackedBytes<'a> {
+        debug_assert!(PackedBytes::new(data, ends).is_ok());
+        PackedBytes { data, ends }
+    }
+
     /// The number of keys.
     pub fn len(&self) -> usize {
         self.ends.len()

@@ -38,7 +38,11 @@ impl PackedKeys {
 
 impl KeyBatch for PackedKeys {
     fn packed(&self) -> JniResult<PackedBytes<'_>> {
-        Ok(PackedBytes::new(as_u8(&self.data), &self.ends)?)
+        // `read` checked the ends as it copied them, and the data ends at the last one.
+        Ok(PackedBytes::checked_by_caller(
+            as_u8(&self.data),
+            &self.ends,
+        ))
     }
 }
 
