@@ -63,6 +63,7 @@ impl<'a> PackedBytes<'a> {
     /// Keys whose ends the caller has checked as [`new`](Self::new) does (the JNI bridge checks
     /// them as it copies them): no second pass. Ends that were not checked could only make
     /// `get` panic, never read outside `data`.
+    #[cfg(feature = "jni")]
     pub(crate) fn checked_by_caller(data: &'a [u8], ends: &'a [u32]) -> PackedBytes<'a> {
         debug_assert!(PackedBytes::new(data, ends).is_ok());
         PackedBytes { data, ends }
@@ -133,6 +134,31 @@ impl Private {
     }
 }
 
+/// A group's indexes: key after key (`stride` 1: slots `j · k..(j + 1) · k`), or as the vector
+/// lanes hold them (`stride` 8: the i-th index of key j at `(⌊j / 8⌋ · k + i) · 8 + j mod 8`).
+struct GroupIndexes<'s> {
+    slots: &'s [u64],
+    k: usize,
+    stride: usize,
+}
+
+impl GroupIndexes<'_> {
+    /// Key j's k indexes.
+    #[inline(always)]
+    fn of(&self, j: usize) -> impl Iterator<Item = u64> + '_ {
+        let first = if self.stride == 1 {
+            j * self.k
+        } else {
+            j / 8 * 8 * self.k + j % 8
+        };
+        self.slots[first..]
+            .iter()
+            .step_by(self.stride)
+            .take(self.k)
+            .copied()
+    }
+}
+
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
@@ -143,21 +169,20 @@ impl BloomFilter {
         }
         let mut changed = false;
         let index_first = self.prefetches() || self.vector_lanes;
-        let k = self.num_hashes() as usize;
         self.for_each_group(keys, |_, count, hashes, scratch| {
             if index_first {
                 let indexes = self.group_indexes(hashes, count, scratch);
-                for indexes in indexes.chunks_exact(k) {
+                for j in 0..count {
                     // A key whose bits are all set changes nothing: plain loads instead of k
                     // locked ORs, and a branch that follows the workload (mostly new keys, or
                     // mostly seen ones) where a per-bit one would be a coin flip.
                     let present = indexes
-                        .iter()
-                        .fold(true, |all, &index| all & self.bits.get(index));
+                        .of(j)
+                        .fold(true, |all, index| all & self.bits.get(index));
                     if !present {
                         indexes
-                            .iter()
-                            .for_each(|&index| changed |= self.bits.set(index));
+                            .of(j)
+                            .for_each(|index| changed |= self.bits.set(index));
                     }
                 }
             } else {
@@ -238,8 +263,10 @@ impl BloomFilter {
             self.for_each_group(keys, |_, count, hashes, scratch| {
                 let indexes = self.group_indexes(hashes, count, scratch);
                 if let Some(words) = private.words() {
-                    for &index in indexes {
-                        words[(index >> 6) as usize] |= 1 << (index & 63);
+                    for j in 0..count {
+                        for index in indexes.of(j) {
+                            words[(index >> 6) as usize] |= 1 << (index & 63);
+                        }
                     }
                 }
             });
@@ -270,7 +297,6 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        let k = self.num_hashes() as usize;
         self.for_each_group(keys, |first, count, hashes, scratch| {
             let out = &mut out[first..first + count];
             if self.vector_lanes && !self.prefetches() {
@@ -294,12 +320,12 @@ impl BloomFilter {
                 }
             } else if self.prefetches() {
                 let indexes = self.group_indexes(hashes, count, scratch);
-                for (slot, indexes) in out.iter_mut().zip(indexes.chunks_exact(k)) {
+                for (j, slot) in out.iter_mut().enumerate() {
                     // Every probe, no early exit: the loads are in flight anyway, and a
                     // miss's exit point is a branch no predictor learns.
                     *slot = indexes
-                        .iter()
-                        .fold(true, |all, &index| all & self.bits.get(index));
+                        .of(j)
+                        .fold(true, |all, index| all & self.bits.get(index));
                 }
             } else {
                 for (j, slot) in out.iter_mut().enumerate() {
@@ -349,27 +375,37 @@ impl BloomFilter {
         }
     }
 
-    /// The k indexes of each of the group's `count` keys, key after key (from the vector lanes
-    /// where the filter has them), prefetched if the filter is too large for cache.
+    /// The k indexes of each of the group's `count` keys (from the vector lanes where the
+    /// filter has them, stored as the lanes hold them), prefetched if the filter is too large
+    /// for cache.
     fn group_indexes<'s>(
         &self,
         hashes: &GroupHashes,
         count: usize,
         scratch: &'s mut [u64],
-    ) -> &'s [u64] {
+    ) -> GroupIndexes<'s> {
         let k = self.num_hashes() as usize;
-        let scratch = &mut scratch[..count * k];
-        if self.vector_lanes {
-            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has k slots per key.
+        let indexes = if self.vector_lanes {
+            let scratch = &mut scratch[..count.div_ceil(8) * 8 * k];
+            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has 8 · k slots per eight
+            // keys.
             unsafe {
-                super::avx512::indexes_of_hashes(
+                super::avx512::lane_indexes_of_absent(
                     self.vector_target(),
                     &hashes.h1s[..count],
                     &hashes.h2s[..count],
+                    false,
                     scratch,
+                    &mut [0; GROUP / 8],
                 )
+            };
+            GroupIndexes {
+                slots: scratch,
+                k,
+                stride: 8,
             }
         } else {
+            let scratch = &mut scratch[..count * k];
             for (j, slots) in scratch.chunks_exact_mut(k).enumerate() {
                 let mut filled = 0;
                 self.indexer.for_each(hashes.get(j), |index| {
@@ -378,11 +414,20 @@ impl BloomFilter {
                     true
                 });
             }
-        }
+            GroupIndexes {
+                slots: scratch,
+                k,
+                stride: 1,
+            }
+        };
         if self.prefetches() {
-            scratch.iter().for_each(|&index| self.bits.prefetch(index));
+            // (Lanes past the group's last key hold indexes of a zero hash: valid, unused.)
+            indexes
+                .slots
+                .iter()
+                .for_each(|&index| self.bits.prefetch(index));
         }
-        scratch
+        indexes
     }
 
     /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):

@@ -1,5 +1,5 @@
 //! The vector walk for keys whose Murmur3 halves were computed elsewhere: byte-string batches
-//! (`filter::byte_batch`) hash their keys first (eight equal-length keys at a time in lanes,
+//! (`filter::byte_batch`) hash their keys first (equal-length keys eight to a vector,
 //! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
 //! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
 
@@ -59,41 +59,6 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
         let [present] =
             unsafe { lanes.present_walks::<COUNTERS, 1>([lanes.walk_hashed(h1, h2)], [live]) };
         visit(first, present);
-    }
-}
-
-/// [`indexes`](super::indexes) of the keys whose hashes are `(h1s[j], h2s[j])`: `out[j * k + i]`
-/// is the i-th index of key j.
-///
-/// # Safety
-/// As [`indexes`](super::indexes).
-///
-/// # Panics
-/// If `h1s` and `h2s` differ in length or `out` has fewer than `h1s.len() · k` slots.
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) unsafe fn indexes_of_hashes(target: Target, h1s: &[u64], h2s: &[u64], out: &mut [u64]) {
-    let k = target.num_hashes as usize;
-    assert!(h1s.len() == h2s.len() && out.len() >= h1s.len() * k);
-    let lanes = Lanes::new(target);
-    let mut lane_values = [0u64; 8];
-    for (g, slots) in out
-        .chunks_mut(8 * k)
-        .take(h1s.len().div_ceil(8))
-        .enumerate()
-    {
-        let (first, last) = (8 * g, (8 * g + 8).min(h1s.len()));
-        let (h1, h2, _) = load_halves(&h1s[first..last], &h2s[first..last]);
-        let mut walk = lanes.walk_hashed(h1, h2);
-        for i in 0..k {
-            if i > 0 {
-                walk.advance(&lanes);
-            }
-            // SAFETY: `lane_values` is 64 bytes.
-            unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
-            for (j, &index) in lane_values[..last - first].iter().enumerate() {
-                slots[j * k + i] = index;
-            }
-        }
     }
 }
 
