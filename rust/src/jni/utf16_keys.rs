@@ -142,7 +142,7 @@ fn narrow_ascii_avx2(chars: &[u16], room: &mut [std::mem::MaybeUninit<u8>]) -> b
 /// every byte of `room` is written).
 #[inline(always)]
 fn narrow_ascii_into(chars: &[u16], room: &mut [std::mem::MaybeUninit<u8>]) -> bool {
-    const CHUNK: usize = 64;
+    const CHUNK: usize = 256;
     let mut chunks = chars.chunks_exact(CHUNK);
     let mut rooms = room.chunks_exact_mut(CHUNK);
     for (chunk, room) in (&mut chunks).zip(&mut rooms) {

@@ -272,4 +272,42 @@ class StringBatchTest {
       }
     }
   }
+
+  /**
+   * The packed batches' end offsets are built by {@code PackedChars} / {@code PackedKeys}, but the
+   * native side checks them anyway: falling, negative or past the data is an {@code
+   * IllegalArgumentException} naming the first bad end, never a read outside the arrays.
+   */
+  @Test
+  void malformedEndsAreIllegalArguments() {
+    long handle = BloomFilterNative.nCreate(1_000, 0.01, Strategy.MURMUR128_MITZ_64.ordinal());
+    try {
+      char[] chars = "abcdefgh".toCharArray();
+      byte[] bytes = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
+      int[][] bad = {{-1}, {3, 2}, {9}, {2, 4, 4, 9}, {0, 0, -5}};
+      String[] firstBad = {"ends[0] = -1", "ends[1] = 2", "ends[0] = 9", "ends[3] = 9", "ends[2] = -5"};
+      for (int i = 0; i < bad.length; i++) {
+        int[] ends = bad[i];
+        for (Runnable call :
+            new Runnable[] {
+              () -> BloomFilterNative.nPutAllUtf16(handle, chars, ends),
+              () -> BloomFilterNative.nMightContainAllUtf16(
+                  handle, chars, ends, new boolean[ends.length]),
+              () -> BloomFilterNative.nPutAllPacked(handle, bytes, ends),
+              () -> BloomFilterNative.nMightContainAllPacked(
+                  handle, bytes, ends, new boolean[ends.length])
+            }) {
+          IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+          assertTrue(e.getMessage().contains(firstBad[i]), e.getMessage());
+        }
+      }
+      // Rising within the data (ending before its end, empty keys) is fine.
+      assertTrue(BloomFilterNative.nPutAllUtf16(handle, chars, new int[] {0, 3, 3, 7}));
+      boolean[] out = new boolean[4];
+      BloomFilterNative.nMightContainAllPacked(handle, bytes, new int[] {0, 3, 3, 7}, out);
+      assertArrayEquals(new boolean[] {true, true, true, true}, out);
+    } finally {
+      BloomFilterNative.nFree(handle);
+    }
+  }
 }
