@@ -434,10 +434,12 @@ impl BloomFilter {
     /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
     fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
         let lanes = hashing::LANES;
+        // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
+        let in_lanes = !self.strategy.is_spark() && hashing::lanes_available();
         let mut j = 0;
         while j < count {
             let at = first + j;
-            if !self.strategy.is_spark() && count - j >= lanes {
+            if in_lanes && count - j >= lanes {
                 let start = keys.start(at);
                 let len = keys.ends[at] as usize - start;
                 // How many of the next (up to 16) keys share key `at`'s length: packed, they lie

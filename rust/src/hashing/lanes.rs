@@ -13,6 +13,14 @@
 /// Keys per vector.
 pub(crate) const LANES: usize = 8;
 
+/// Whether [`hash_packed_run`] hashes in lanes here (else it returns `false` at once).
+pub(crate) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return crate::filter::avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
 /// Writes the hash halves of the `8 · VECTORS` keys `data[start + i · len..start + (i + 1) · len]`
 /// (keys of one length packed one after another) to `h1s[i]`, `h2s[i]` and returns `true`;
 /// returns `false` (writing nothing) where the CPU has no AVX-512 lanes: then hash each key with
@@ -35,7 +43,7 @@ pub(crate) fn hash_packed_run<const VECTORS: usize>(
         .is_some_and(|end| end <= data.len());
     assert!(fits, "a key past the data");
     #[cfg(target_arch = "x86_64")]
-    if crate::filter::avx512::available() {
+    if available() {
         // SAFETY: the CPU has AVX-512 F and DQ; every key lies within `data` (asserted), and
         // the outputs hold one slot per key (asserted).
         unsafe { x86::hash_run::<VECTORS>(&data[start..start + keys * len], len, h1s, h2s) };
