@@ -1,9 +1,11 @@
 //! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
-//! the `long` batches for keys packed one after another. A group of keys is hashed first (eight
-//! equal-length keys at a time in AVX-512 lanes where the CPU has them: `hashing::lanes`), then
-//! on filters too large for cache all of the group's bit indexes are computed and prefetched
-//! before any is read; smaller filters are probed straight from the hashes. Every key hashes
-//! and walks exactly as [`BloomFilter::put_bytes`] / [`BloomFilter::might_contain_bytes`].
+//! the `long` batches for keys packed one after another. A group of keys is hashed first (runs
+//! of equal-length keys sixteen or eight at a time in AVX-512 lanes where the CPU has them:
+//! `hashing::lanes`), then on filters too large for cache all of the group's bit indexes are
+//! computed and prefetched before any is read; smaller filters are probed straight from the
+//! hashes, and dense puts into them query each group first and set only the keys not held yet.
+//! Every key hashes and walks exactly as [`BloomFilter::put_bytes`] /
+//! [`BloomFilter::might_contain_bytes`].
 
 use super::BloomFilter;
 use crate::error::{Error, Result};
