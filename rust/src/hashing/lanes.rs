@@ -129,6 +129,44 @@ mod x86 {
         )
     }
 
+    /// [`block_words`] of both blocks of eight 32-byte keys one after another (hex digests of
+    /// 128 bits, UUIDs without dashes): four whole-vector loads (two keys each) and a two-step
+    /// transpose by permutes, where the general loads take sixteen 16-byte loads and inserts.
+    ///
+    /// # Safety
+    /// `run` must hold 256 readable bytes.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn blocks_of_32(run: *const u8) -> [(__m512i, __m512i); 2] {
+        // SAFETY: bytes 0..256 are readable.
+        let load = |at: usize| unsafe { _mm512_loadu_si512(run.add(64 * at).cast()) };
+        let (z0, z1, z2, z3) = (load(0), load(1), load(2), load(3));
+        // Word w of key l is lane 4l + w (mod 8) of vector l / 2. First the words 0 and 2
+        // (then 1 and 3) of keys 0..4, and of keys 4..8:
+        let even = _mm512_setr_epi64(0, 4, 8, 12, 2, 6, 10, 14);
+        let odd = _mm512_setr_epi64(1, 5, 9, 13, 3, 7, 11, 15);
+        let (a, b) = (
+            _mm512_permutex2var_epi64(z0, even, z1),
+            _mm512_permutex2var_epi64(z2, even, z3),
+        );
+        let (c, d) = (
+            _mm512_permutex2var_epi64(z0, odd, z1),
+            _mm512_permutex2var_epi64(z2, odd, z3),
+        );
+        // Then the low halves (word 0, word 1) and the high halves (word 2, word 3) joined.
+        let low = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+        let high = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+        [
+            (
+                _mm512_permutex2var_epi64(a, low, b),
+                _mm512_permutex2var_epi64(c, low, d),
+            ),
+            (
+                _mm512_permutex2var_epi64(a, high, b),
+                _mm512_permutex2var_epi64(c, high, d),
+            ),
+        ]
+    }
+
     /// Hashes the `8 · N` keys of `len` bytes packed in `run` into `h1s`, `h2s`: vector v holds
     /// keys `8v..8v + 8`, and the N vectors' chains advance side by side.
     ///
@@ -146,20 +184,34 @@ mod x86 {
         let zero = _mm512_setzero_si512();
         let (mut h1, mut h2) = ([zero; N], [zero; N]);
         let first_key = |v: usize| run[v * LANES * len..].as_ptr();
-        for block in 0..len / 16 {
-            for v in 0..N {
-                // SAFETY: block 16·block..16·block + 16 lies within each key (block < len / 16).
-                let (k1, k2) = unsafe { block_words(first_key(v), len, 16 * block) };
-                h1[v] = _mm512_xor_si512(h1[v], mix_k1(k1));
-                h1[v] = times_5_plus(
-                    _mm512_add_epi64(_mm512_rol_epi64::<27>(h1[v]), h2[v]),
-                    0x52dc_e729,
-                );
-                h2[v] = _mm512_xor_si512(h2[v], mix_k2(k2));
-                h2[v] = times_5_plus(
-                    _mm512_add_epi64(_mm512_rol_epi64::<31>(h2[v]), h1[v]),
-                    0x3849_5ab5,
-                );
+        let mut mix_block = |v: usize, k1: __m512i, k2: __m512i| {
+            h1[v] = _mm512_xor_si512(h1[v], mix_k1(k1));
+            h1[v] = times_5_plus(
+                _mm512_add_epi64(_mm512_rol_epi64::<27>(h1[v]), h2[v]),
+                0x52dc_e729,
+            );
+            h2[v] = _mm512_xor_si512(h2[v], mix_k2(k2));
+            h2[v] = times_5_plus(
+                _mm512_add_epi64(_mm512_rol_epi64::<31>(h2[v]), h1[v]),
+                0x3849_5ab5,
+            );
+        };
+        if len == 32 {
+            // SAFETY: each vector's eight keys are 256 bytes from its first key.
+            let words: [[(__m512i, __m512i); 2]; N] =
+                std::array::from_fn(|v| unsafe { blocks_of_32(first_key(v)) });
+            for block in 0..2 {
+                for (v, blocks) in words.iter().enumerate() {
+                    mix_block(v, blocks[block].0, blocks[block].1);
+                }
+            }
+        } else {
+            for block in 0..len / 16 {
+                for v in 0..N {
+                    // SAFETY: bytes 16·block..16·block + 16 lie within each key (block < len / 16).
+                    let (k1, k2) = unsafe { block_words(first_key(v), len, 16 * block) };
+                    mix_block(v, k1, k2);
+                }
             }
         }
         let tail_len = len % 16;
