@@ -7,11 +7,12 @@
 //! Groups `bytes_<op>@<shape>`, functions:
 //! * `u64_batch`: `put_all` / `might_contain_all_into` over u64 keys (the reference);
 //! * `bytes_batch`: `put_all_bytes` / `might_contain_all_bytes_into` over the packed keys;
+//! * `bytes_batch_new_keys` (puts): `put_all_bytes` of a batch into an empty filter (the puts
+//!   above re-put keys the filter holds, which dense batches answer with a query first);
 //! * `bytes_loop`: one `put_bytes` / `might_contain_bytes` per key (the batch path before);
-//! * `hash_scalar`, `hash_lanes` (`bytes_hash@`): Murmur3_x64_128 of the keys alone, key by key
-//!   and eight at a time (`hash_lanes` runs the lanes where the CPU has AVX-512).
+//! * `hash_scalar` (`bytes_hash@`): Murmur3_x64_128 of the keys alone, key by key.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sparkbloom::hashing::hash_bytes;
 use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, PackedBytes};
@@ -142,6 +143,17 @@ fn bench_shape(c: &mut Criterion, name: &str, n: u64, p: f64) {
             let keys = PackedBytes::new(put_batches[b].0, &put_batches[b].1).unwrap();
             byte_filter.put_all_bytes(black_box(keys))
         })
+    });
+    group.bench_function("bytes_batch_new_keys", |bencher| {
+        bencher.iter_batched(
+            || BloomFilter::new(n, p).unwrap(),
+            |empty| {
+                b = (b + 1) % BATCHES;
+                let keys = PackedBytes::new(put_batches[b].0, &put_batches[b].1).unwrap();
+                empty.put_all_bytes(black_box(keys))
+            },
+            BatchSize::LargeInput,
+        )
     });
     group.bench_function("bytes_loop", |bencher| {
         bencher.iter(|| {

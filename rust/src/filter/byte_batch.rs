@@ -1,9 +1,11 @@
 //! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
-//! the `long` batches for keys packed one after another. A group of keys is hashed first (eight
-//! equal-length keys at a time in AVX-512 lanes where the CPU has them: `hashing::lanes`), then
-//! on filters too large for cache all of the group's bit indexes are computed and prefetched
-//! before any is read; smaller filters are probed straight from the hashes. Every key hashes
-//! and walks exactly as [`BloomFilter::put_bytes`] / [`BloomFilter::might_contain_bytes`].
+//! the `long` batches for keys packed one after another. A group of keys is hashed first (runs
+//! of equal-length keys sixteen or eight at a time in AVX-512 lanes where the CPU has them:
+//! `hashing::lanes`), then on filters too large for cache all of the group's bit indexes are
+//! computed and prefetched before any is read; smaller filters are probed straight from the
+//! hashes, and dense puts into them query each group first and set only the keys not held yet.
+//! Every key hashes and walks exactly as [`BloomFilter::put_bytes`] /
+//! [`BloomFilter::might_contain_bytes`].
 
 use super::BloomFilter;
 use crate::error::{Error, Result};
@@ -12,6 +14,9 @@ use crate::sizing;
 
 /// The largest k whose group indexes fit the small scratch array.
 const SMALL_K: usize = 32;
+
+/// Groups put without a query first after a queried group that was mostly new keys.
+const UNQUERIED_AFTER_NEW: usize = 8;
 
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
 const GROUP: usize = 16;
@@ -57,6 +62,15 @@ impl<'a> PackedBytes<'a> {
         Ok(PackedBytes { data, ends })
     }
 
+    /// Keys whose ends the caller has checked as [`new`](Self::new) does (the JNI bridge checks
+    /// them as it copies them): no second pass. Ends that were not checked could only make
+    /// `get` panic, never read outside `data`.
+    #[cfg(feature = "jni")]
+    pub(crate) fn checked_by_caller(data: &'a [u8], ends: &'a [u32]) -> PackedBytes<'a> {
+        debug_assert!(PackedBytes::new(data, ends).is_ok());
+        PackedBytes { data, ends }
+    }
+
     /// The number of keys.
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -100,6 +114,53 @@ impl GroupHashes {
     }
 }
 
+/// The private words a dense batch accumulates its bits in, allocated on first use.
+struct Private {
+    words: Vec<u64>,
+    len_words: usize,
+    out_of_memory: bool,
+}
+
+impl Private {
+    /// The zeroed words, allocated now if they are not yet; `None` if there is no memory.
+    #[inline(always)]
+    fn words(&mut self) -> Option<&mut [u64]> {
+        if self.words.is_empty() {
+            if self.out_of_memory || self.words.try_reserve_exact(self.len_words).is_err() {
+                self.out_of_memory = true;
+                return None;
+            }
+            self.words.resize(self.len_words, 0);
+        }
+        Some(&mut self.words)
+    }
+}
+
+/// A group's indexes: key after key (`stride` 1: slots `j · k..(j + 1) · k`), or as the vector
+/// lanes hold them (`stride` 8: the i-th index of key j at `(⌊j / 8⌋ · k + i) · 8 + j mod 8`).
+struct GroupIndexes<'s> {
+    slots: &'s [u64],
+    k: usize,
+    stride: usize,
+}
+
+impl GroupIndexes<'_> {
+    /// Key j's k indexes.
+    #[inline(always)]
+    fn of(&self, j: usize) -> impl Iterator<Item = u64> + '_ {
+        let first = if self.stride == 1 {
+            j * self.k
+        } else {
+            j / 8 * 8 * self.k + j % 8
+        };
+        self.slots[first..]
+            .iter()
+            .step_by(self.stride)
+            .take(self.k)
+            .copied()
+    }
+}
+
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
@@ -110,21 +171,20 @@ impl BloomFilter {
         }
         let mut changed = false;
         let index_first = self.prefetches() || self.vector_lanes;
-        let k = self.num_hashes() as usize;
         self.for_each_group(keys, |_, count, hashes, scratch| {
             if index_first {
                 let indexes = self.group_indexes(hashes, count, scratch);
-                for indexes in indexes.chunks_exact(k) {
+                for j in 0..count {
                     // A key whose bits are all set changes nothing: plain loads instead of k
                     // locked ORs, and a branch that follows the workload (mostly new keys, or
                     // mostly seen ones) where a per-bit one would be a coin flip.
                     let present = indexes
-                        .iter()
-                        .fold(true, |all, &index| all & self.bits.get(index));
+                        .of(j)
+                        .fold(true, |all, index| all & self.bits.get(index));
                     if !present {
                         indexes
-                            .iter()
-                            .for_each(|&index| changed |= self.bits.set(index));
+                            .of(j)
+                            .for_each(|index| changed |= self.bits.set(index));
                     }
                 }
             } else {
@@ -142,20 +202,83 @@ impl BloomFilter {
 
     /// `put_all_bytes` through a private word array ORed into the filter once per word (as the
     /// `long` batches do on a cache-resident filter that a batch fills densely): no locked OR
-    /// per bit, and none at all for words whose bits are all set already. `None` if there is
-    /// no memory for the private copy (at most `PREFETCH_MIN_BYTES`).
+    /// per bit, and none at all for words whose bits are all set already. With vector lanes
+    /// each group is queried first and only its absent keys are walked again and accumulated
+    /// (`avx512::for_each_index_of_absent`): a batch the filter holds already allocates nothing
+    /// and merges nothing. `None` if there is no memory for the private copy (at most
+    /// `PREFETCH_MIN_BYTES`): the caller puts bit by bit.
     fn put_all_bytes_accumulated(&self, keys: PackedBytes<'_>) -> Option<bool> {
-        let words = self.bits.len_words();
-        let mut private = Vec::new();
-        private.try_reserve_exact(words).ok()?;
-        private.resize(words, 0u64);
-        self.for_each_group(keys, |_, count, hashes, scratch| {
-            for &index in self.group_indexes(hashes, count, scratch) {
-                private[(index >> 6) as usize] |= 1 << (index & 63);
-            }
-        });
+        let len_words = self.bits.len_words();
+        // Allocated (and zeroed) when the first bit to set turns up.
+        let mut private = Private {
+            words: Vec::new(),
+            len_words,
+            out_of_memory: false,
+        };
+        if self.vector_lanes {
+            let target = self.vector_target();
+            let k = self.num_hashes() as usize;
+            // Groups left to put without querying first: after a queried group that was mostly
+            // new keys, the next ones likely are too (a filter being built), and their query
+            // would only add probes.
+            let mut unqueried = 0;
+            let mut lanes_to_set = [0u8; GROUP / 8];
+            self.for_each_group(keys, |_, count, hashes, scratch| {
+                let query = unqueried == 0;
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
+                // bit filter in the vector path's range; the words live as long as `self`.
+                let to_set = unsafe {
+                    super::avx512::lane_indexes_of_absent(
+                        target,
+                        &hashes.h1s[..count],
+                        &hashes.h2s[..count],
+                        query,
+                        scratch,
+                        &mut lanes_to_set,
+                    )
+                };
+                if !query {
+                    unqueried -= 1;
+                } else if 2 * to_set > count {
+                    unqueried = UNQUERIED_AFTER_NEW;
+                }
+                if to_set == 0 {
+                    return;
+                }
+                let Some(words) = private.words() else { return };
+                let mut set = |index: u64| words[(index >> 6) as usize] |= 1 << (index & 63);
+                for (&lanes, indexes) in lanes_to_set.iter().zip(scratch.chunks_exact(8 * k)) {
+                    if lanes == 0xff {
+                        indexes.iter().for_each(|&index| set(index));
+                    } else if lanes != 0 {
+                        for eight in indexes.chunks_exact(8) {
+                            let mut rest = lanes;
+                            while rest != 0 {
+                                set(eight[rest.trailing_zeros() as usize]);
+                                rest &= rest - 1;
+                            }
+                        }
+                    }
+                }
+            });
+        } else {
+            self.for_each_group(keys, |_, count, hashes, scratch| {
+                let indexes = self.group_indexes(hashes, count, scratch);
+                if let Some(words) = private.words() {
+                    for j in 0..count {
+                        for index in indexes.of(j) {
+                            words[(index >> 6) as usize] |= 1 << (index & 63);
+                        }
+                    }
+                }
+            });
+        }
+        if private.out_of_memory {
+            return None;
+        }
         Some(
             private
+                .words
                 .iter()
                 .enumerate()
                 .fold(false, |changed, (i, &bits)| {
@@ -176,7 +299,6 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        let k = self.num_hashes() as usize;
         self.for_each_group(keys, |first, count, hashes, scratch| {
             let out = &mut out[first..first + count];
             if self.vector_lanes && !self.prefetches() {
@@ -200,12 +322,12 @@ impl BloomFilter {
                 }
             } else if self.prefetches() {
                 let indexes = self.group_indexes(hashes, count, scratch);
-                for (slot, indexes) in out.iter_mut().zip(indexes.chunks_exact(k)) {
+                for (j, slot) in out.iter_mut().enumerate() {
                     // Every probe, no early exit: the loads are in flight anyway, and a
                     // miss's exit point is a branch no predictor learns.
                     *slot = indexes
-                        .iter()
-                        .fold(true, |all, &index| all & self.bits.get(index));
+                        .of(j)
+                        .fold(true, |all, index| all & self.bits.get(index));
                 }
             } else {
                 for (j, slot) in out.iter_mut().enumerate() {
@@ -255,27 +377,37 @@ impl BloomFilter {
         }
     }
 
-    /// The k indexes of each of the group's `count` keys, key after key (from the vector lanes
-    /// where the filter has them), prefetched if the filter is too large for cache.
+    /// The k indexes of each of the group's `count` keys (from the vector lanes where the
+    /// filter has them, stored as the lanes hold them), prefetched if the filter is too large
+    /// for cache.
     fn group_indexes<'s>(
         &self,
         hashes: &GroupHashes,
         count: usize,
         scratch: &'s mut [u64],
-    ) -> &'s [u64] {
+    ) -> GroupIndexes<'s> {
         let k = self.num_hashes() as usize;
-        let scratch = &mut scratch[..count * k];
-        if self.vector_lanes {
-            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has k slots per key.
+        let indexes = if self.vector_lanes {
+            let scratch = &mut scratch[..count.div_ceil(8) * 8 * k];
+            // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has 8 · k slots per eight
+            // keys.
             unsafe {
-                super::avx512::indexes_of_hashes(
+                super::avx512::lane_indexes_of_absent(
                     self.vector_target(),
                     &hashes.h1s[..count],
                     &hashes.h2s[..count],
+                    false,
                     scratch,
+                    &mut [0; GROUP / 8],
                 )
+            };
+            GroupIndexes {
+                slots: scratch,
+                k,
+                stride: 8,
             }
         } else {
+            let scratch = &mut scratch[..count * k];
             for (j, slots) in scratch.chunks_exact_mut(k).enumerate() {
                 let mut filled = 0;
                 self.indexer.for_each(hashes.get(j), |index| {
@@ -284,42 +416,69 @@ impl BloomFilter {
                     true
                 });
             }
-        }
+            GroupIndexes {
+                slots: scratch,
+                k,
+                stride: 1,
+            }
+        };
         if self.prefetches() {
-            scratch.iter().for_each(|&index| self.bits.prefetch(index));
+            // (Lanes past the group's last key hold indexes of a zero hash: valid, unused.)
+            indexes
+                .slots
+                .iter()
+                .for_each(|&index| self.bits.prefetch(index));
         }
-        scratch
+        indexes
     }
 
-    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes).
+    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):
+    /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
     fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
+        let lanes = hashing::LANES;
+        // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
+        let in_lanes = !self.strategy.is_spark() && hashing::lanes_available();
         let mut j = 0;
         while j < count {
-            let lanes = (count - j).min(hashing::LANES);
-            if !self.strategy.is_spark() && lanes == hashing::LANES {
-                let at = first + j;
-                let starts: [usize; hashing::LANES] = std::array::from_fn(|l| keys.start(at + l));
-                let len = keys.ends[at] as usize - starts[0];
-                let equal = (1..lanes).all(|l| keys.ends[at + l] as usize - starts[l] == len);
-                let (h1s, h2s) = (&mut out.h1s[j..j + lanes], &mut out.h2s[j..j + lanes]);
-                if equal
-                    && hashing::hash_equal_lengths(
+            let at = first + j;
+            if in_lanes && count - j >= lanes {
+                let start = keys.start(at);
+                let len = keys.ends[at] as usize - start;
+                // How many of the next (up to 16) keys share key `at`'s length: packed, they lie
+                // one after another, key i of the run at start + i · len.
+                let limit = (count - j).min(2 * lanes);
+                let run = 1 + keys.ends[at + 1..at + limit]
+                    .iter()
+                    .zip(&keys.ends[at..])
+                    .take_while(|&(&end, &previous)| (end - previous) as usize == len)
+                    .count();
+                let (h1s, h2s) = (&mut out.h1s[j..], &mut out.h2s[j..]);
+                let hashed = if run == 2 * lanes {
+                    hashing::hash_packed_run::<2>(
                         keys.data,
-                        &starts,
+                        start,
                         len,
-                        h1s.try_into().expect("8 lanes"),
-                        h2s.try_into().expect("8 lanes"),
+                        &mut h1s[..2 * lanes],
+                        &mut h2s[..2 * lanes],
                     )
-                {
-                    j += lanes;
+                } else {
+                    run >= lanes
+                        && hashing::hash_packed_run::<1>(
+                            keys.data,
+                            start,
+                            len,
+                            &mut h1s[..lanes],
+                            &mut h2s[..lanes],
+                        )
+                };
+                if hashed {
+                    j += if run == 2 * lanes { 2 * lanes } else { lanes };
                     continue;
                 }
             }
-            for l in j..j + lanes {
-                let hash = self.hash_key_bytes(keys.get(first + l));
-                (out.h1s[l], out.h2s[l]) = (hash.h1, hash.h2);
-            }
-            j += lanes;
+            let hash = self.hash_key_bytes(keys.get(at));
+            (out.h1s[j], out.h2s[j]) = (hash.h1, hash.h2);
+            j += 1;
         }
     }
 }
@@ -393,6 +552,60 @@ mod tests {
                 assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
                 assert!(probe.len() > 1_000 && single[1_500..].iter().any(|&p| !p));
             }
+        }
+    }
+
+    /// Dense batches on a cache-resident filter (accumulated, queried first in lanes) that mix
+    /// keys the filter holds with new ones in every proportion a group can have: runs of new
+    /// keys long enough to stop the queries for a while, single new keys among held ones, and
+    /// batches of held keys only (nothing changes, nothing is allocated).
+    #[test]
+    fn accumulated_batches_set_only_what_single_puts_set() {
+        for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+            let shape = Shape {
+                num_bits: 143_872,
+                num_hashes: 7,
+            };
+            let f = BloomFilter::with_shape(shape, strategy).unwrap();
+            let g = BloomFilter::with_shape(shape, strategy).unwrap();
+            let mut state = 5;
+            let (data, ends) = mixed_keys(12_000, &mut state);
+            let keys = PackedBytes::new(&data, &ends).unwrap();
+            // Held keys: every third key of the first 6 000.
+            let held: Vec<usize> = (0..6_000).filter(|i| i % 3 == 0).collect();
+            held.iter().for_each(|&i| {
+                f.put_bytes(keys.get(i));
+                g.put_bytes(keys.get(i));
+            });
+            // The batch: held keys, with new keys (from 6 000 on) in runs of 1, 5, 8, 16, 64
+            // and 400 between runs of held keys.
+            let (mut batch, mut batch_ends) = (Vec::new(), Vec::new());
+            let (mut next_new, mut next_held) = (6_000, 0);
+            for &run in [1, 5, 8, 16, 64, 400].iter().cycle().take(30) {
+                for _ in 0..run {
+                    batch.extend_from_slice(keys.get(next_new));
+                    batch_ends.push(batch.len() as u32);
+                    g.put_bytes(keys.get(next_new));
+                    next_new += 1;
+                }
+                for _ in 0..37 {
+                    batch.extend_from_slice(keys.get(held[next_held % held.len()]));
+                    batch_ends.push(batch.len() as u32);
+                    next_held += 1;
+                }
+            }
+            let batch = PackedBytes::new(&batch, &batch_ends).unwrap();
+            assert!(f.accumulates(batch.len()), "the accumulated path is taken");
+            assert!(f.put_all_bytes(batch));
+            assert!(
+                f == g,
+                "{strategy}: the batch sets exactly the single puts' bits"
+            );
+            assert!(
+                !f.put_all_bytes(batch),
+                "{strategy}: nothing changes the second time"
+            );
+            assert!(f == g);
         }
     }
 

@@ -1,35 +1,52 @@
-//! Murmur3_x64_128 (seed 0) of eight byte strings of one length at once, in AVX-512 lanes: the
-//! byte-key batches' hash when a group's keys share their length (ids, hex digests, UUIDs).
-//! Lane by lane the same arithmetic as [`hash_bytes`](super::hash_bytes), so the same hashes
-//! (tested below against it and through the batches against Guava). The CPU check is the
-//! filter's (`filter::avx512::available`: AVX-512 F and DQ, not disabled by its environment
-//! variable); elsewhere, or without them, [`hash_equal_lengths`] returns `false` and callers
-//! hash key by key.
+//! Murmur3_x64_128 (seed 0) of runs of equal-length byte strings packed one after another, eight
+//! keys per AVX-512 vector and two vectors interleaved: the byte-key batches' hash when keys share
+//! their length (ids, hex digests, UUIDs). Lane by lane the same arithmetic as
+//! [`hash_bytes`](super::hash_bytes), so the same hashes (tested below against it and through the
+//! batches against Guava). The CPU check is the filter's (`filter::avx512::available`: AVX-512 F
+//! and DQ, not disabled by its environment variable); elsewhere, or without them,
+//! [`hash_packed_run`] returns `false` and callers hash key by key.
+//!
+//! Each vector's hash is one long chain of dependent multiplies (h2 waits on h1, every block on
+//! the previous one): two independent chains side by side keep the multiplier busy while either
+//! waits (AMD Zen 4, measured: 8-key groups one at a time were latency-bound).
 
-/// Keys hashed together by [`hash_equal_lengths`].
+/// Keys per vector.
 pub(crate) const LANES: usize = 8;
 
-/// Writes the hash halves of the eight keys `data[starts[l]..starts[l] + len]` to `h1s[l]`,
-/// `h2s[l]` and returns `true`; returns `false` (writing nothing) where the CPU has no AVX-512
-/// lanes: then hash each key with `hash_bytes`.
+/// Whether [`hash_packed_run`] hashes in lanes here (else it returns `false` at once).
+pub(crate) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return crate::filter::avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// Writes the hash halves of the `8 · VECTORS` keys `data[start + i · len..start + (i + 1) · len]`
+/// (keys of one length packed one after another) to `h1s[i]`, `h2s[i]` and returns `true`;
+/// returns `false` (writing nothing) where the CPU has no AVX-512 lanes: then hash each key with
+/// `hash_bytes`. `VECTORS` is 1 or 2.
 ///
 /// # Panics
-/// If a key does not lie within `data`.
-pub(crate) fn hash_equal_lengths(
+/// If the keys do not lie within `data`, or `h1s`, `h2s` do not hold `8 · VECTORS` slots.
+pub(crate) fn hash_packed_run<const VECTORS: usize>(
     data: &[u8],
-    starts: &[usize; LANES],
+    start: usize,
     len: usize,
-    h1s: &mut [u64; LANES],
-    h2s: &mut [u64; LANES],
+    h1s: &mut [u64],
+    h2s: &mut [u64],
 ) -> bool {
-    let ends_fit = starts
-        .iter()
-        .all(|&s| s.checked_add(len).is_some_and(|end| end <= data.len()));
-    assert!(ends_fit, "a key past the data");
+    let keys = LANES * VECTORS;
+    assert!(h1s.len() == keys && h2s.len() == keys, "one slot per key");
+    let fits = len
+        .checked_mul(keys)
+        .and_then(|run| run.checked_add(start))
+        .is_some_and(|end| end <= data.len());
+    assert!(fits, "a key past the data");
     #[cfg(target_arch = "x86_64")]
-    if crate::filter::avx512::available() {
-        // SAFETY: the CPU has AVX-512 F and DQ; every key lies within `data` (asserted).
-        unsafe { x86::hash_8(data, starts, len, h1s, h2s) };
+    if available() {
+        // SAFETY: the CPU has AVX-512 F and DQ; every key lies within `data` (asserted), and
+        // the outputs hold one slot per key (asserted).
+        unsafe { x86::hash_run::<VECTORS>(&data[start..start + keys * len], len, h1s, h2s) };
         return true;
     }
     let _ = (h1s, h2s);
@@ -84,18 +101,17 @@ mod x86 {
         unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
     }
 
-    /// The block at byte `offset` of each lane's key: its first words (k1) and second words
-    /// (k2). Eight 16-byte loads paired into two vectors and split by one permute each: gathers
-    /// cost several times more here (AMD Zen 4, measured: 77 % of the hash's time).
+    /// The block at byte `offset` of each of the eight keys `run[l · len..(l + 1) · len]`: its
+    /// first words (k1) and second words (k2). Eight 16-byte loads paired into two vectors and
+    /// split by one permute each: gathers cost several times more here (AMD Zen 4, measured:
+    /// 77 % of the hash's time).
+    ///
+    /// # Safety
+    /// `run` must hold eight keys of `len` bytes with `offset + 16 ≤ len`.
     #[target_feature(enable = "avx512f,avx512dq")]
-    fn block_words(data: &[u8], starts: &[usize; LANES], offset: usize) -> (__m512i, __m512i) {
-        let pair = |l: usize| {
-            let block: &[u8; 16] = data[starts[l] + offset..starts[l] + offset + 16]
-                .try_into()
-                .expect("16 bytes");
-            // SAFETY: `block` is 16 readable bytes.
-            unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
-        };
+    unsafe fn block_words(run: *const u8, len: usize, offset: usize) -> (__m512i, __m512i) {
+        // SAFETY: (for every lane) bytes offset..offset + 16 of key l lie in the run.
+        let pair = |l: usize| unsafe { _mm_loadu_si128(run.add(l * len + offset).cast()) };
         let four = |first: usize| {
             let low =
                 _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(pair(first)), pair(first + 1));
@@ -113,53 +129,121 @@ mod x86 {
         )
     }
 
+    /// [`block_words`] of both blocks of eight 32-byte keys one after another (hex digests of
+    /// 128 bits, UUIDs without dashes): four whole-vector loads (two keys each) and a two-step
+    /// transpose by permutes, where the general loads take sixteen 16-byte loads and inserts.
+    ///
     /// # Safety
-    /// The CPU must have AVX-512 F and DQ, and `data[starts[l]..starts[l] + len]` must lie
-    /// within `data` for every lane.
+    /// `run` must hold 256 readable bytes.
     #[target_feature(enable = "avx512f,avx512dq")]
-    pub(super) unsafe fn hash_8(
-        data: &[u8],
-        starts: &[usize; LANES],
+    unsafe fn blocks_of_32(run: *const u8) -> [(__m512i, __m512i); 2] {
+        // SAFETY: bytes 0..256 are readable.
+        let load = |at: usize| unsafe { _mm512_loadu_si512(run.add(64 * at).cast()) };
+        let (z0, z1, z2, z3) = (load(0), load(1), load(2), load(3));
+        // Word w of key l is lane 4l + w (mod 8) of vector l / 2. First the words 0 and 2
+        // (then 1 and 3) of keys 0..4, and of keys 4..8:
+        let even = _mm512_setr_epi64(0, 4, 8, 12, 2, 6, 10, 14);
+        let odd = _mm512_setr_epi64(1, 5, 9, 13, 3, 7, 11, 15);
+        let (a, b) = (
+            _mm512_permutex2var_epi64(z0, even, z1),
+            _mm512_permutex2var_epi64(z2, even, z3),
+        );
+        let (c, d) = (
+            _mm512_permutex2var_epi64(z0, odd, z1),
+            _mm512_permutex2var_epi64(z2, odd, z3),
+        );
+        // Then the low halves (word 0, word 1) and the high halves (word 2, word 3) joined.
+        let low = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+        let high = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+        [
+            (
+                _mm512_permutex2var_epi64(a, low, b),
+                _mm512_permutex2var_epi64(c, low, d),
+            ),
+            (
+                _mm512_permutex2var_epi64(a, high, b),
+                _mm512_permutex2var_epi64(c, high, d),
+            ),
+        ]
+    }
+
+    /// Hashes the `8 · N` keys of `len` bytes packed in `run` into `h1s`, `h2s`: vector v holds
+    /// keys `8v..8v + 8`, and the N vectors' chains advance side by side.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and DQ; `run` must hold exactly `8 · N · len` bytes and the
+    /// outputs `8 · N` slots each.
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(super) unsafe fn hash_run<const N: usize>(
+        run: &[u8],
         len: usize,
-        h1s: &mut [u64; LANES],
-        h2s: &mut [u64; LANES],
+        h1s: &mut [u64],
+        h2s: &mut [u64],
     ) {
-        let (mut h1, mut h2) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-        for block in 0..len / 16 {
-            let (k1, k2) = block_words(data, starts, 16 * block);
-            h1 = _mm512_xor_si512(h1, mix_k1(k1));
-            h1 = times_5_plus(
-                _mm512_add_epi64(_mm512_rol_epi64::<27>(h1), h2),
+        debug_assert!(run.len() == LANES * N * len && h1s.len() == LANES * N);
+        let zero = _mm512_setzero_si512();
+        let (mut h1, mut h2) = ([zero; N], [zero; N]);
+        let first_key = |v: usize| run[v * LANES * len..].as_ptr();
+        let mut mix_block = |v: usize, k1: __m512i, k2: __m512i| {
+            h1[v] = _mm512_xor_si512(h1[v], mix_k1(k1));
+            h1[v] = times_5_plus(
+                _mm512_add_epi64(_mm512_rol_epi64::<27>(h1[v]), h2[v]),
                 0x52dc_e729,
             );
-            h2 = _mm512_xor_si512(h2, mix_k2(k2));
-            h2 = times_5_plus(
-                _mm512_add_epi64(_mm512_rol_epi64::<31>(h2), h1),
+            h2[v] = _mm512_xor_si512(h2[v], mix_k2(k2));
+            h2[v] = times_5_plus(
+                _mm512_add_epi64(_mm512_rol_epi64::<31>(h2[v]), h1[v]),
                 0x3849_5ab5,
             );
+        };
+        if len == 32 {
+            // SAFETY: each vector's eight keys are 256 bytes from its first key.
+            let words: [[(__m512i, __m512i); 2]; N] =
+                std::array::from_fn(|v| unsafe { blocks_of_32(first_key(v)) });
+            for block in 0..2 {
+                for (v, blocks) in words.iter().enumerate() {
+                    mix_block(v, blocks[block].0, blocks[block].1);
+                }
+            }
+        } else {
+            for block in 0..len / 16 {
+                for v in 0..N {
+                    // SAFETY: bytes 16·block..16·block + 16 lie within each key (block < len / 16).
+                    let (k1, k2) = unsafe { block_words(first_key(v), len, 16 * block) };
+                    mix_block(v, k1, k2);
+                }
+            }
         }
         let tail_len = len % 16;
         if tail_len > 0 {
-            let tail = |l: usize| &data[starts[l] + len - tail_len..starts[l] + len];
-            if tail_len > 8 {
-                h2 = _mm512_xor_si512(h2, mix_k2(per_lane(|l| le::u64_padded(&tail(l)[8..]))));
+            for v in 0..N {
+                let tail = |l: usize| {
+                    let end = (v * LANES + l + 1) * len;
+                    &run[end - tail_len..end]
+                };
+                if tail_len > 8 {
+                    let k2 = per_lane(|l| le::u64_padded(&tail(l)[8..]));
+                    h2[v] = _mm512_xor_si512(h2[v], mix_k2(k2));
+                }
+                let low = tail_len.min(8);
+                let k1 = per_lane(|l| le::u64_padded(&tail(l)[..low]));
+                h1[v] = _mm512_xor_si512(h1[v], mix_k1(k1));
             }
-            let low = tail_len.min(8);
-            h1 = _mm512_xor_si512(h1, mix_k1(per_lane(|l| le::u64_padded(&tail(l)[..low]))));
         }
         let len = _mm512_set1_epi64(len as i64);
-        h1 = _mm512_xor_si512(h1, len);
-        h2 = _mm512_xor_si512(h2, len);
-        h1 = _mm512_add_epi64(h1, h2);
-        h2 = _mm512_add_epi64(h2, h1);
-        h1 = fmix64(h1);
-        h2 = fmix64(h2);
-        h1 = _mm512_add_epi64(h1, h2);
-        h2 = _mm512_add_epi64(h2, h1);
-        // SAFETY: each array is 64 writable bytes.
-        unsafe {
-            _mm512_storeu_si512(h1s.as_mut_ptr().cast(), h1);
-            _mm512_storeu_si512(h2s.as_mut_ptr().cast(), h2);
+        for v in 0..N {
+            let (mut a, mut b) = (_mm512_xor_si512(h1[v], len), _mm512_xor_si512(h2[v], len));
+            a = _mm512_add_epi64(a, b);
+            b = _mm512_add_epi64(b, a);
+            a = fmix64(a);
+            b = fmix64(b);
+            a = _mm512_add_epi64(a, b);
+            b = _mm512_add_epi64(b, a);
+            // SAFETY: slots 8v..8v + 8 of each output are 64 writable bytes.
+            unsafe {
+                _mm512_storeu_si512(h1s[v * LANES..][..LANES].as_mut_ptr().cast(), a);
+                _mm512_storeu_si512(h2s[v * LANES..][..LANES].as_mut_ptr().cast(), b);
+            }
         }
     }
 }
@@ -170,35 +254,44 @@ mod tests {
     use crate::hashing::hash_bytes;
     use crate::testutil::splitmix64;
 
-    /// Every length 0..=130 (every tail, several blocks), keys at odd offsets, overlapping
-    /// keys, and the last key ending at the data's end.
-    #[test]
-    fn lanes_equal_the_scalar_hash() {
+    /// Every length 0..=130 (every tail, several blocks), runs at odd offsets, and the last
+    /// key ending at the data's end.
+    fn check_runs<const VECTORS: usize>() {
         let mut state = 3;
-        let data: Vec<u8> = (0..2_000).map(|_| splitmix64(&mut state) as u8).collect();
+        let data: Vec<u8> = (0..20_000).map(|_| splitmix64(&mut state) as u8).collect();
+        let keys = LANES * VECTORS;
         for len in 0..=130 {
-            for _ in 0..20 {
-                let mut starts: [usize; LANES] = std::array::from_fn(|_| {
-                    splitmix64(&mut state) as usize % (data.len() - len + 1)
-                });
-                starts[7] = data.len() - len;
-                let (mut h1s, mut h2s) = ([0; LANES], [0; LANES]);
-                if !hash_equal_lengths(&data, &starts, len, &mut h1s, &mut h2s) {
+            let span = keys * len;
+            for start in [
+                0,
+                1,
+                7,
+                splitmix64(&mut state) as usize % (data.len() - span),
+                data.len() - span,
+            ] {
+                let (mut h1s, mut h2s) = (vec![0; keys], vec![0; keys]);
+                if !hash_packed_run::<VECTORS>(&data, start, len, &mut h1s, &mut h2s) {
                     return; // no AVX-512 here: the callers hash key by key
                 }
-                for (l, &start) in starts.iter().enumerate() {
-                    let h = hash_bytes(&data[start..start + len]);
-                    assert_eq!((h1s[l], h2s[l]), (h.h1, h.h2), "len {len}");
+                for i in 0..keys {
+                    let h = hash_bytes(&data[start + i * len..start + (i + 1) * len]);
+                    assert_eq!((h1s[i], h2s[i]), (h.h1, h.h2), "len {len}, key {i}");
                 }
             }
         }
     }
 
     #[test]
+    fn lanes_equal_the_scalar_hash() {
+        check_runs::<1>();
+        check_runs::<2>();
+    }
+
+    #[test]
     #[should_panic]
     fn a_key_past_the_data_panics() {
-        let data = [0u8; 40];
+        let data = [0u8; 8 * 32 - 1];
         let (mut h1s, mut h2s) = ([0; LANES], [0; LANES]);
-        hash_equal_lengths(&data, &[0, 0, 0, 0, 0, 0, 0, 9], 32, &mut h1s, &mut h2s);
+        hash_packed_run::<1>(&data, 0, 32, &mut h1s, &mut h2s);
     }
 }

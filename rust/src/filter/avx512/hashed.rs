@@ -1,5 +1,5 @@
 //! The vector walk for keys whose Murmur3 halves were computed elsewhere: byte-string batches
-//! (`filter::byte_batch`) hash their keys first (eight equal-length keys at a time in lanes,
+//! (`filter::byte_batch`) hash their keys first (equal-length keys eight to a vector,
 //! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
 //! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
 
@@ -62,37 +62,60 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
     }
 }
 
-/// [`indexes`](super::indexes) of the keys whose hashes are `(h1s[j], h2s[j])`: `out[j * k + i]`
-/// is the i-th index of key j.
+/// The indexes to set for the keys whose hashes are `(h1s[j], h2s[j])`, lane by lane: for each
+/// eight keys g, `lanes_to_set[g]` is the mask of the keys to set and, where it is not 0,
+/// `out[(g · k + i) · 8 + l]` the i-th index of key 8g + l. With `query`, only the keys the
+/// filter does not hold yet are set: a [`query_hashes`] first, then the walk again for the
+/// groups with absent keys, so keys the filter holds already (re-puts, duplicates) cost a query,
+/// not a put (new keys pay the query's first probes on top). Returns how many keys are to be set.
 ///
 /// # Safety
-/// As [`indexes`](super::indexes).
+/// As [`query`](super::query) for a bit filter (`BIT_CELLS`).
 ///
 /// # Panics
-/// If `h1s` and `h2s` differ in length or `out` has fewer than `h1s.len() · k` slots.
+/// If `h1s` and `h2s` differ in length, `lanes_to_set` has fewer than `⌈h1s.len() / 8⌉` slots
+/// or `out` fewer than `8 · k` per eight keys.
 #[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) unsafe fn indexes_of_hashes(target: Target, h1s: &[u64], h2s: &[u64], out: &mut [u64]) {
+pub(crate) unsafe fn lane_indexes_of_absent(
+    target: Target,
+    h1s: &[u64],
+    h2s: &[u64],
+    query: bool,
+    out: &mut [u64],
+    lanes_to_set: &mut [u8],
+) -> usize {
     let k = target.num_hashes as usize;
-    assert!(h1s.len() == h2s.len() && out.len() >= h1s.len() * k);
+    let groups = h1s.len().div_ceil(8);
+    assert!(h1s.len() == h2s.len() && lanes_to_set.len() >= groups && out.len() >= groups * 8 * k);
     let lanes = Lanes::new(target);
-    let mut lane_values = [0u64; 8];
-    for (g, slots) in out
-        .chunks_mut(8 * k)
-        .take(h1s.len().div_ceil(8))
-        .enumerate()
-    {
-        let (first, last) = (8 * g, (8 * g + 8).min(h1s.len()));
+    let mut to_set = 0;
+    let mut visit = |first: usize, present: u8| {
+        let last = (first + 8).min(h1s.len());
+        let absent = !present & ((1u16 << (last - first)) - 1) as u8;
+        let g = first / 8;
+        lanes_to_set[g] = absent;
+        if absent == 0 {
+            return;
+        }
+        to_set += absent.count_ones() as usize;
         let (h1, h2, _) = load_halves(&h1s[first..last], &h2s[first..last]);
         let mut walk = lanes.walk_hashed(h1, h2);
-        for i in 0..k {
+        for (i, slots) in out[g * 8 * k..(g + 1) * 8 * k]
+            .chunks_exact_mut(8)
+            .enumerate()
+        {
             if i > 0 {
                 walk.advance(&lanes);
             }
-            // SAFETY: `lane_values` is 64 bytes.
-            unsafe { _mm512_storeu_si512(lane_values.as_mut_ptr().cast(), walk.idx) };
-            for (j, &index) in lane_values[..last - first].iter().enumerate() {
-                slots[j * k + i] = index;
-            }
+            // SAFETY: `slots` is 64 writable bytes.
+            unsafe { _mm512_storeu_si512(slots.as_mut_ptr().cast(), walk.idx) };
         }
+    };
+    if query {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { query_hashes::<{ super::BIT_CELLS }>(target, h1s, h2s, visit) };
+    } else {
+        (0..h1s.len()).step_by(8).for_each(|first| visit(first, 0));
     }
+    to_set
 }

@@ -221,4 +221,93 @@ class StringBatchTest {
       }
     }
   }
+
+  /**
+   * The native fast paths, each against one call per key: runs of equal-length keys (hashed
+   * sixteen or eight at a time in vector lanes) of every length class (empty, shorter than a
+   * word, not a multiple of 8 or 16, several blocks), one odd-length key breaking a run, and one
+   * non-ASCII char in the batch's last key (the ASCII narrowing must give up at its last chunk).
+   * Each batch is put into a filter that already holds every third of its keys (dense puts query
+   * first and set only the absent keys), then put again (nothing changes) and probed.
+   */
+  @Test
+  void fastPathsEqualOneCallPerKey() {
+    SplittableRandom r = new SplittableRandom(11);
+    for (int len : new int[] {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 36, 40, 64, 100}) {
+      for (String variant : new String[] {"equal", "one longer", "non-ASCII last"}) {
+        String[] batch = new String[4096];
+        for (int i = 0; i < batch.length; i++) {
+          char[] c = new char[len + (variant.equals("one longer") && i == 2049 ? 1 : 0)];
+          for (int j = 0; j < c.length; j++) {
+            c[j] = (char) ('a' + r.nextInt(26));
+          }
+          batch[i] = new String(c);
+        }
+        if (variant.equals("non-ASCII last")) {
+          batch[batch.length - 1] = batch[batch.length - 1] + "é";
+        }
+        String what = len + " chars, " + variant;
+        try (BloomFilter batched = BloomFilter.create(10_000, 0.01);
+            BloomFilter single = BloomFilter.create(10_000, 0.01)) {
+          for (int i = 0; i < batch.length; i += 3) {
+            batched.put(batch[i]);
+            single.put(batch[i]);
+          }
+          boolean anyNew = false;
+          for (String s : batch) {
+            anyNew |= single.put(s);
+          }
+          assertEquals(anyNew, batched.putAll(batch), what);
+          assertEquals(single, batched, what);
+          assertFalse(batched.putAll(batch), what + ": nothing changes the second time");
+          String[] probe = strings(len, 4096);
+          boolean[] answers = batched.mightContainAll(probe);
+          for (int i = 0; i < probe.length; i++) {
+            assertEquals(single.mightContain(probe[i]), answers[i], what + ", probe " + i);
+          }
+          for (boolean present : batched.mightContainAll(batch)) {
+            assertTrue(present, what + ": no false negative");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The packed batches' end offsets are built by {@code PackedChars} / {@code PackedKeys}, but the
+   * native side checks them anyway: falling, negative or past the data is an {@code
+   * IllegalArgumentException} naming the first bad end, never a read outside the arrays.
+   */
+  @Test
+  void malformedEndsAreIllegalArguments() {
+    long handle = BloomFilterNative.nCreate(1_000, 0.01, Strategy.MURMUR128_MITZ_64.ordinal());
+    try {
+      char[] chars = "abcdefgh".toCharArray();
+      byte[] bytes = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
+      int[][] bad = {{-1}, {3, 2}, {9}, {2, 4, 4, 9}, {0, 0, -5}};
+      String[] firstBad = {"ends[0] = -1", "ends[1] = 2", "ends[0] = 9", "ends[3] = 9", "ends[2] = -5"};
+      for (int i = 0; i < bad.length; i++) {
+        int[] ends = bad[i];
+        for (Runnable call :
+            new Runnable[] {
+              () -> BloomFilterNative.nPutAllUtf16(handle, chars, ends),
+              () -> BloomFilterNative.nMightContainAllUtf16(
+                  handle, chars, ends, new boolean[ends.length]),
+              () -> BloomFilterNative.nPutAllPacked(handle, bytes, ends),
+              () -> BloomFilterNative.nMightContainAllPacked(
+                  handle, bytes, ends, new boolean[ends.length])
+            }) {
+          IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
+          assertTrue(e.getMessage().contains(firstBad[i]), e.getMessage());
+        }
+      }
+      // Rising within the data (ending before its end, empty keys) is fine.
+      assertTrue(BloomFilterNative.nPutAllUtf16(handle, chars, new int[] {0, 3, 3, 7}));
+      boolean[] out = new boolean[4];
+      BloomFilterNative.nMightContainAllPacked(handle, bytes, new int[] {0, 3, 3, 7}, out);
+      assertArrayEquals(new boolean[] {true, true, true, true}, out);
+    } finally {
+      BloomFilterNative.nFree(handle);
+    }
+  }
 }
