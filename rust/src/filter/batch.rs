@@ -159,6 +159,16 @@ impl BloomFilter {
         }
     }
 
+    /// Whether queries gather in lockstep in AVX-512 lanes (`avx512::query`,
+    /// `avx512::query_hashes`): a classic filter on a CPU with the lanes, below the size where
+    /// walking ahead and prefetching wins ([`queries_prefetched`](Self::queries_prefetched)).
+    pub(super) fn queries_gather(&self) -> bool {
+        !self.strategy.is_blocked()
+            && self.vector_lanes
+            && (!self.prefetches() || self.walks_prefetched())
+            && !self.queries_prefetched()
+    }
+
     /// Whether vector queries walk ahead and prefetch rather than gather in lockstep: filters
     /// too large for L3 (see [`VECTOR_PREFETCH_MIN_BYTES`]).
     fn queries_prefetched(&self) -> bool {

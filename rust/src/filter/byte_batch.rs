@@ -301,8 +301,8 @@ impl BloomFilter {
         }
         self.for_each_group(keys, |first, count, hashes, scratch| {
             let out = &mut out[first..first + count];
-            if self.vector_lanes && !self.prefetches() {
-                // As the `long` batches: gathers in lanes on a cache-resident filter.
+            if self.queries_gather() {
+                // As the `long` batches: gathers in lanes, up to filters L3 holds.
                 let target = self.vector_target();
                 let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
                 // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
@@ -520,9 +520,14 @@ mod tests {
             Strategy::SparkSketchV2,
             Strategy::Blocked,
         ] {
-            // In cache (probed from the hashes) and above the prefetch threshold.
-            // k = 40 takes the large index scratch.
-            for (num_bits, num_hashes) in [(143_872, 7), (9_600_512, 7), (1_048_576, 40)] {
+            // In cache and at 1.2 MB (gathered from the hashes in lanes), at 5 MB (indexes
+            // prefetched). k = 40 takes the large index scratch.
+            for (num_bits, num_hashes) in [
+                (143_872, 7),
+                (9_600_512, 7),
+                (40_000_000, 7),
+                (1_048_576, 40),
+            ] {
                 let shape = Shape {
                     num_bits,
                     num_hashes,
