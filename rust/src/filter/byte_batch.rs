@@ -170,6 +170,17 @@ impl BloomFilter {
             return changed;
         }
         let mut changed = false;
+        if self.queries_gather() {
+            // Up to filters L3 holds (as the queries): each group queried in lanes, and only
+            // its absent keys' bits set, one locked OR each.
+            let k = self.num_hashes() as usize;
+            self.for_each_absent_group(keys, |lanes_to_set, indexes| {
+                for_each_lane_index(lanes_to_set, indexes, k, |index| {
+                    changed |= self.bits.set(index)
+                });
+            });
+            return changed;
+        }
         let index_first = self.prefetches() || self.vector_lanes;
         self.for_each_group(keys, |_, count, hashes, scratch| {
             if index_first {
@@ -216,50 +227,12 @@ impl BloomFilter {
             out_of_memory: false,
         };
         if self.vector_lanes {
-            let target = self.vector_target();
             let k = self.num_hashes() as usize;
-            // Groups left to put without querying first: after a queried group that was mostly
-            // new keys, the next ones likely are too (a filter being built), and their query
-            // would only add probes.
-            let mut unqueried = 0;
-            let mut lanes_to_set = [0u8; GROUP / 8];
-            self.for_each_group(keys, |_, count, hashes, scratch| {
-                let query = unqueried == 0;
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
-                // bit filter in the vector path's range; the words live as long as `self`.
-                let to_set = unsafe {
-                    super::avx512::lane_indexes_of_absent(
-                        target,
-                        &hashes.h1s[..count],
-                        &hashes.h2s[..count],
-                        query,
-                        scratch,
-                        &mut lanes_to_set,
-                    )
-                };
-                if !query {
-                    unqueried -= 1;
-                } else if 2 * to_set > count {
-                    unqueried = UNQUERIED_AFTER_NEW;
-                }
-                if to_set == 0 {
-                    return;
-                }
+            self.for_each_absent_group(keys, |lanes_to_set, scratch| {
                 let Some(words) = private.words() else { return };
-                let mut set = |index: u64| words[(index >> 6) as usize] |= 1 << (index & 63);
-                for (&lanes, indexes) in lanes_to_set.iter().zip(scratch.chunks_exact(8 * k)) {
-                    if lanes == 0xff {
-                        indexes.iter().for_each(|&index| set(index));
-                    } else if lanes != 0 {
-                        for eight in indexes.chunks_exact(8) {
-                            let mut rest = lanes;
-                            while rest != 0 {
-                                set(eight[rest.trailing_zeros() as usize]);
-                                rest &= rest - 1;
-                            }
-                        }
-                    }
-                }
+                for_each_lane_index(lanes_to_set, scratch, k, |index| {
+                    words[(index >> 6) as usize] |= 1 << (index & 63)
+                });
             });
         } else {
             self.for_each_group(keys, |_, count, hashes, scratch| {
@@ -285,6 +258,45 @@ impl BloomFilter {
                     self.bits.or_word(i, bits) | changed
                 }),
         )
+    }
+
+    /// Walks `keys` in groups of [`GROUP`] in AVX-512 lanes (`vector_lanes` must hold), each
+    /// group queried first, and calls `visit(lanes_to_set, indexes)` for each group with keys
+    /// the filter does not hold: bit j of `lanes_to_set[h]` marks key 8·h + j, whose k indexes
+    /// sit lane j of `indexes`' k vectors of eight from 8·k·h on. After a group that was mostly
+    /// new keys the next [`UNQUERIED_AFTER_NEW`] are not queried (a filter being built: their
+    /// query would only add probes) and all their keys count as absent.
+    fn for_each_absent_group(
+        &self,
+        keys: PackedBytes<'_>,
+        mut visit: impl FnMut(&[u8; GROUP / 8], &[u64]),
+    ) {
+        let target = self.vector_target();
+        let mut unqueried = 0;
+        let mut lanes_to_set = [0u8; GROUP / 8];
+        self.for_each_group(keys, |_, count, hashes, scratch| {
+            let query = unqueried == 0;
+            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a bit
+            // filter in the vector path's range; the words live as long as `self`.
+            let to_set = unsafe {
+                super::avx512::lane_indexes_of_absent(
+                    target,
+                    &hashes.h1s[..count],
+                    &hashes.h2s[..count],
+                    query,
+                    scratch,
+                    &mut lanes_to_set,
+                )
+            };
+            if !query {
+                unqueried -= 1;
+            } else if 2 * to_set > count {
+                unqueried = UNQUERIED_AFTER_NEW;
+            }
+            if to_set > 0 {
+                visit(&lanes_to_set, scratch);
+            }
+        });
     }
 
     /// `out[i] = might_contain_bytes(keys.get(i))`; `out` must have one slot per key.
@@ -479,6 +491,29 @@ impl BloomFilter {
             let hash = self.hash_key_bytes(keys.get(at));
             (out.h1s[j], out.h2s[j]) = (hash.h1, hash.h2);
             j += 1;
+        }
+    }
+}
+
+/// Calls `set` with each index of the lanes `lanes_to_set` marks (as
+/// [`BloomFilter::for_each_absent_group`] gives them): all k of a key, for every marked key.
+fn for_each_lane_index(
+    lanes_to_set: &[u8; GROUP / 8],
+    indexes: &[u64],
+    k: usize,
+    mut set: impl FnMut(u64),
+) {
+    for (&lanes, indexes) in lanes_to_set.iter().zip(indexes.chunks_exact(8 * k)) {
+        if lanes == 0xff {
+            indexes.iter().for_each(|&index| set(index));
+        } else if lanes != 0 {
+            for eight in indexes.chunks_exact(8) {
+                let mut rest = lanes;
+                while rest != 0 {
+                    set(eight[rest.trailing_zeros() as usize]);
+                    rest &= rest - 1;
+                }
+            }
         }
     }
 }
