@@ -373,6 +373,30 @@ mod tests {
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;
 
+    /// `len` keys alternating between keys of `put` (even positions, picked at random) and
+    /// fresh ones (odd positions): a dedup's 50/50 mix of seen and new.
+    fn half_put(put: &[u64], len: usize, state: &mut u64) -> Vec<u64> {
+        (0..len)
+            .map(|i| {
+                if i % 2 == 0 {
+                    put[splitmix64(state) as usize % put.len()]
+                } else {
+                    splitmix64(state)
+                }
+            })
+            .collect()
+    }
+
+    /// The keys of `probe` whose answer in `single` is "absent", in order.
+    fn absent_of(probe: &[u64], single: &[bool]) -> Vec<u64> {
+        probe
+            .iter()
+            .zip(single)
+            .filter(|&(_, &present)| !present)
+            .map(|(&k, _)| k)
+            .collect()
+    }
+
     #[test]
     fn batch_paths_agree_with_single_key_paths() {
         for (n, p) in [(10_000, 0.001), (1_000_000, 0.01)] {
@@ -445,12 +469,7 @@ mod tests {
                     ];
                     for probe in &patterns {
                         let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
-                        let absent: Vec<u64> = probe
-                            .iter()
-                            .zip(&single)
-                            .filter(|&(_, &present)| !present)
-                            .map(|(&k, _)| k)
-                            .collect();
+                        let absent = absent_of(probe, &single);
                         for filter in [&f, &scalar] {
                             assert_eq!(filter.might_contain_all(probe), single, "len {len}");
                             let mut out = vec![false; len];
@@ -521,15 +540,7 @@ mod tests {
                 "put_all sets the bits put does, m={num_bits}"
             );
             for len in (0..=40).chain([4096, 5003]) {
-                let probe: Vec<u64> = (0..len)
-                    .map(|i| {
-                        if i % 2 == 0 {
-                            put[splitmix64(&mut state) as usize % put.len()]
-                        } else {
-                            splitmix64(&mut state)
-                        }
-                    })
-                    .collect();
+                let probe = half_put(&put, len, &mut state);
                 let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
                 assert_eq!(
                     f.might_contain_all(&probe),
@@ -537,12 +548,7 @@ mod tests {
                     "m={num_bits} k={num_hashes}"
                 );
                 assert_eq!(scalar.might_contain_all(&probe), single);
-                let absent: Vec<u64> = probe
-                    .iter()
-                    .zip(&single)
-                    .filter(|&(_, &present)| !present)
-                    .map(|(&k, _)| k)
-                    .collect();
+                let absent = absent_of(&probe, &single);
                 assert_eq!(f.retain_absent(&probe), absent);
                 assert_eq!(scalar.retain_absent(&probe), absent);
                 assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
@@ -591,15 +597,7 @@ mod tests {
                 "put_all sets the bits put does, k={num_hashes}"
             );
             for len in (0..=50).chain([4096, 5003]) {
-                let probe: Vec<u64> = (0..len)
-                    .map(|i| {
-                        if i % 2 == 0 {
-                            put[splitmix64(&mut state) as usize % put.len()]
-                        } else {
-                            splitmix64(&mut state)
-                        }
-                    })
-                    .collect();
+                let probe = half_put(&put, len, &mut state);
                 let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
                 assert_eq!(f.might_contain_all(&probe), single, "k={num_hashes}");
                 assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
@@ -607,12 +605,7 @@ mod tests {
                     let absent = single.iter().skip(1).step_by(2).filter(|&&p| !p).count();
                     assert!(absent > len / 4, "the absent keys are mostly absent");
                 }
-                let absent: Vec<u64> = probe
-                    .iter()
-                    .zip(&single)
-                    .filter(|&(_, &present)| !present)
-                    .map(|(&k, _)| k)
-                    .collect();
+                let absent = absent_of(&probe, &single);
                 assert_eq!(f.retain_absent(&probe), absent);
             }
         }
