@@ -373,6 +373,78 @@ mod tests {
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;
 
+    /// `put_all_unshared` (plain read-modify-writes) sets the bits one `put` per key sets and
+    /// reports the same change, on each path: cache-resident lanes, the prefetched walk (a filter
+    /// over `VECTOR_PREFETCH_MIN_BYTES`), accumulated batches (many keys per word), the scalar
+    /// path (k above the walk's limit) and BLOCKED, which keeps its locked ORs.
+    #[test]
+    fn unshared_puts_set_the_bits_puts_set() {
+        let mut state = 11;
+        let large = (VECTOR_PREFETCH_MIN_BYTES as u64 * 8) + 64 * 5;
+        let shapes = [
+            (
+                Shape {
+                    num_bits: 143_776,
+                    num_hashes: 10,
+                },
+                Strategy::Murmur128Mitz64,
+                200,
+            ),
+            (
+                Shape {
+                    num_bits: 143_776,
+                    num_hashes: 10,
+                },
+                Strategy::Murmur128Mitz64,
+                9_000,
+            ),
+            (
+                Shape {
+                    num_bits: large,
+                    num_hashes: 7,
+                },
+                Strategy::Murmur128Mitz64,
+                200_000,
+            ),
+            (
+                Shape {
+                    num_bits: large,
+                    num_hashes: 40,
+                },
+                Strategy::Murmur128Mitz32,
+                20_000,
+            ),
+            (
+                Shape {
+                    num_bits: 1 << 20,
+                    num_hashes: 7,
+                },
+                Strategy::Blocked,
+                50_000,
+            ),
+        ];
+        for (shape, strategy, count) in shapes {
+            let unshared = BloomFilter::with_shape(shape, strategy).unwrap();
+            let one_by_one = BloomFilter::with_shape(shape, strategy).unwrap();
+            let keys: Vec<u64> = (0..count).map(|_| splitmix64(&mut state)).collect();
+            for batch in keys.chunks(4096) {
+                let single = batch
+                    .iter()
+                    .fold(false, |changed, &k| one_by_one.put(k) | changed);
+                assert_eq!(
+                    unshared.put_all_unshared(batch),
+                    single,
+                    "{strategy} {shape:?}"
+                );
+            }
+            assert!(unshared == one_by_one, "{strategy} {shape:?}");
+            assert!(
+                !unshared.put_all_unshared(&keys[..keys.len().min(1000)]),
+                "keys put again change nothing"
+            );
+        }
+    }
+
     /// `len` keys alternating between keys of `put` (even positions, picked at random) and
     /// fresh ones (odd positions): a dedup's 50/50 mix of seen and new.
     fn half_put(put: &[u64], len: usize, state: &mut u64) -> Vec<u64> {

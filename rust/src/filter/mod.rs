@@ -243,6 +243,37 @@ impl BloomFilter {
         changed
     }
 
+    /// [`put_all`](Self::put_all) by a caller that guarantees no other thread writes this
+    /// filter during the call (readers may run): the bits are set by plain read-modify-writes
+    /// instead of locked ORs. Another thread's concurrent put could be lost, hence not public:
+    /// the JNI side calls it for filters only their creating thread has used
+    /// (`NativeHandle.beginUnsharedWrite`). Same bits and result as `put_all`.
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
+    pub(crate) fn put_all_unshared(&self, keys: &[u64]) -> bool {
+        if self.strategy.is_blocked()
+            || self.accumulates(keys.len())
+            || (!self.prefetches() && !self.vector_lanes)
+        {
+            return self.put_all(keys);
+        }
+        let mut changed = false;
+        if self.walks_prefetched() {
+            // SAFETY: `walks_prefetched` holds (see `put_all_prefetched`).
+            unsafe {
+                avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
+                    changed |= self.bits.set_unshared(index)
+                })
+            };
+            return changed;
+        }
+        self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
+            for &index in indexes {
+                changed |= self.bits.set_unshared(index);
+            }
+        });
+        changed
+    }
+
     /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
     pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
         if out.len() != keys.len() {

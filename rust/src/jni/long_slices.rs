@@ -82,6 +82,28 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRange<'l>(
     })
 }
 
+/// `nPutAllRange` for a filter no other thread can call into meanwhile (the Java side's
+/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRangeUnshared<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    keys: JLongArray<'l>,
+    from: jint,
+    to: jint,
+) -> jboolean {
+    run(env, |env| {
+        let filter: &BloomFilter = object(handle)?;
+        let mut changed = false;
+        for_each_slice_chunk(env, &keys, from, to, |_, chunk| {
+            changed |= filter.put_all_unshared(chunk);
+            Ok(())
+        })?;
+        Ok(changed)
+    })
+}
+
 /// `out[i] = mightContain(keys[from + i])`; `out` has `to - from` slots (checked).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllRange<'l>(

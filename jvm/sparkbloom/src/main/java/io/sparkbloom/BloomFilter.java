@@ -243,7 +243,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param keys the keys
    */
   public boolean putAll(long[] keys) {
-    return test(h -> BloomFilterNative.nPutAll(h, keys));
+    return putAll(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
   }
 
   /**
@@ -341,7 +341,19 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(long[] keys, int from, int to) {
     checkSlice(keys, from, to);
-    return test(h -> BloomFilterNative.nPutAllRange(h, keys, from, to));
+    try {
+      long handle = handle();
+      if (beginUnsharedWrite()) {
+        try {
+          return BloomFilterNative.nPutAllRangeUnshared(handle, keys, from, to);
+        } finally {
+          endUnsharedWrite();
+        }
+      }
+      return BloomFilterNative.nPutAllRange(handle, keys, from, to);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
   }
 
   /**

@@ -48,6 +48,12 @@ final class BloomFilterNative {
 
   static native boolean nPutAllRange(long handle, long[] keys, int from, int to);
 
+  /**
+   * {@link #nPutAllRange} without atomic instructions: only while no other thread can call into
+   * the filter ({@code NativeHandle.beginUnsharedWrite}).
+   */
+  static native boolean nPutAllRangeUnshared(long handle, long[] keys, int from, int to);
+
   static native void nMightContainAllRange(
       long handle, long[] keys, int from, int to, boolean[] out);
 

@@ -61,6 +61,16 @@ abstract class NativeHandle implements AutoCloseable {
   private transient volatile boolean shared;
 
   /**
+   * Set while the creator writes through a native call without atomic instructions ({@link
+   * #beginUnsharedWrite}). A thread other than the creator waits for it to clear before each of
+   * its native calls, after marking this object {@link #shared}: the creator writes this then
+   * reads {@code shared}, the other thread writes {@code shared} then reads this, so either the
+   * creator sees the object shared and writes atomically, or the other thread waits for the plain
+   * write to end (Dekker's pattern again). Later writes by the creator see {@code shared}.
+   */
+  private transient volatile boolean unsharedWrite;
+
+  /**
    * Takes ownership of {@code handle}, which {@code freeNative} frees; {@code nativeBytes} is
    * what it holds, for {@link NativeMemory}.
    */
@@ -135,10 +145,45 @@ abstract class NativeHandle implements AutoCloseable {
    * (see {@link #shared}). Every read of the handle for a native call goes through here.
    */
   final long peekHandle() {
-    if (!shared && Thread.currentThread().getId() != creatorThreadId) {
-      shared = true;
+    if (Thread.currentThread().getId() != creatorThreadId) {
+      if (!shared) {
+        shared = true;
+      }
+      while (unsharedWrite) {
+        Thread.onSpinWait(); // one batch of the creator's, at most: it sees shared from now on
+      }
     }
     return handle;
+  }
+
+  /**
+   * Whether the calling thread may now write the native memory without atomic instructions: it
+   * created this object and no other thread has used it, so no other native call can run on
+   * it until {@link #endUnsharedWrite()} (other threads wait in {@link #peekHandle()}). A plain
+   * read-modify-write of a word costs a fraction of a locked one, and a filter built by one
+   * thread (a Spark task's per-user filters) never needs the lock. On {@code true} the caller
+   * must call {@code endUnsharedWrite()} in a {@code finally}.
+   */
+  final boolean beginUnsharedWrite() {
+    if (shared || Thread.currentThread().getId() != creatorThreadId) {
+      return false;
+    }
+    unsharedWrite = true;
+    if (shared) { // another thread arrived meanwhile: it may be in a native call already
+      unsharedWrite = false;
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether a thread other than the creator has used this object (for tests). */
+  final boolean isShared() {
+    return shared;
+  }
+
+  /** Ends what {@link #beginUnsharedWrite()} began. */
+  final void endUnsharedWrite() {
+    unsharedWrite = false;
   }
 
   // Native calls with the handle, keeping this object reachable until they return. The hot

@@ -105,4 +105,51 @@ class ConcurrencyTest {
       pool.shutdownNow();
     }
   }
+
+  /**
+   * The creating thread's batched puts skip atomic instructions while no other thread has used
+   * the filter ({@code NativeHandle.beginUnsharedWrite}): a plain read-modify-write racing another
+   * thread's OR on the same word would lose that thread's bit. So another thread's call must
+   * wait while such a write is in progress, and once another thread has used the filter the
+   * creator's writes are atomic again.
+   */
+  @Test
+  void otherThreadsWaitForTheCreatorsUnsharedWrite() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (BloomFilter f = BloomFilter.create(1_000, 0.01)) {
+      assertTrue(f.beginUnsharedWrite(), "only the creator has used it");
+      java.util.concurrent.atomic.AtomicBoolean putReturned =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Future<?> other = pool.submit(() -> {
+        f.put(42L);
+        putReturned.set(true);
+      });
+      while (!f.isShared()) {
+        Thread.onSpinWait(); // the other thread has arrived
+      }
+      Thread.sleep(200);
+      assertTrue(!putReturned.get(), "the other thread's put waits for the unshared write");
+      f.endUnsharedWrite();
+      other.get();
+      assertTrue(putReturned.get() && f.mightContain(42L));
+      assertTrue(!f.beginUnsharedWrite(), "shared now: the creator writes atomically");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** A filter only its creator uses takes the unshared path; its puts lose nothing. */
+  @Test
+  void creatorOnlyFiltersWriteUnshared() {
+    try (BloomFilter f = BloomFilter.create(100_000, 0.01)) {
+      assertTrue(f.beginUnsharedWrite());
+      f.endUnsharedWrite();
+      long[] keys = TestSupport.keys(77, 100_000);
+      assertTrue(f.putAll(keys));
+      for (long key : keys) {
+        assertTrue(f.mightContain(key));
+      }
+      assertTrue(!f.isShared());
+    }
+  }
 }
