@@ -21,6 +21,22 @@ const UNQUERIED_AFTER_NEW: usize = 8;
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
 const GROUP: usize = 16;
 
+/// The eight answers of each lane mask (bit j: key j is present), copied whole into the
+/// answers where the mask's eight keys are (2 KiB).
+const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut j = 0;
+        while j < 8 {
+            table[mask][j] = mask >> j & 1 != 0;
+            j += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
 /// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
 /// ignored (a reused buffer may be longer).
@@ -326,8 +342,13 @@ impl BloomFilter {
                         h1s,
                         h2s,
                         |at, present| {
-                            for (j, slot) in out[at..].iter_mut().take(8).enumerate() {
-                                *slot = present >> j & 1 != 0;
+                            let answers = &ANSWERS_OF_MASK[present as usize];
+                            let slots = &mut out[at..];
+                            if slots.len() >= 8 {
+                                // One 8-byte copy instead of eight shifts and stores.
+                                slots[..8].copy_from_slice(answers);
+                            } else {
+                                slots.copy_from_slice(&answers[..slots.len()]);
                             }
                         },
                     )

@@ -274,6 +274,48 @@ class StringBatchTest {
   }
 
   /**
+   * Batches whose chars outgrow this thread's reused buffer chunk by chunk ({@code PackedChars}
+   * grows it as it packs): one of more than {@code REUSED_CHARS} chars (not kept), then small ones
+   * that reuse the buffer, each answering as one call per key.
+   */
+  @Test
+  void batchesBeyondTheReusedBufferPackEveryKey() {
+    SplittableRandom r = new SplittableRandom(5);
+    String[] large = new String[PackedChars.REUSED_CHARS / 20];
+    for (int i = 0; i < large.length; i++) {
+      char[] c = new char[r.nextInt(45)];
+      for (int j = 0; j < c.length; j++) {
+        c[j] = (char) ('a' + r.nextInt(26));
+      }
+      large[i] = new String(c);
+    }
+    long chars = 0;
+    for (String s : large) {
+      chars += s.length();
+    }
+    assertTrue(chars > PackedChars.REUSED_CHARS, "the batch outgrows the reused buffer");
+    try (BloomFilter batched = BloomFilter.create(large.length, 0.01);
+        BloomFilter single = BloomFilter.create(large.length, 0.01)) {
+      String[] small = strings(9, 300);
+      batched.putAll(small);
+      batched.putAll(large);
+      for (String s : small) {
+        single.put(s);
+      }
+      for (String s : large) {
+        single.put(s);
+      }
+      assertEquals(single, batched);
+      for (String[] batch : new String[][] {large, small, strings(10, 5000)}) {
+        boolean[] answers = batched.mightContainAll(batch);
+        for (int i = 0; i < batch.length; i++) {
+          assertEquals(single.mightContain(batch[i]), answers[i], "key " + i);
+        }
+      }
+    }
+  }
+
+  /**
    * The packed batches' end offsets are built by {@code PackedChars} / {@code PackedKeys}, but the
    * native side checks them anyway: falling, negative or past the data is an {@code
    * IllegalArgumentException} naming the first bad end, never a read outside the arrays.
