@@ -3,8 +3,6 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -30,19 +28,21 @@ import scala.Tuple2;
 final class BroadcastDedup {
   private BroadcastDedup() {}
 
-  static <K> JavaPairRDD<K, long[]> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
+  static <K> JavaPairRDD<K, long[]> dedup(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
     // the user's filters are only read (and stay theirs: none is closed)
-    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates);
+    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes);
   }
 
-  /** {@link #dedup} of filters given as their FORMAT bytes (e.g. read from an objectFile as they are). */
-  static <K> JavaPairRDD<K, long[]> dedupEncoded(JavaPairRDD<K, byte[]> filters, JavaPairRDD<K, long[]> candidates) {
-    Map<K, byte[][]> byKey = new HashMap<>();
-    for (Tuple2<K, byte[]> t : filters.collect()) {
-      if (t._2() != null) { // a null filter is no filter, as in the hash join
-        byKey.merge(t._1(), new byte[][] {t._2()}, BroadcastDedup::concat);
-      }
-    }
+  /**
+   * {@link #dedup} of filters given as their FORMAT bytes (e.g. read from an objectFile as they
+   * are), collecting at most {@code maxBytes} of them to the driver.
+   *
+   * @throws IllegalArgumentException ({@link BroadcastLimit.Exceeded}) once over {@code maxBytes}
+   */
+  static <K> JavaPairRDD<K, long[]> dedupEncoded(
+      JavaPairRDD<K, byte[]> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+    Map<K, byte[][]> byKey = BoundedCollect.byKey(filters, maxBytes);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(candidates.context());
     Broadcast<Map<K, byte[][]>> shared = jsc.broadcast(byKey);
     // mapValues cannot see the key: map the pair, keep the candidates' partitioner
@@ -123,9 +123,4 @@ final class BroadcastDedup {
     }
   }
 
-  private static byte[][] concat(byte[][] a, byte[][] b) {
-    byte[][] out = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
 }

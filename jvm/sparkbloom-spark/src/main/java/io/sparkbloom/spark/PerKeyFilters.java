@@ -340,6 +340,22 @@ public final class PerKeyFilters {
   }
 
   /**
+   * The Spark conf key of the most bytes of filters {@link #dedupBroadcast} collects to the driver
+   * and broadcasts (a Spark size: {@code 64m}, {@code 1g}). Unset, the limit is a tenth of the
+   * driver's max heap, at most 128 MiB: the driver holds the bytes up to three times at the peak
+   * of a broadcast (the task results, the collected map, the broadcast's blocks), and every
+   * executor keeps a copy in its storage memory (~400 MB in a default 1 GiB executor, which the
+   * driver cannot see). Over the limit the dedup throws, or ({@link #dedup(JavaSparkContext,
+   * String, JavaPairRDD)}) joins instead.
+   */
+  public static final String BROADCAST_MAX_BYTES_KEY = BroadcastLimit.CONF_KEY;
+
+  /** The broadcast limit in force for {@code jsc}: {@link #BROADCAST_MAX_BYTES_KEY} or its default. */
+  public static long broadcastMaxBytes(JavaSparkContext jsc) {
+    return BroadcastLimit.of(jsc);
+  }
+
+  /**
    * {@link #dedup(JavaPairRDD, JavaPairRDD)} as a map-side join: the filters are collected to the
    * driver and broadcast, and the candidates are answered in place (no shuffle of the candidates,
    * their partitioning kept). The filters travel and stay in the broadcast as their compact FORMAT
@@ -347,17 +363,32 @@ public final class PerKeyFilters {
    * for its own query and frees it at once: the broadcast costs the filters' serialized size, e.g.
    * 4 MB for 10,000 per-key sized filters ({@link Sizing#perKeyCount}: about 410 bytes for a key
    * of 200 items at 0.001), or 20 MB for 10,000 filters sized for 10,000 items that hold 200
-   * (sparse bytes, ~2 KB each, for 18 KB of bits each). For filters whose bytes fit comfortably in
-   * the driver's and every executor's memory; a key with several filters keeps only the
+   * (sparse bytes, ~2 KB each, for 18 KB of bits each). A key with several filters keeps only the
    * candidates none of them has seen. The caller's filters are only read (none is closed).
    * Spark's context cleaner removes the broadcast once the returned RDD is no longer referenced.
-   * Filters saved with {@link #saveAsObjectFile} are best broadcast with
+   *
+   * <p>The filters are collected (at this call) within the broadcast limit
+   * ({@link #BROADCAST_MAX_BYTES_KEY}): each task sends its partition's bytes, the driver keeps a
+   * running total and fails the job as soon as it passes the limit, so it never holds more than
+   * the limit plus the one partition's result that crossed it. Spark's own
+   * {@code spark.driver.maxResultSize} (1g by default) also bounds the collect, with Spark's
+   * error. Filters saved with {@link #saveAsObjectFile} are best broadcast with
    * {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}, which reads their bytes
-   * without decoding them.
+   * without decoding them and checks their size before any job.
+   *
+   * @throws IllegalArgumentException if the filters' bytes are over the limit: the message names
+   *     the bytes collected so far, the limit, its conf key and the join ({@link #dedup}) to use
    */
   public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
-    return BroadcastDedup.dedup(filters, candidates);
+    return dedupBroadcast(filters, candidates, broadcastMaxBytes(JavaSparkContext.fromSparkContext(filters.context())));
+  }
+
+  /** {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
+  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+    BroadcastLimit.checkArgument(maxBytes);
+    return BroadcastDedup.dedup(filters, candidates, maxBytes);
   }
 
   /**
@@ -369,15 +400,31 @@ public final class PerKeyFilters {
    * items than they hold (a fixed n of 10,000 for 200 items: 18 KB of bits, ~2 KB of sparse
    * bytes) cost their compact size, not their bit arrays, until the moment they are queried.
    *
-   * @throws IllegalArgumentException (in the job) if a saved record is not a {@code (key,
-   *     BloomFilter)} pair
+   * <p>Before any job, the saved files' total length (from the file system's listing) is checked
+   * against the broadcast limit ({@link #BROADCAST_MAX_BYTES_KEY}), and the collect is bounded as
+   * in {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)}.
+   *
+   * @throws IllegalArgumentException if the saved files are over the broadcast limit (naming
+   *     their bytes, the limit, its conf key and the alternative, {@link #dedup}); (in the job) if
+   *     a saved record is not a {@code (key, BloomFilter)} pair
    */
   public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
       JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
+    return dedupBroadcast(jsc, path, candidates, broadcastMaxBytes(jsc));
+  }
+
+  /** {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
+  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+    BroadcastLimit.checkArgument(maxBytes);
+    long saved = BroadcastLimit.savedBytes(jsc, path);
+    if (saved > maxBytes) {
+      throw BroadcastLimit.exceeded("the filters saved at " + path + " take", saved, maxBytes);
+    }
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
         SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
     JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
-    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates);
+    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates, maxBytes);
   }
 
   /** Scala-friendly {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}. */
@@ -390,6 +437,49 @@ public final class PerKeyFilters {
   public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
       RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
     return dedupBroadcast(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates)).rdd();
+  }
+
+  /**
+   * The dedup against the filters saved at {@code path}, planned by their size: the broadcast
+   * ({@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}: nothing but the filters
+   * moves) when the saved files fit the broadcast limit ({@link #BROADCAST_MAX_BYTES_KEY}),
+   * otherwise the join ({@code dedup(objectFile(jsc, path), candidates)}: the candidates move, no
+   * filter is held on the driver). The same answers either way; the plan taken
+   * ({@link #dedupPlan}) is logged at INFO.
+   */
+  public static <K> JavaPairRDD<K, long[]> dedup(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
+    return dedup(jsc, path, candidates, broadcastMaxBytes(jsc));
+  }
+
+  /** {@link #dedup(JavaSparkContext, String, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
+  public static <K> JavaPairRDD<K, long[]> dedup(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+    BroadcastLimit.checkArgument(maxBytes);
+    DedupPlan plan = dedupPlan(jsc, path, maxBytes);
+    DedupPlan.LOG.info("sparkbloom dedup of {}: {}", path, plan.describe());
+    return plan.isBroadcast()
+        ? dedupBroadcast(jsc, path, candidates, maxBytes)
+        : dedup(objectFile(jsc, path), candidates);
+  }
+
+  /** Scala-friendly {@link #dedup(JavaSparkContext, String, JavaPairRDD)}. */
+  public static <K> RDD<Tuple2<K, long[]>> dedup(SparkContext sc, String path, RDD<Tuple2<K, long[]>> candidates) {
+    return dedup(JavaSparkContext.fromSparkContext(sc), path, ScalaRdds.toJavaPairs(candidates)).rdd();
+  }
+
+  /**
+   * The plan {@link #dedup(JavaSparkContext, String, JavaPairRDD)} takes for the filters saved at
+   * {@code path} under the broadcast limit in force: from the file system's listing, no job.
+   */
+  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path) {
+    return dedupPlan(jsc, path, broadcastMaxBytes(jsc));
+  }
+
+  /** {@link #dedupPlan(JavaSparkContext, String)} under a broadcast limit of {@code maxBytes}. */
+  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path, long maxBytes) {
+    BroadcastLimit.checkArgument(maxBytes);
+    return new DedupPlan(BroadcastLimit.savedBytes(jsc, path), maxBytes);
   }
 
   /**

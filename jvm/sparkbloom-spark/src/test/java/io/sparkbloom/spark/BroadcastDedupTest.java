@@ -185,7 +185,7 @@ class BroadcastDedupTest {
     bad[bad.length - 1] ^= 1; // the CRC
     JavaPairRDD<String, byte[]> encoded = jsc.parallelizePairs(List.of(new Tuple2<>("k", bad)), 1);
     SparkException e = assertThrows(SparkException.class, () -> BroadcastDedup
-        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1)).collect());
+        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1), Long.MAX_VALUE).collect());
     assertTrue(String.valueOf(e.getMessage()).contains("cannot decode the filter of key k"), e.getMessage());
   }
 }

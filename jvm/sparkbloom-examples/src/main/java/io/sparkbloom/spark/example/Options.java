@@ -13,9 +13,11 @@ final class Options {
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
       "                      (Sizing.perKeyCount(p), default)",
-      "  --dedup join|broadcast  sparkbloom's dedup: the filters broadcast as their compact bytes",
-      "                      (moves nothing but the filters; default), or a join on hash-partitioned",
-      "                      filters (moves the candidates)",
+      "  --dedup auto|broadcast|join  sparkbloom's dedup: auto (default) broadcasts the saved filters",
+      "                      when they fit spark.sparkbloom.broadcast.maxBytes and joins otherwise",
+      "                      (PerKeyFilters.dedup(jsc, path, candidates)); broadcast: the filters",
+      "                      broadcast as their compact bytes (moves nothing but the filters);",
+      "                      join: a join on hash-partitioned filters (moves the candidates)",
       "  --n N               expected insertions per filter with fixed sizing, and Guava's (default 10000)",
       "  --p P               target false-positive rate (default 0.001)",
       "  --seed S            data seed (default 666, as the seed's genRandomData)",
@@ -35,8 +37,8 @@ final class Options {
 
   int users = 10_000;
   String sizing = "per-key";
-  /** "join" or "broadcast" (the default). */
-  String dedup = "broadcast";
+  /** "auto" (the default), "broadcast" or "join". */
+  String dedup = "auto";
   int records = 200;
   int candidates = 1000;
   double seenFraction = 0.5;
@@ -139,8 +141,8 @@ final class Options {
     if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
       throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
     }
-    if (!dedup.equals("join") && !dedup.equals("broadcast")) {
-      throw new IllegalArgumentException("--dedup must be join or broadcast, got " + dedup);
+    if (!dedup.equals("auto") && !dedup.equals("join") && !dedup.equals("broadcast")) {
+      throw new IllegalArgumentException("--dedup must be auto, broadcast or join, got " + dedup);
     }
     if (!serializer.equals("java") && !serializer.equals("kryo")) {
       throw new IllegalArgumentException("--serializer must be java or kryo, got " + serializer);
@@ -156,9 +158,19 @@ final class Options {
         : io.sparkbloom.spark.Sizing.perKeyCount(p);
   }
 
-  /** Whether sparkbloom's dedup broadcasts the filters (never with --plain-join). */
+  /** Whether sparkbloom's dedup always broadcasts the filters (never with --plain-join). */
   boolean broadcastDedup() {
     return !plainJoin && dedup.equals("broadcast");
+  }
+
+  /** Whether sparkbloom's dedup chooses by the saved filters' size (never with --plain-join). */
+  boolean autoDedup() {
+    return !plainJoin && dedup.equals("auto");
+  }
+
+  /** Whether the filters are saved unpartitioned for a broadcast (--dedup auto or broadcast). */
+  boolean savesForBroadcast() {
+    return broadcastDedup() || autoDedup();
   }
 
   boolean perKeySizing() {

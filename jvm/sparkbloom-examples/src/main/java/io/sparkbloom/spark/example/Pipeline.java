@@ -25,6 +25,11 @@ abstract class Pipeline {
   /** Reads the filters at {@code uri} back and returns, per user, the candidates they have not seen. */
   abstract JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri);
 
+  /** The dedup plan the last {@link #loadAndDedup} chose, or null if it has no choice. */
+  String lastPlan() {
+    return null;
+  }
+
   /** Both stages into {@code dir} (emptied first), timed; the kept candidates stay cached. */
   final PipelineResult run(JavaSparkContext jsc, Options o, DedupData data, Path dir,
       Progress progress, String label) throws IOException {
@@ -40,6 +45,7 @@ abstract class Pipeline {
     r.kept = loadAndDedup(jsc, data, uri).persist(StorageLevel.MEMORY_ONLY());
     r.kept.count();
     r.loadDedupSeconds = Seconds.since(t0);
+    r.plan = lastPlan();
     r.filters = jsc.objectFile(uri).count(); // not timed
     r.bytesOnDisk = LocalFiles.directorySize(dir);
     return r;

@@ -12,6 +12,8 @@ final class PipelineResult {
   long keptTotal;
   long falseNegatives;
   long unseenKept;
+  /** The dedup plan that ran, when the pipeline chose one ({@code --dedup auto}); else null. */
+  String plan;
   JavaPairRDD<String, long[]> kept;
 
   PipelineResult(String name) {

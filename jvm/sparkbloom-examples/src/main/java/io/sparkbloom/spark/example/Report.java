@@ -1,5 +1,6 @@
 package io.sparkbloom.spark.example;
 
+import io.sparkbloom.spark.PerKeyFilters;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -54,6 +55,10 @@ final class Report {
         ? " (each user's filter for its own distinct items)" : "") + "; Guava n=" + o.n + ", p=" + fmtP(o.p));
     out.println("sparkbloom: " + (o.plainJoin
         ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
+        : o.autoDedup()
+            ? (o.input == null ? "buildPerRecord(history, sizing)" : "buildPerKey(pairs, sizing, partitions)")
+                + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.dedup(jsc, path, candidates) (broadcasts the saved filter bytes when they fit "
+                + PerKeyFilters.BROADCAST_MAX_BYTES_KEY + ", else joins); plan that ran: " + sb.plan
         : o.broadcastDedup()
             ? (o.input == null ? "buildPerRecord(history, sizing)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.dedupBroadcast(jsc, path, candidates) (the saved filter bytes broadcast, each user's filter decoded for its retainAbsent; the candidates do not move)"

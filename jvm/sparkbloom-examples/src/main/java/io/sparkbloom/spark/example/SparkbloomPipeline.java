@@ -13,18 +13,29 @@ import org.apache.spark.api.java.JavaSparkContext;
  * are saved (the history records are shuffled, not the filters) and read back with that
  * partitioning, so the join moves only the candidates; {@code --plain-join} runs the seed's
  * shape exactly. The filters
- * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user. By
- * default ({@code --dedup broadcast}) the filters are saved unpartitioned and their saved bytes
- * broadcast for the dedup ({@code dedupBroadcast(jsc, path, candidates)}): the candidates are
- * answered where they are, never shuffled.
+ * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user. With
+ * {@code --dedup broadcast} the filters are saved unpartitioned and their saved bytes broadcast
+ * for the dedup ({@code dedupBroadcast(jsc, path, candidates)}): the candidates are answered
+ * where they are, never shuffled. By default ({@code --dedup auto}) they are saved so too, and
+ * {@code PerKeyFilters.dedup(jsc, path, candidates)} broadcasts them when their saved bytes fit
+ * the broadcast limit, else joins them (unpartitioned: both sides move).
  */
 final class SparkbloomPipeline extends Pipeline {
-  /** The filters broadcast for the dedup ({@code --dedup}; not with {@code --plain-join}). */
+  /** The filters always broadcast for the dedup ({@code --dedup broadcast}; not with {@code --plain-join}). */
   private final boolean broadcast;
+  /** The dedup chosen by the saved filters' size ({@code --dedup auto}; not with {@code --plain-join}). */
+  private final boolean auto;
+  private String lastPlan;
 
   SparkbloomPipeline(Options o) {
     super("sparkbloom");
     this.broadcast = o.broadcastDedup();
+    this.auto = o.autoDedup();
+  }
+
+  @Override
+  String lastPlan() {
+    return lastPlan;
   }
 
   @Override
@@ -38,7 +49,7 @@ final class SparkbloomPipeline extends Pipeline {
           : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
-      if (broadcast) {
+      if (broadcast || auto) {
         // broadcast filters need no partitioning: built where the records are, saved as they come
         PerKeyFilters.saveAsObjectFile(data.pairs == null
             ? PerKeyFilters.buildPerRecord(data.history, sizing)
@@ -54,6 +65,11 @@ final class SparkbloomPipeline extends Pipeline {
 
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
+    if (auto) {
+      // the plan the chooser takes (from the files' listing, no job), for the report
+      lastPlan = PerKeyFilters.dedupPlan(jsc, uri).describe();
+      return PerKeyFilters.dedup(jsc, uri, data.candidates);
+    }
     if (broadcast) {
       // the saved filters' bytes (per-key: 4.5 MB at 10,000 users; fixed n: 20 MB of sparse
       // bytes for 180 MB of bits) are broadcast as read, so the candidates (80 MB) are answered

@@ -65,7 +65,10 @@ class PerUserDedupJobTest {
     assertTrue(report.contains("Guava ran:  com.google.common " + System.getProperty("sparkbloom.guava.version") + " (guava-"), report);
     assertTrue(row(report, "users (filters)").startsWith("40"), report);
     assertTrue(report.contains("candidates: 300 per user target, 12,000 total: 6,000 seen"), report);
-    assertTrue(report.contains("PerKeyFilters.dedupBroadcast(jsc, path, candidates)"), report);
+    // --dedup auto (the default): 40 filters of ~2 KB fit the broadcast limit, and the report says so
+    assertTrue(report.contains("PerKeyFilters.dedup(jsc, path, candidates)"), report);
+    assertTrue(report.contains("plan that ran: broadcast (saved filters "), report);
+    assertTrue(report.contains(", dedup plan: broadcast"), report);
     // a filter of 200 items in a (10000, 0.001) filter takes far less than Guava's 18 KB
     String[] perUser = row(report, "bytes on disk per user").replace(",", "").split("\\s+");
     assertTrue(Long.parseLong(perUser[0]) * 4 < Long.parseLong(perUser[1]), report);
@@ -84,7 +87,8 @@ class PerUserDedupJobTest {
     spark.read().option("header", "true").csv(csv).selectExpr("user", "CAST(item AS BIGINT) AS item")
         .write().parquet(parquet);
     String fromParquet = run("--input", parquet, "--candidates", "100", "--skip-guava",
-        "--output", tmp.resolve("out3").toString(), "--no-warmup");
+        "--output", tmp.resolve("out3").toString(), "--no-warmup", "--dedup", "broadcast");
+    assertTrue(fromParquet.contains("PerKeyFilters.dedupBroadcast(jsc, path, candidates)"), fromParquet);
     assertTrue(row(fromParquet, "users (filters)").startsWith("40"), fromParquet);
     assertTrue(fromParquet.contains("sparkbloom: no false negatives"), fromParquet);
   }
@@ -108,9 +112,11 @@ class PerUserDedupJobTest {
         () -> Options.parse(new String[] {"--sizing", "auto"}));
     assertTrue(e.getMessage().contains("--sizing must be fixed or per-key"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--dedup", "hash"}));
-    assertTrue(e.getMessage().contains("--dedup must be join or broadcast"), e.getMessage());
-    assertTrue(Options.parse(new String[0]).broadcastDedup(), "per-key sizing broadcasts by default");
-    assertTrue(Options.parse(new String[] {"--sizing", "fixed"}).broadcastDedup(), "and so does fixed sizing");
+    assertTrue(e.getMessage().contains("--dedup must be auto, broadcast or join"), e.getMessage());
+    assertTrue(Options.parse(new String[0]).autoDedup(), "the dedup chooses by size by default");
+    assertTrue(Options.parse(new String[] {"--sizing", "fixed"}).autoDedup(), "for fixed sizing too");
+    assertTrue(Options.parse(new String[] {"--dedup", "broadcast"}).broadcastDedup());
+    assertTrue(!Options.parse(new String[] {"--dedup", "auto", "--plain-join"}).autoDedup());
     assertTrue(!Options.parse(new String[] {"--sizing", "fixed", "--dedup", "join"}).broadcastDedup());
     assertTrue(!Options.parse(new String[] {"--dedup", "broadcast", "--plain-join"}).broadcastDedup());
   }
