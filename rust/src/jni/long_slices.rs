@@ -71,15 +71,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRange<'l>(
     from: jint,
     to: jint,
 ) -> jboolean {
-    run(env, |env| {
-        let filter: &BloomFilter = object(handle)?;
-        let mut changed = false;
-        for_each_slice_chunk(env, &keys, from, to, |_, chunk| {
-            changed |= filter.put_all(chunk);
-            Ok(())
-        })?;
-        Ok(changed)
-    })
+    put_all_range(env, handle, keys, from, to, BloomFilter::put_all)
 }
 
 /// `nPutAllRange` for a filter no other thread can call into meanwhile (the Java side's
@@ -93,11 +85,23 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRangeUnshared
     from: jint,
     to: jint,
 ) -> jboolean {
+    put_all_range(env, handle, keys, from, to, BloomFilter::put_all_unshared)
+}
+
+/// `put(filter, chunk)` over `keys[from..to]`; whether any bit changed.
+fn put_all_range<'l>(
+    env: EnvUnowned<'l>,
+    handle: jlong,
+    keys: JLongArray<'l>,
+    from: jint,
+    to: jint,
+    put: fn(&BloomFilter, &[u64]) -> bool,
+) -> jboolean {
     run(env, |env| {
         let filter: &BloomFilter = object(handle)?;
         let mut changed = false;
         for_each_slice_chunk(env, &keys, from, to, |_, chunk| {
-            changed |= filter.put_all_unshared(chunk);
+            changed |= put(filter, chunk);
             Ok(())
         })?;
         Ok(changed)
