@@ -42,7 +42,10 @@ import java.util.Objects;
  * <h2>Threads and memory</h2>
  *
  * Puts, queries, {@code merge} and {@code intersect} may run from many threads at once: bits are
- * set with atomic ORs, so no put is lost and there are no false negatives. The bit array ({@link
+ * set with atomic ORs, so no put is lost and there are no false negatives. (A {@code long[]}
+ * {@code putAll} by the thread that created the filter, while no other thread has ever used it,
+ * sets its bits with plain writes instead, 10-30 % faster; another thread's first call waits for
+ * such a batch to end, and from then on every put is atomic.) The bit array ({@link
  * #bitSize()} / 8 bytes) lives outside the Java heap; {@link #close()} frees it, and a filter
  * never closed is freed once unreachable. Closing a filter other threads use is safe (they then
  * fail with {@link IllegalStateException}) but pointless: don't close shared filters, drop them.
