@@ -30,6 +30,37 @@ pub(crate) fn set_leading_bits(
     num_bits: u64,
     words: &mut [u64],
 ) -> Progress {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI1 (TZCNT) and BMI2 (SHRX, SHLX), checked just above.
+        return unsafe { set_leading_bits_bmi2(data, count, r, num_bits, words) };
+    }
+    set_leading_bits_portable(data, count, r, num_bits, words)
+}
+
+/// With TZCNT and the shifts that take their count from any register (a baseline x86-64 build
+/// shifts by CL only, one more move on the chain from each code to the next).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
+fn set_leading_bits_bmi2(
+    data: &[u8],
+    count: u64,
+    r: u32,
+    num_bits: u64,
+    words: &mut [u64],
+) -> Progress {
+    set_leading_bits_portable(data, count, r, num_bits, words)
+}
+
+/// Inlined into [`set_leading_bits_bmi2`].
+#[inline(always)]
+fn set_leading_bits_portable(
+    data: &[u8],
+    count: u64,
+    r: u32,
+    num_bits: u64,
+    words: &mut [u64],
+) -> Progress {
     let mut done = Progress {
         codes: 0,
         next: 0,
@@ -73,7 +104,10 @@ pub(crate) fn set_leading_bits(
             if done.codes == count {
                 return done;
             }
-            inverted >>= len;
+            // The window after this code: shifted by the code's fixed r + 1 bits (which does
+            // not wait for the quotient) and then by the quotient, so that the chain from one
+            // code to the next is a trailing-zero count and one shift.
+            inverted = (inverted >> terminator_and_low) >> quotient;
             valid -= len;
         }
         if valid == fresh {
