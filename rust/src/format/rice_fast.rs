@@ -8,7 +8,10 @@
 //! Each code is a dependency on the one before (its start is the previous one's end), so the
 //! speed is the length of that chain: here a trailing-zero count, an add and a shift of the
 //! register, not a load from memory per code (2.1 against 3.5 ns a code on the per-user filter,
-//! 2,000 codes). Decoding four codes per load without a branch between them measured slower.
+//! 2,000 codes). Decoding four codes per load without a branch between them measured slower,
+//! and so did again (2026-11-23, Zen 4) four codes per window checked once, then committed
+//! together: 6.0 against 4.4 us a decode of the per-user filter, 5.9 against 4.9 on a ring of
+//! distinct ones.
 
 use super::bitstream::low_mask;
 use crate::le;
