@@ -27,6 +27,7 @@
 //!   and `*_sparse` of a (10^4, 10^-3) filter holding 200 keys (the seed-like case where the
 //!   format's sparse encoding wins). fastbloom has no byte format (serde only): its figure is
 //!   the raw copy of its words to little-endian bytes and back, the floor any format pays.
+//!   `*_sparse_ring` codes 64 distinct such filters in turn (ours only), as a job does.
 //!
 //! Keys are precomputed from seeded SplitMix64 streams; nothing is allocated in a timed loop
 //! except by the operation measured.
