@@ -8,7 +8,10 @@
 //! Each code is a dependency on the one before (its start is the previous one's end), so the
 //! speed is the length of that chain: here a trailing-zero count, an add and a shift of the
 //! register, not a load from memory per code (2.1 against 3.5 ns a code on the per-user filter,
-//! 2,000 codes). Decoding four codes per load without a branch between them measured slower.
+//! 2,000 codes). Decoding four codes per load without a branch between them measured slower,
+//! and so did again (2026-11-23, Zen 4) four codes per window checked once, then committed
+//! together: 6.0 against 4.4 us a decode of the per-user filter, 5.9 against 4.9 on a ring of
+//! distinct ones.
 
 use super::bitstream::low_mask;
 use crate::le;
@@ -24,6 +27,37 @@ pub(crate) struct Progress {
 /// start of `data`, each checked below `num_bits`, as long as each code lies whole in an 8-byte
 /// load inside `data` (every code of up to 56 bits is decoded).
 pub(crate) fn set_leading_bits(
+    data: &[u8],
+    count: u64,
+    r: u32,
+    num_bits: u64,
+    words: &mut [u64],
+) -> Progress {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI1 (TZCNT) and BMI2 (SHRX, SHLX), checked just above.
+        return unsafe { set_leading_bits_bmi2(data, count, r, num_bits, words) };
+    }
+    set_leading_bits_portable(data, count, r, num_bits, words)
+}
+
+/// With TZCNT and the shifts that take their count from any register (a baseline x86-64 build
+/// shifts by CL only, one more move on the chain from each code to the next).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
+fn set_leading_bits_bmi2(
+    data: &[u8],
+    count: u64,
+    r: u32,
+    num_bits: u64,
+    words: &mut [u64],
+) -> Progress {
+    set_leading_bits_portable(data, count, r, num_bits, words)
+}
+
+/// Inlined into [`set_leading_bits_bmi2`].
+#[inline(always)]
+fn set_leading_bits_portable(
     data: &[u8],
     count: u64,
     r: u32,
@@ -73,7 +107,10 @@ pub(crate) fn set_leading_bits(
             if done.codes == count {
                 return done;
             }
-            inverted >>= len;
+            // The window after this code: shifted by the code's fixed r + 1 bits (which does
+            // not wait for the quotient) and then by the quotient, so that the chain from one
+            // code to the next is a trailing-zero count and one shift.
+            inverted = (inverted >> terminator_and_low) >> quotient;
             valid -= len;
         }
         if valid == fresh {
