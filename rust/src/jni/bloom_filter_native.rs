@@ -267,6 +267,26 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
     })
 }
 
+/// `nPutAllPacked` for a filter no other thread can call into meanwhile (the Java side's
+/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPackedUnshared<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
+) -> jboolean {
+    run(env, |env| {
+        put_all_keys(
+            env,
+            handle,
+            |env| PackedKeys::read(env, &data, &ends),
+            BloomFilter::put_all_bytes_unshared,
+        )
+    })
+}
+
 /// `out[i] = mightContain(key i)` over packed keys (see `nPutAllPacked`).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllPacked<'l>(

@@ -344,19 +344,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(long[] keys, int from, int to) {
     checkSlice(keys, from, to);
-    try {
-      long handle = handle();
-      if (beginUnsharedWrite()) {
-        try {
-          return BloomFilterNative.nPutAllRangeUnshared(handle, keys, from, to);
-        } finally {
-          endUnsharedWrite();
-        }
-      }
-      return BloomFilterNative.nPutAllRange(handle, keys, from, to);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return write(
+        h -> BloomFilterNative.nPutAllRange(h, keys, from, to),
+        h -> BloomFilterNative.nPutAllRangeUnshared(h, keys, from, to));
   }
 
   /**
@@ -705,7 +695,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(byte[][] keys) {
     PackedKeys packed = PackedKeys.of(keys);
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    return write(
+        h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends),
+        h -> BloomFilterNative.nPutAllPackedUnshared(h, packed.data, packed.ends));
   }
 
   /**
@@ -718,7 +710,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(String[] keys) {
     PackedChars packed = PackedChars.of(keys);
-    return test(h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends));
+    return write(
+        h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends),
+        h -> BloomFilterNative.nPutAllUtf16Unshared(h, packed.chars, packed.ends));
   }
 
   /**

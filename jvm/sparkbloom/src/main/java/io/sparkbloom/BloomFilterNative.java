@@ -61,9 +61,15 @@ final class BloomFilterNative {
 
   static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
 
+  /** {@link #nPutAllPacked} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutAllPackedUnshared(long handle, byte[] data, int[] ends);
+
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
   static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends);
+
+  /** {@link #nPutAllUtf16} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutAllUtf16Unshared(long handle, char[] chars, int[] ends);
 
   static native void nMightContainAllUtf16(long handle, char[] chars, int[] ends, boolean[] out);
 
