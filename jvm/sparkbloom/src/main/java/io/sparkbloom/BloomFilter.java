@@ -209,7 +209,15 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean put(long key) {
     try {
-      return BloomFilterNative.nPut(handle(), key);
+      long handle = handle();
+      if (beginUnsharedWrite()) {
+        try {
+          return BloomFilterNative.nPutUnshared(handle, key);
+        } finally {
+          endUnsharedWrite();
+        }
+      }
+      return BloomFilterNative.nPut(handle, key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -223,7 +231,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param key the key
    */
   public boolean put(byte[] key) {
-    return test(h -> BloomFilterNative.nPutBytes(h, key));
+    return write(
+        h -> BloomFilterNative.nPutBytes(h, key),
+        h -> BloomFilterNative.nPutBytesUnshared(h, key));
   }
 
   /**

@@ -28,6 +28,9 @@ final class BloomFilterNative {
 
   static native boolean nPut(long handle, long key);
 
+  /** {@link #nPut} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutUnshared(long handle, long key);
+
   static native boolean nMightContain(long handle, long key);
 
   /**
@@ -37,6 +40,9 @@ final class BloomFilterNative {
   static native java.nio.ByteBuffer nWordsView(long handle);
 
   static native boolean nPutBytes(long handle, byte[] key);
+
+  /** {@link #nPutBytes} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutBytesUnshared(long handle, byte[] key);
 
   static native boolean nMightContainBytes(long handle, byte[] key);
 

@@ -273,4 +273,31 @@ class ConcurrencyTest {
     }
     pool.shutdownNow();
   }
+
+  /**
+   * A creator-only filter's single puts (unshared: plain writes) set the bits and give the answers
+   * of a shared filter's (locked ORs), for long, string and byte keys.
+   */
+  @Test
+  void creatorOnlySinglePutsEqualSharedOnes() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (BloomFilter mine = BloomFilter.create(20_000, 0.01);
+        BloomFilter shared = BloomFilter.create(20_000, 0.01)) {
+      pool.submit(() -> shared.put(-1L)).get();
+      mine.put(-1L);
+      assertTrue(shared.isShared() && !mine.isShared());
+      long[] keys = TestSupport.keys(5, 10_000);
+      for (int i = 0; i < keys.length; i++) {
+        long key = i % 7 == 6 ? keys[i / 2] : keys[i]; // some keys again: nothing changes
+        assertEquals(shared.put(key), mine.put(key));
+        assertEquals(shared.put("s" + key), mine.put("s" + key));
+        byte[] bytes = {(byte) key, (byte) (key >> 8), (byte) i};
+        assertEquals(shared.put(bytes), mine.put(bytes));
+      }
+      assertTrue(!mine.isShared(), "the creator's puts took the unshared path");
+      assertEquals(shared, mine);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
