@@ -180,6 +180,37 @@ impl GroupIndexes<'_> {
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
+        self.put_all_bytes_setting::<false>(keys)
+    }
+
+    /// [`put_all_bytes`](Self::put_all_bytes) by a caller that guarantees no other thread writes
+    /// this filter during the call (readers may run), as
+    /// [`put_all_unshared`](Self::put_all_unshared): the bits of keys not held yet are set by
+    /// plain read-modify-writes instead of locked ORs. Same bits and result as `put_all_bytes`.
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
+    pub(crate) fn put_all_bytes_unshared(&self, keys: PackedBytes<'_>) -> bool {
+        if self.strategy.is_blocked() {
+            return self.put_all_bytes(keys);
+        }
+        self.put_all_bytes_setting::<true>(keys)
+    }
+
+    /// Sets bit `index` with a locked OR, or with a plain read-modify-write when `UNSHARED`
+    /// (see [`put_all_bytes_unshared`](Self::put_all_bytes_unshared)).
+    #[inline(always)]
+    fn set_bit<const UNSHARED: bool>(&self, index: u64) -> bool {
+        if UNSHARED {
+            self.bits.set_unshared(index)
+        } else {
+            self.bits.set(index)
+        }
+    }
+
+    /// `put_all_bytes`, each bit set by [`set_bit::<UNSHARED>`](Self::set_bit). The accumulated
+    /// path ORs each word once and the scalar one (small filters without lanes) puts hash by
+    /// hash, both atomically either way: neither sets the pace.
+    #[inline(always)]
+    fn put_all_bytes_setting<const UNSHARED: bool>(&self, keys: PackedBytes<'_>) -> bool {
         if self.accumulates(keys.len())
             && let Some(changed) = self.put_all_bytes_accumulated(keys)
         {
@@ -192,7 +223,7 @@ impl BloomFilter {
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, indexes| {
                 for_each_lane_index(lanes_to_set, indexes, k, |index| {
-                    changed |= self.bits.set(index)
+                    changed |= self.set_bit::<UNSHARED>(index)
                 });
             });
             return changed;
@@ -211,7 +242,7 @@ impl BloomFilter {
                     if !present {
                         indexes
                             .of(j)
-                            .for_each(|index| changed |= self.bits.set(index));
+                            .for_each(|index| changed |= self.set_bit::<UNSHARED>(index));
                     }
                 }
             } else {
@@ -608,6 +639,15 @@ mod tests {
                     "{strategy} m={num_bits}: put_all_bytes sets put_bytes' bits"
                 );
                 assert!(!f.put_all_bytes(put), "nothing changes the second time");
+                // The same batches without locked ORs: the same bits, the same results.
+                let u = BloomFilter::with_shape(shape, strategy).unwrap();
+                assert!(u.put_all_bytes_unshared(PackedBytes::new(&data, few).unwrap()));
+                assert!(u.put_all_bytes_unshared(PackedBytes::new(rest_data, &rest).unwrap()));
+                assert!(
+                    u == g,
+                    "{strategy} m={num_bits}: unshared puts set the bits"
+                );
+                assert!(!u.put_all_bytes_unshared(put), "unshared: nothing changes");
                 let single: Vec<bool> = keys.iter().map(|k| f.might_contain_bytes(k)).collect();
                 assert_eq!(f.might_contain_all_bytes(keys), single, "{strategy}");
                 assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
@@ -657,7 +697,10 @@ mod tests {
             }
             let batch = PackedBytes::new(&batch, &batch_ends).unwrap();
             assert!(f.accumulates(batch.len()), "the accumulated path is taken");
+            let u = f.try_clone().unwrap();
+            assert!(u.put_all_bytes_unshared(batch));
             assert!(f.put_all_bytes(batch));
+            assert!(u == g, "{strategy}: unshared puts set the same bits");
             assert!(
                 f == g,
                 "{strategy}: the batch sets exactly the single puts' bits"

@@ -437,6 +437,32 @@ impl BloomFilter {
         changed
     }
 
+    /// [`put_hash`](Self::put_hash) by the filter's only writer during the call (see
+    /// [`put_all_unshared`](Self::put_all_unshared)): plain read-modify-writes.
+    #[inline(always)]
+    fn put_hash_unshared(&self, hash: Hash128) -> bool {
+        let mut changed = false;
+        self.indexer.for_each(hash, |index| {
+            changed |= self.bits.set_unshared(index);
+            true
+        });
+        changed
+    }
+
+    /// [`put`](Self::put) without locked ORs, as [`put_all_unshared`](Self::put_all_unshared).
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
+    #[inline]
+    pub(crate) fn put_unshared(&self, key: u64) -> bool {
+        self.put_hash_unshared(self.hash_key(key))
+    }
+
+    /// [`put_bytes`](Self::put_bytes) without locked ORs, as
+    /// [`put_all_unshared`](Self::put_all_unshared).
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
+    pub(crate) fn put_bytes_unshared(&self, key: &[u8]) -> bool {
+        self.put_hash_unshared(self.hash_key_bytes(key))
+    }
+
     #[inline(always)]
     fn contains_hash(&self, hash: Hash128) -> bool {
         self.indexer.for_each(hash, |index| self.bits.get(index))

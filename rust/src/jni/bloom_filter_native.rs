@@ -168,6 +168,18 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPut<'l>(
     run_primitive(env, || Ok(filter(handle)?.put(key as u64)))
 }
 
+/// `nPut` for a filter no other thread can call into meanwhile (the Java side's
+/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutUnshared<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    key: jlong,
+) -> jboolean {
+    run_primitive(env, || Ok(filter(handle)?.put_unshared(key as u64)))
+}
+
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContain<'l>(
     env: EnvUnowned<'l>,
@@ -217,6 +229,19 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutBytes<'l>(
     })
 }
 
+/// `nPutBytes` without locked instructions, as `nPutUnshared`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutBytesUnshared<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    key: JByteArray<'l>,
+) -> jboolean {
+    run(env, |env| {
+        with_bytes_key(env, handle, &key, BloomFilter::put_bytes_unshared)
+    })
+}
+
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainBytes<'l>(
     env: EnvUnowned<'l>,
@@ -263,6 +288,26 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
             handle,
             |env| PackedKeys::read(env, &data, &ends),
             BloomFilter::put_all_bytes,
+        )
+    })
+}
+
+/// `nPutAllPacked` for a filter no other thread can call into meanwhile (the Java side's
+/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPackedUnshared<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    data: JByteArray<'l>,
+    ends: JIntArray<'l>,
+) -> jboolean {
+    run(env, |env| {
+        put_all_keys(
+            env,
+            handle,
+            |env| PackedKeys::read(env, &data, &ends),
+            BloomFilter::put_all_bytes_unshared,
         )
     })
 }

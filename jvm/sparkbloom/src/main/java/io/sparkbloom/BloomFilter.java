@@ -209,7 +209,15 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean put(long key) {
     try {
-      return BloomFilterNative.nPut(handle(), key);
+      long handle = handle();
+      if (beginUnsharedWrite()) {
+        try {
+          return BloomFilterNative.nPutUnshared(handle, key);
+        } finally {
+          endUnsharedWrite();
+        }
+      }
+      return BloomFilterNative.nPut(handle, key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -223,7 +231,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param key the key
    */
   public boolean put(byte[] key) {
-    return test(h -> BloomFilterNative.nPutBytes(h, key));
+    return write(
+        h -> BloomFilterNative.nPutBytes(h, key),
+        h -> BloomFilterNative.nPutBytesUnshared(h, key));
   }
 
   /**
@@ -344,19 +354,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(long[] keys, int from, int to) {
     checkSlice(keys, from, to);
-    try {
-      long handle = handle();
-      if (beginUnsharedWrite()) {
-        try {
-          return BloomFilterNative.nPutAllRangeUnshared(handle, keys, from, to);
-        } finally {
-          endUnsharedWrite();
-        }
-      }
-      return BloomFilterNative.nPutAllRange(handle, keys, from, to);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return write(
+        h -> BloomFilterNative.nPutAllRange(h, keys, from, to),
+        h -> BloomFilterNative.nPutAllRangeUnshared(h, keys, from, to));
   }
 
   /**
@@ -705,7 +705,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(byte[][] keys) {
     PackedKeys packed = PackedKeys.of(keys);
-    return test(h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends));
+    return write(
+        h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends),
+        h -> BloomFilterNative.nPutAllPackedUnshared(h, packed.data, packed.ends));
   }
 
   /**
@@ -718,7 +720,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(String[] keys) {
     PackedChars packed = PackedChars.of(keys);
-    return test(h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends));
+    return write(
+        h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends),
+        h -> BloomFilterNative.nPutAllUtf16Unshared(h, packed.chars, packed.ends));
   }
 
   /**

@@ -28,6 +28,9 @@ final class BloomFilterNative {
 
   static native boolean nPut(long handle, long key);
 
+  /** {@link #nPut} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutUnshared(long handle, long key);
+
   static native boolean nMightContain(long handle, long key);
 
   /**
@@ -37,6 +40,9 @@ final class BloomFilterNative {
   static native java.nio.ByteBuffer nWordsView(long handle);
 
   static native boolean nPutBytes(long handle, byte[] key);
+
+  /** {@link #nPutBytes} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutBytesUnshared(long handle, byte[] key);
 
   static native boolean nMightContainBytes(long handle, byte[] key);
 
@@ -61,9 +67,15 @@ final class BloomFilterNative {
 
   static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
 
+  /** {@link #nPutAllPacked} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutAllPackedUnshared(long handle, byte[] data, int[] ends);
+
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
   static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends);
+
+  /** {@link #nPutAllUtf16} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
+  static native boolean nPutAllUtf16Unshared(long handle, char[] chars, int[] ends);
 
   static native void nMightContainAllUtf16(long handle, char[] chars, int[] ends, boolean[] out);
 

@@ -206,6 +206,26 @@ abstract class NativeHandle implements AutoCloseable {
     }
   }
 
+  /**
+   * A writing native call: {@code unshared} (a variant without atomic instructions) when {@link
+   * #beginUnsharedWrite()} allows it, else {@code atomic}.
+   */
+  final boolean write(LongPredicate atomic, LongPredicate unshared) {
+    try {
+      long handle = handle();
+      if (beginUnsharedWrite()) {
+        try {
+          return unshared.test(handle);
+        } finally {
+          endUnsharedWrite();
+        }
+      }
+      return atomic.test(handle);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
   final long callLong(LongUnaryOperator nativeCall) {
     try {
       return nativeCall.applyAsLong(handle());

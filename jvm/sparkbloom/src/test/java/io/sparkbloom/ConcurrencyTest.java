@@ -152,4 +152,152 @@ class ConcurrencyTest {
       assertTrue(!f.isShared());
     }
   }
+
+  /** {@code count} distinct string keys with a prefix, as {@code put(String)} takes them. */
+  private static String[] strings(String prefix, int count) {
+    String[] out = new String[count];
+    for (int i = 0; i < count; i++) {
+      out[i] = prefix + "-" + (i * 2_654_435_761L);
+    }
+    return out;
+  }
+
+  /** The same keys as their UTF-8 bytes. */
+  private static byte[][] utf8(String[] keys) {
+    byte[][] out = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      out[i] = keys[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return out;
+  }
+
+  /**
+   * The creator's {@code String[]} and {@code byte[][]} batches take the unshared path too: while
+   * one is in progress, another thread's string query and string batch wait for it (they would
+   * race its plain writes), and once another thread has used the filter the creator's batches are
+   * atomic again.
+   */
+  @Test
+  void otherThreadsStringCallsWaitForTheCreatorsUnsharedWrite() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (BloomFilter f = BloomFilter.create(1_000, 0.01)) {
+      assertTrue(f.beginUnsharedWrite(), "only the creator has used it");
+      java.util.concurrent.atomic.AtomicInteger returned =
+          new java.util.concurrent.atomic.AtomicInteger();
+      Future<?> other = pool.submit(() -> {
+        f.mightContain("some key");
+        returned.incrementAndGet();
+        f.putAll(new String[] {"theirs", "also theirs"});
+        f.putAll(new byte[][] {{1, 2, 3}});
+        returned.incrementAndGet();
+      });
+      while (!f.isShared()) {
+        Thread.onSpinWait(); // the other thread has arrived
+      }
+      Thread.sleep(200);
+      assertEquals(0, returned.get(), "the other thread's calls wait for the unshared write");
+      f.endUnsharedWrite();
+      other.get();
+      assertEquals(2, returned.get());
+      assertTrue(f.mightContain("theirs") && f.mightContain(new byte[] {1, 2, 3}));
+      assertTrue(!f.beginUnsharedWrite(), "shared now: the creator writes atomically");
+      String[] mine = strings("mine", 500);
+      f.putAll(mine);
+      f.putAll(utf8(strings("bytes", 500)));
+      for (String key : mine) {
+        assertTrue(f.mightContain(key));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A creator-only filter's string and byte batches (unshared) set exactly the bits of one put
+   * per key and report the same change, at the shapes whose batches take different paths: in
+   * cache (accumulated), 256 KiB to 4 MiB (queried in lanes first), beyond (prefetched).
+   */
+  @Test
+  void creatorOnlyStringBatchesSetTheBitsOfSinglePuts() {
+    for (long n : new long[] {10_000, 1_000_000, 5_000_000}) {
+      String[] keys = strings("n" + n, 30_000);
+      try (BloomFilter batched = BloomFilter.create(n, 0.01);
+          BloomFilter bytes = BloomFilter.create(n, 0.01);
+          BloomFilter single = BloomFilter.create(n, 0.01)) {
+        for (int from = 0; from < keys.length; from += 4096) {
+          String[] batch =
+              java.util.Arrays.copyOfRange(keys, from, Math.min(keys.length, from + 4096));
+          boolean changed = false;
+          for (String key : batch) {
+            changed |= single.put(key);
+          }
+          assertEquals(changed, batched.putAll(batch), "n = " + n);
+          assertEquals(changed, bytes.putAll(utf8(batch)), "n = " + n);
+        }
+        assertTrue(!batched.isShared() && !bytes.isShared(), "the unshared path was open");
+        assertEquals(single, batched, "String[] batches at n = " + n);
+        assertEquals(single, bytes, "byte[][] batches at n = " + n);
+        assertTrue(!batched.putAll(keys) && !bytes.putAll(utf8(keys)), "nothing new");
+      }
+    }
+  }
+
+  /**
+   * Another thread's single puts racing the creator's long string batch: whichever way the race
+   * goes (the creator sees the filter shared and writes atomically, or the other thread waits for
+   * the batch), no key of either is lost.
+   */
+  @Test
+  void stringPutsRacingTheCreatorsBatchLoseNothing() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    for (int round = 0; round < 20; round++) {
+      try (BloomFilter f = BloomFilter.create(1_000_000, 0.01)) {
+        String[] mine = strings("creator" + round, 100_000);
+        String[] theirs = strings("other" + round, 5_000);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Future<?> other = pool.submit(() -> {
+          go.await();
+          for (String key : theirs) {
+            f.put(key);
+          }
+          return null;
+        });
+        go.countDown();
+        f.putAll(mine);
+        other.get();
+        for (String key : theirs) {
+          assertTrue(f.mightContain(key), "the other thread's put survived the batch");
+        }
+        assertEquals(0, f.retainAbsent(mine).length, "the creator's batch is whole");
+      }
+    }
+    pool.shutdownNow();
+  }
+
+  /**
+   * A creator-only filter's single puts (unshared: plain writes) set the bits and give the answers
+   * of a shared filter's (locked ORs), for long, string and byte keys.
+   */
+  @Test
+  void creatorOnlySinglePutsEqualSharedOnes() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (BloomFilter mine = BloomFilter.create(20_000, 0.01);
+        BloomFilter shared = BloomFilter.create(20_000, 0.01)) {
+      pool.submit(() -> shared.put(-1L)).get();
+      mine.put(-1L);
+      assertTrue(shared.isShared() && !mine.isShared());
+      long[] keys = TestSupport.keys(5, 10_000);
+      for (int i = 0; i < keys.length; i++) {
+        long key = i % 7 == 6 ? keys[i / 2] : keys[i]; // some keys again: nothing changes
+        assertEquals(shared.put(key), mine.put(key));
+        assertEquals(shared.put("s" + key), mine.put("s" + key));
+        byte[] bytes = {(byte) key, (byte) (key >> 8), (byte) i};
+        assertEquals(shared.put(bytes), mine.put(bytes));
+      }
+      assertTrue(!mine.isShared(), "the creator's puts took the unshared path");
+      assertEquals(shared, mine);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
