@@ -564,6 +564,26 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   }
 
   /**
+   * Writes {@link #toByteArray()}'s bytes to the front of {@code out} in one native call (the
+   * serial proxy's path, {@link Ser}): their count, or minus the length {@code out} must have
+   * (the dense form's, which the encoder writes first) if it is shorter.
+   */
+  long encodeInto(byte[] out) {
+    long h = handle();
+    try {
+      return BloomFilterNative.nEncodeInto(h, out);
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(this);
+    }
+  }
+
+  /** {@link #fromByteArray(byte[])} of the first {@code length} bytes of {@code bytes}. */
+  static BloomFilter fromByteArrayPrefix(byte[] bytes, int length) throws CorruptFilterException {
+    return new BloomFilter(
+        BloomFilterNative.nFromBytesPrefix(bytes, length, DecodeLimit.defaultMaxNumBits()));
+  }
+
+  /**
    * Writes {@link #toByteArray()} to {@code out}. Does not flush or close {@code out}.
    *
    * @throws IOException if {@code out} throws
@@ -848,7 +868,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @return the serial proxy
    */
   private Object writeReplace() {
-    return new Ser(toByteArray());
+    return new Ser(this);
   }
 
   /**
