@@ -27,7 +27,8 @@ import java.util.Arrays;
  *       read into a reused {@link SerialBuffer}: no array as large as the filter is allocated.
  * </ul>
  *
- * A reader tells them apart by what follows the (empty) default fields: block data or an object.
+ * A reader tells them apart by what follows the (empty) default fields: block data or an object
+ * ({@code read()} returns -1 before an object).
  * Each subclass keeps its name and {@code serialVersionUID} and declares the private {@code
  * writeObject}/{@code readObject} that Java serialization looks up on the class itself, as
  * one-line calls to the methods here.
@@ -79,21 +80,24 @@ abstract class SerialProxy {
   /** Reads either form and decodes the filter; a bad stream is an InvalidObjectException. */
   final void read(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    // Block data follows in the block-data form; an object (available() == 0) in the array form.
-    if (in.available() > 0) {
-      readBlock(in);
+    // In the block-data form this is the length's first byte; in the array form an object
+    // follows and read() returns -1 without consuming it (it only peeks at the type code).
+    // Not available(): it answers 0 whenever the underlying stream does (Spark's streams).
+    int first = in.read();
+    if (first >= 0) {
+      readBlock(in, first);
     } else {
       readArray(in);
     }
   }
 
-  private void readBlock(ObjectInputStream in) throws IOException {
+  private void readBlock(ObjectInputStream in, int first) throws IOException {
     String name = getClass().getName();
     int length;
     try {
-      length = in.readInt();
+      length = first << 24 | in.readUnsignedByte() << 16 | in.readUnsignedShort();
     } catch (EOFException e) {
-      throw invalid(name + ": truncated: the filter's length is missing", e);
+      throw invalid(name + ": truncated: the filter's length is cut short", e);
     }
     if (length < 0) {
       throw new InvalidObjectException(name + ": negative filter length " + length);

@@ -72,6 +72,11 @@ class SerialFormV1Test {
           (BloomFilter) SerializationTest.javaDeserialize(golden.get("java.sparse"))) {
         assertEquals(sparse, back);
       }
+      // Through a stream whose available() is 0, as Spark's are.
+      try (BloomFilter back =
+          (BloomFilter) SerializationTest.javaDeserializeStingy(golden.get("java.dense"))) {
+        assertEquals(dense, back);
+      }
       try (ObjectInputStream in =
           new ObjectInputStream(new ByteArrayInputStream(golden.get("java.list")))) {
         List<?> list = (List<?>) in.readObject();
