@@ -6,7 +6,9 @@ use sparkbloom::format::guava::{
     HEADER_LEN as GUAVA_HEADER_LEN, decode as read_guava, encode as write_guava,
     total_len_from_header as guava_total_len_from_header,
 };
-use sparkbloom::format::{HEADER_LEN, TRAILER_LEN, decode, encode, total_len_from_header};
+use sparkbloom::format::{
+    HEADER_LEN, TRAILER_LEN, decode, encode, encode_into, max_encoded_len, total_len_from_header,
+};
 use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Shape, Strategy};
 
@@ -97,6 +99,13 @@ proptest! {
         let back = decode(&bytes).unwrap();
         prop_assert_eq!(&back, &f);
         prop_assert_eq!(encode(&back), bytes.clone(), "re-encoding is byte-identical");
+        // encode_into writes the same bytes in place, into a buffer with stale contents past
+        // them, which it leaves alone.
+        let max = max_encoded_len(shape.num_bits) as usize;
+        let mut into = vec![0xA5u8; max + 3];
+        let written = encode_into(&f, &mut into).unwrap();
+        prop_assert_eq!(&into[..written], &bytes[..]);
+        prop_assert!(into[max..].iter().all(|&b| b == 0xA5));
         prop_assert_eq!(total_len_from_header(&bytes[..HEADER_LEN]).unwrap(), bytes.len() as u64);
         // Sparse exactly when strictly smaller than dense, at the length the rule gives.
         let dense_len = words * 8;
@@ -138,6 +147,24 @@ proptest! {
         prop_assert_eq!(guava_total_len_from_header(&bytes[..GUAVA_HEADER_LEN]).unwrap(), bytes.len() as u64);
         prop_assert_eq!(read_guava(&bytes).unwrap(), f);
     }
+}
+
+#[test]
+fn encode_into_refuses_a_buffer_smaller_than_the_dense_form() {
+    // Empty: its bytes would fit, but the dense snapshot is written first.
+    let f = BloomFilter::new(10_000, 0.001).unwrap();
+    let max = max_encoded_len(f.num_bits()) as usize;
+    assert_eq!(max, 24 + 17_976 + 4);
+    let mut out = vec![0u8; max - 1];
+    match encode_into(&f, &mut out) {
+        Err(Error::InvalidArgument { name, reason }) => {
+            assert_eq!(name, "out");
+            assert!(reason.contains("18003 bytes cannot hold"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut out = vec![0u8; max];
+    assert_eq!(encode_into(&f, &mut out).unwrap(), encode(&f).len());
 }
 
 #[test]

@@ -12,6 +12,11 @@ pub(crate) fn append(out: &mut Vec<u8>) {
     out.extend_from_slice(&crc.to_le_bytes());
 }
 
+/// The CRC-32 of `bytes`, for a trailer written in place.
+pub(crate) fn of(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
+}
+
 /// Checks the trailer of `bytes` (whose length the caller has checked) against its body.
 pub(crate) fn verify(bytes: &[u8]) -> Result<()> {
     let (body, trailer) = bytes.split_at(bytes.len() - TRAILER_LEN);

@@ -2,6 +2,8 @@
 //! at byte b >> 3, bit b & 7. It is the in-memory layout on little-endian hosts: a copy. Bits
 //! at or above m (version 2 only) are zero.
 
+use std::mem::MaybeUninit;
+
 use super::popcount;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
@@ -28,6 +30,24 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // within the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
     count
+}
+
+/// Writes the filter's words into `out`, exactly [`payload_len`] bytes (one snapshot each, if
+/// other threads are writing); returns the number of set bits among them, counted in the same
+/// pass. For encoders writing into a caller's buffer (a pinned Java array).
+pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
+    let words = filter.words();
+    assert_eq!(
+        out.len(),
+        words.len() * 8,
+        "dense::write_into: out is not the payload's size"
+    );
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; `copy_counting` only writes
+    // initialized bytes, so `out` stays initialized.
+    let out = unsafe {
+        std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len())
+    };
+    popcount::copy_counting(words, out)
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

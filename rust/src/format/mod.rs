@@ -84,6 +84,53 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The most bytes [`encode`] gives for a filter of `num_bits` bits: a dense filter's (a sparse
+/// payload is always smaller); what [`encode_into`] needs.
+pub fn max_encoded_len(num_bits: u64) -> u64 {
+    (HEADER_LEN + TRAILER_LEN) as u64 + dense::payload_len(num_bits)
+}
+
+/// Writes [`encode`]'s bytes to the front of `out` and returns how many: the Java serial
+/// proxy's path, encoding straight into a reused, pinned Java array. `out` must hold at least
+/// [`max_encoded_len`] bytes (else an [`Error::InvalidArgument`] naming `out`), since the
+/// dense form is written there first: it is the snapshot the sparse coder reads, as in
+/// [`try_encode`]. A dense result allocates nothing; a sparse one its payload only.
+pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
+    let needed = max_encoded_len(filter.num_bits());
+    if (out.len() as u64) < needed {
+        return Err(Error::invalid(
+            "out",
+            format!(
+                "{} bytes cannot hold a filter of {} bits ({needed} bytes)",
+                out.len(),
+                filter.num_bits()
+            ),
+        ));
+    }
+    let dense_len = dense::payload_len(filter.num_bits()) as usize;
+    let dense = &mut out[HEADER_LEN..HEADER_LEN + dense_len];
+    let count = dense::write_into(filter, dense);
+    let mut header = Header {
+        strategy: filter.strategy(),
+        encoding: Encoding::Dense,
+        shape: filter.shape(),
+        payload_len: dense_len as u64,
+    };
+    if let Some(plan) = sparse::plan(dense, count) {
+        header.encoding = Encoding::Sparse;
+        header.payload_len = plan.len();
+        let mut sparse = reserve(plan.len() + sparse::WRITE_SLACK)?;
+        sparse::write(dense, &plan, &mut sparse);
+        // Smaller than the dense snapshot it overwrites, which is no longer needed.
+        dense[..sparse.len()].copy_from_slice(&sparse);
+    }
+    out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    let end = HEADER_LEN + header.payload_len as usize;
+    let crc = checksum::of(&out[..end]);
+    out[end..end + TRAILER_LEN].copy_from_slice(&crc.to_le_bytes());
+    Ok(end + TRAILER_LEN)
+}
+
 /// Appends the CRC-32 trailer: tests that forge headers.
 #[cfg(test)]
 pub(crate) fn checksum_append_for_tests(bytes: &mut Vec<u8>) {

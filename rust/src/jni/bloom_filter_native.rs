@@ -1,4 +1,4 @@
-//! (Over 500 lines: one export per native method, 40 of them, each one call around [`run`]
+//! (Over 500 lines: one export per native method, 42 of them, each one call around [`run`]
 //! or [`run_primitive`]; JNI fixes their names and signatures, so they stay together with
 //! their class.)
 //!
@@ -19,9 +19,9 @@ use super::arrays::read_all;
 use super::critical::{as_u8, as_u64, length};
 use super::errors::{JniResult, run, run_primitive};
 use super::handle_ops::{
-    as_i64_mut, checked_num_hashes, copy, create, decode, encode, fold_keys, free, into_handle,
-    might_contain_all, might_contain_all_keys, non_negative, object, put_all_keys, retain_absent,
-    shape, strategy, total_length, with_bytes_key, with_shape,
+    as_i64_mut, checked_num_hashes, copy, create, decode, decode_prefix, encode, encode_into,
+    fold_keys, free, into_handle, might_contain_all, might_contain_all_keys, non_negative, object,
+    put_all_keys, retain_absent, shape, strategy, total_length, with_bytes_key, with_shape,
 };
 use super::packed_keys::PackedKeys;
 use crate::BloomFilter;
@@ -483,6 +483,37 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToBytes<'l>(
 ) -> JByteArray<'l> {
     run(env, |env| {
         encode(env, handle, format::try_encode, "the serialized filter")
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nEncodeInto<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    out: JByteArray<'l>,
+) -> jlong {
+    run(env, |env| {
+        encode_into(
+            env,
+            handle,
+            &out,
+            |f: &BloomFilter| format::max_encoded_len(f.num_bits()),
+            format::encode_into,
+        )
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromBytesPrefix<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    bytes: JByteArray<'l>,
+    length: jint,
+    max_num_bits: jlong,
+) -> jlong {
+    run(env, |env| {
+        decode_prefix(env, &bytes, length, max_num_bits, format::decode_with_limit)
     })
 }
 

@@ -122,3 +122,9 @@ pub(crate) fn as_u8(bytes: &[i8]) -> &[u8] {
     // SAFETY: i8 and u8 have the same size, alignment and every bit pattern is valid.
     unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const u8, bytes.len()) }
 }
+
+/// Java `byte[]` elements as bytes, writable.
+pub(crate) fn as_u8_mut(bytes: &mut [i8]) -> &mut [u8] {
+    // SAFETY: i8 and u8 have the same size, alignment and every bit pattern is valid.
+    unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr() as *mut u8, bytes.len()) }
+}

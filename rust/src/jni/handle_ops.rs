@@ -15,8 +15,8 @@ use jni::objects::{JBooleanArray, JByteArray, JLongArray};
 use jni::sys::jboolean;
 use jni::sys::{jdouble, jint, jlong};
 
-use super::arrays::{for_each_chunk, map_chunks, new_array, read_all, try_buffer};
-use super::critical::{as_u8, as_u64, length};
+use super::arrays::{PIN_MAX_BYTES, for_each_chunk, map_chunks, new_array, read_all, try_buffer};
+use super::critical::{Critical, Mode, as_u8, as_u8_mut, as_u64, length};
 use super::errors::{JniError, JniResult, decoding};
 use crate::error::Error;
 use crate::sizing::Shape;
@@ -200,6 +200,58 @@ pub(crate) fn encode<'l, T>(
 ) -> JniResult<JByteArray<'l>> {
     let bytes = encode(object(handle)?)?;
     new_array(env, as_i8(&bytes), what)
+}
+
+/// The filter's bytes in one stream format, written to the front of `out` by `encode_into`
+/// (which needs `max_len` bytes, else it is not called): their count, or `-max_len` when `out`
+/// is shorter, so the caller can retry with a larger array. One crossing, no Java allocation,
+/// and an `out` small enough to pin is written in place (no Rust buffer).
+pub(crate) fn encode_into<T>(
+    env: &Env<'_>,
+    handle: jlong,
+    out: &JByteArray<'_>,
+    max_len: impl FnOnce(&T) -> u64,
+    encode_into: impl FnOnce(&T, &mut [u8]) -> Result<usize>,
+) -> JniResult<jlong> {
+    let filter = object(handle)?;
+    let max_len = max_len(filter);
+    let len = length(env, out, "out")?;
+    if (len as u64) < max_len {
+        return Ok(-(max_len.min(i64::MAX as u64) as jlong));
+    }
+    if len > PIN_MAX_BYTES {
+        let mut buffer = try_buffer::<u8>(max_len as usize, "the serialized filter")?;
+        let written = encode_into(filter, &mut buffer)?;
+        out.set_region(env, 0, as_i8(&buffer[..written]))?;
+        return Ok(written as jlong);
+    }
+    let mut pinned = Critical::open_with_len(env, out, len, Mode::Write)?;
+    Ok(encode_into(filter, as_u8_mut(pinned.as_mut_slice()))? as jlong)
+}
+
+/// A filter decoded from the first `len` bytes of `bytes` (a reused buffer), refusing more than
+/// `max_num_bits` bits, as a handle; `len` beyond the array is an `IllegalArgumentException`.
+pub(crate) fn decode_prefix<T>(
+    env: &Env<'_>,
+    bytes: &JByteArray<'_>,
+    len: jint,
+    max_num_bits: jlong,
+    decode_with_limit: impl FnOnce(&[u8], u64) -> Result<T>,
+) -> JniResult<jlong> {
+    let available = length(env, bytes, "bytes")?;
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&len| len <= available)
+        .ok_or_else(|| {
+            Error::invalid(
+                "length",
+                format!("{len} is not in 0..={available} (the array's length)"),
+            )
+        })?;
+    let filter = read_limited(env, bytes, "bytes", max_num_bits, |bytes, limit| {
+        decode_with_limit(&bytes[..len], limit)
+    })?;
+    Ok(into_handle(filter))
 }
 
 /// A filter decoded from a whole stream, refusing more than `max_num_bits` bits, as a handle.

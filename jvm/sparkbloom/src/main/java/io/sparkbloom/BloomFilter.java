@@ -69,15 +69,35 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   static final int HEADER_LENGTH = 24;
 
   /**
-   * Answers single {@code long} keys in Java over the native words, or null (words beyond a
-   * buffer's capacity) for the JNI call. Read only after {@code handle()} and before {@code
-   * reachabilityFence(this)}: {@link BitsView} says why that keeps the memory alive.
+   * Answers single {@code long} keys in Java over the native words; null until the first
+   * single-key query makes it ({@link #view(long)}), or for good (words beyond a buffer's
+   * capacity) then answered by the JNI call. Made lazily because making it costs four native
+   * calls and a direct buffer, which a filter only deserialized or batch-queried never needs
+   * (it was a tenth of a Java-serialization round trip). Immutable (final fields), so threads
+   * racing to make it each see a complete one. Read only after {@code handle()} and before
+   * {@code reachabilityFence(this)}: {@link BitsView} says why that keeps the memory alive.
    */
-  private final transient BitsView view;
+  private transient BitsView view;
+
+  /** Set once {@link BitsView#of} declined this filter: single keys take the JNI call. */
+  private transient boolean noView;
 
   private BloomFilter(long handle) {
     super(handle, BloomFilterNative.nBitSize(handle) / 8, BloomFilterNative::nFree);
-    this.view = BitsView.of(handle);
+  }
+
+  /** {@link #view}, made on first use; null if this filter has none. */
+  private BitsView view(long handle) {
+    BitsView v = view;
+    if (v == null && !noView) {
+      v = BitsView.of(handle);
+      if (v == null) {
+        noView = true;
+      } else {
+        view = v;
+      }
+    }
+    return v;
   }
 
   /** The filter behind a handle just returned by a native factory. */
@@ -274,6 +294,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
     try {
       long handle = handle(); // first: throws once closed, and marks the filter shared
       BitsView v = view;
+      if (v == null) {
+        v = view(handle);
+      }
       return v != null ? v.mightContain(key) : BloomFilterNative.nMightContain(handle, key);
     } finally {
       Reference.reachabilityFence(this);
@@ -291,7 +314,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   public boolean mightContain(byte[] key) {
     try {
       long handle = handle(); // first: throws once closed, and marks the filter shared
-      BitsView v = view;
+      BitsView v = view(handle);
       if (v == null) {
         return BloomFilterNative.nMightContainBytes(handle, key);
       }
@@ -561,6 +584,26 @@ public final class BloomFilter extends NativeHandle implements Serializable {
       throws CorruptFilterException {
     return new BloomFilter(
         BloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+  }
+
+  /**
+   * Writes {@link #toByteArray()}'s bytes to the front of {@code out} in one native call (the
+   * serial proxy's path, {@link Ser}): their count, or minus the length {@code out} must have
+   * (the dense form's, which the encoder writes first) if it is shorter.
+   */
+  long encodeInto(byte[] out) {
+    long h = handle();
+    try {
+      return BloomFilterNative.nEncodeInto(h, out);
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(this);
+    }
+  }
+
+  /** {@link #fromByteArray(byte[])} of the first {@code length} bytes of {@code bytes}. */
+  static BloomFilter fromByteArrayPrefix(byte[] bytes, int length) throws CorruptFilterException {
+    return new BloomFilter(
+        BloomFilterNative.nFromBytesPrefix(bytes, length, DecodeLimit.defaultMaxNumBits()));
   }
 
   /**
@@ -852,7 +895,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @return the serial proxy
    */
   private Object writeReplace() {
-    return new Ser(toByteArray());
+    return new Ser(this);
   }
 
   /**

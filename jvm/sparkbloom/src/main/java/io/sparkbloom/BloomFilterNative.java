@@ -106,6 +106,13 @@ final class BloomFilterNative {
   static native long nFromBytes(byte[] bytes, long maxNumBits)
       throws CorruptFilterException;
 
+  /** toBytes into the front of out: the length, or -(the length out needs) if it is shorter. */
+  static native long nEncodeInto(long handle, byte[] out);
+
+  /** fromBytes of bytes[0, length). */
+  static native long nFromBytesPrefix(byte[] bytes, int length, long maxNumBits)
+      throws CorruptFilterException;
+
   static native long nTotalLength(byte[] header, long maxNumBits)
       throws CorruptFilterException;
 

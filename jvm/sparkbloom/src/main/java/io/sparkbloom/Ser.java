@@ -10,16 +10,31 @@ import java.io.Serializable;
  * this instead of the filter and turns it back into a filter on reading, so a native handle can
  * never travel in a stream.
  *
- * <p>The class name is deliberately short, because every stream spells it out in full (a filter
- * written alone costs 62 bytes beyond its FORMAT.md bytes; "io.sparkbloom.BloomFilter" would
- * cost 8 more). The name and {@code serialVersionUID} are part of the persisted form (Spark's
- * {@code saveAsObjectFile}): never rename or move this class.
+ * <p>It writes the block-data form of {@link SerialProxy}: the filter is encoded by one native
+ * call straight into this thread's {@link SerialBuffer} and written from there, and read back
+ * into it and decoded by one native call, so no array as large as the filter is allocated on
+ * either side. It reads the array form that earlier versions wrote too.
+ *
+ * <p>The class name is deliberately short, because every stream spells it out in full
+ * ("io.sparkbloom.BloomFilter" would cost 8 more bytes). The name and {@code serialVersionUID}
+ * are part of the persisted form (Spark's {@code saveAsObjectFile}): never rename or move this
+ * class.
  */
 final class Ser extends SerialProxy implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The filter to write (writing side); transient, so the class descriptor has no fields. */
+  private final transient BloomFilter filter;
+
+  /** Writes {@code filter}'s FORMAT.md bytes, encoded when the stream asks for them. */
+  Ser(BloomFilter filter) {
+    this.filter = filter;
+  }
+
+  /** Writes these FORMAT.md bytes as they are (tests forging streams). */
   Ser(byte[] bytes) {
     super(bytes);
+    this.filter = null;
   }
 
   @Override
@@ -27,8 +42,37 @@ final class Ser extends SerialProxy implements Serializable {
     return BloomFilter.fromByteArray(bytes);
   }
 
+  @Override
+  Object decodePrefix(byte[] buffer, int length) throws CorruptFilterException {
+    return BloomFilter.fromByteArrayPrefix(buffer, length);
+  }
+
   private void writeObject(ObjectOutputStream out) throws IOException {
-    write(out);
+    if (filter == null) {
+      byte[] bytes = bytes();
+      writeBlock(out, bytes, bytes.length);
+      return;
+    }
+    byte[] buffer = SerialBuffer.take(0);
+    try {
+      long length = filter.encodeInto(buffer);
+      if (length < 0) { // the buffer is smaller than the filter's dense bytes: -length
+        SerialBuffer.give(buffer);
+        buffer = null;
+        if (-length > SerialBuffer.MAX_KEPT) {
+          byte[] bytes = filter.toByteArray(); // too large to keep a buffer for
+          writeBlock(out, bytes, bytes.length);
+          return;
+        }
+        buffer = SerialBuffer.take((int) -length);
+        length = filter.encodeInto(buffer);
+      }
+      writeBlock(out, buffer, (int) length);
+    } finally {
+      if (buffer != null) {
+        SerialBuffer.give(buffer);
+      }
+    }
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,11 +18,13 @@ import com.google.common.hash.Funnels;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 
@@ -67,10 +70,14 @@ class SerializationTest {
         byte[] format = f.toByteArray();
         byte[] stream = javaSerialize(f);
         int envelope = stream.length - format.length;
-        // The serial proxy io.sparkbloom.Ser: stream header 4, object + class descriptor 33,
-        // byte[] + its descriptor 23, end of block data 1, = 62 (Ser.java explains the name).
-        assertEquals(62, envelope, "Java serialization envelope");
-        assertTrue(envelope <= 64);
+        // The serial proxy io.sparkbloom.Ser: stream header 4, object + class descriptor 34,
+        // then block data (SerialProxy): the length int 4 and the bytes, in blocks of up to
+        // 1024 bytes whose headers take 2 bytes (up to 255) or 5, then end of block data 1.
+        int data = 4 + format.length;
+        int blockHeaders = 5 * (data / 1024) + (data % 1024 == 0 ? 0 : data % 1024 <= 255 ? 2 : 5);
+        assertEquals(4 + 34 + 4 + blockHeaders + 1, envelope, "Java serialization envelope");
+        // Full (18,004 bytes): 133, 0.7 % of the bytes (the array form's was 62).
+        assertTrue(envelope <= 43 + format.length / 200 + 5, "about 0.5 % beyond FORMAT.md");
         BloomFilter back = (BloomFilter) javaDeserialize(stream);
         assertNotSame(f, back);
         assertEquals(f, back);
@@ -124,6 +131,107 @@ class SerializationTest {
     stream[stream.length - 10] ^= 0x10;
     InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> javaDeserialize(stream));
     assertInstanceOf(CorruptFilterException.class, e.getCause());
+  }
+
+  /** Where the length int of Ser's block data sits in a one-filter stream: after 4 + 34 + 2|5. */
+  private static int lengthOffset(byte[] stream) {
+    int header = 4 + 34;
+    return header + (stream[header] == 0x77 ? 2 : 5); // TC_BLOCKDATA or TC_BLOCKDATALONG
+  }
+
+  @Test
+  void truncatedAndForgedBlockDataStreamsAreInvalidObjects() throws Exception {
+    for (int keys : new int[] {10_000, 200}) {
+      try (BloomFilter f = seedFilter(keys)) {
+        byte[] stream = javaSerialize(f);
+        int at = lengthOffset(stream);
+        assertEquals(f.toByteArray().length, java.nio.ByteBuffer.wrap(stream, at, 4).getInt());
+        // Cut anywhere inside the filter's bytes: named as truncated.
+        for (int cut = at + 4; cut < stream.length - 1; cut += 97) {
+          byte[] truncated = Arrays.copyOf(stream, cut);
+          Exception e = assertThrows(Exception.class, () -> javaDeserialize(truncated));
+          assertInstanceOf(java.io.IOException.class, e, "cut at " + cut + ": " + e);
+          if (e instanceof InvalidObjectException) {
+            assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+          }
+        }
+        // A negative or huge forged length: named, and nothing huge allocated.
+        for (int forged : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30}) {
+          byte[] tampered = stream.clone();
+          java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
+          InvalidObjectException e =
+              assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered));
+          assertTrue(
+              e.getMessage().contains(forged < 0 ? "negative filter length" : "truncated"),
+              e.getMessage());
+        }
+        // A shorter length than the bytes: the FORMAT.md decoder names the length.
+        byte[] shorter = stream.clone();
+        java.nio.ByteBuffer.wrap(shorter, at, 4).putInt(f.toByteArray().length - 1);
+        InvalidObjectException e =
+            assertThrows(InvalidObjectException.class, () -> javaDeserialize(shorter));
+        assertInstanceOf(CorruptFilterException.class, e.getCause());
+        assertTrue(e.getMessage().contains("length"), e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Reads {@code bytes} as Spark's streams deliver them: {@code available()} always 0 and at
+   * most 7 bytes per read.
+   */
+  static Object javaDeserializeStingy(byte[] bytes) throws IOException, ClassNotFoundException {
+    InputStream stingy =
+        new java.io.FilterInputStream(new ByteArrayInputStream(bytes)) {
+          @Override
+          public int available() {
+            return 0;
+          }
+
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            return super.read(b, off, Math.min(len, 7));
+          }
+        };
+    try (ObjectInputStream in = new ObjectInputStream(stingy)) {
+      return in.readObject();
+    }
+  }
+
+  @Test
+  void streamsWithoutAvailableBytesReadBack() throws Exception {
+    // Spark's task and object-file streams answer available() with 0: the form is told apart
+    // without it (the zero value of aggregateByKey in a closure found this).
+    for (int keys : new int[] {10_000, 200, 0}) {
+      try (BloomFilter f = seedFilter(keys);
+          BloomFilter back = (BloomFilter) javaDeserializeStingy(javaSerialize(f))) {
+        assertEquals(f, back);
+      }
+    }
+  }
+
+  @Test
+  void filtersOfEveryBufferSizeRoundTripAndNestedStreamsReadBack() throws Exception {
+    // Larger than the first reused buffer (32 KiB) and than a kept one (1 MiB), then small
+    // again: each is encoded and decoded through whatever buffer the thread holds.
+    long[][] shapes = {{10, 1_000}, {100_000, 50_000}, {1_000_000, 1_000_000}, {100, 50}};
+    for (long[] shape : shapes) {
+      try (BloomFilter f = BloomFilter.create(shape[0], 0.01)) {
+        f.putAll(TestSupport.keys(shape[1], (int) shape[1]));
+        try (BloomFilter back = (BloomFilter) javaDeserialize(javaSerialize(f))) {
+          assertEquals(f, back);
+        }
+      }
+    }
+    // A filter written inside another object's stream, twice, then more data.
+    try (BloomFilter f = seedFilter(300)) {
+      Object[] back = (Object[]) javaDeserialize(javaSerialize(new Object[] {f, "x", f, 7}));
+      assertEquals(f, back[0]);
+      assertEquals("x", back[1]);
+      assertSame(back[0], back[2]);
+      assertEquals(7, back[3]);
+      ((BloomFilter) back[0]).close();
+    }
   }
 
   // ---------------------------------------------------------------------------------------
