@@ -28,6 +28,16 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Every strategy, for tests that hold each path to the same law.
+    #[cfg(test)]
+    pub(crate) const ALL: [Strategy; 5] = [
+        Strategy::Murmur128Mitz32,
+        Strategy::Murmur128Mitz64,
+        Strategy::SparkSketchV1,
+        Strategy::SparkSketchV2,
+        Strategy::Blocked,
+    ];
+
     /// The strategy with Guava's ordinal `ordinal`, if there is one.
     pub fn from_ordinal(ordinal: u8) -> Option<Strategy> {
         match ordinal {

@@ -600,13 +600,7 @@ mod tests {
     #[test]
     fn byte_batches_agree_with_single_keys_on_every_strategy() {
         let mut state = 17;
-        for strategy in [
-            Strategy::Murmur128Mitz32,
-            Strategy::Murmur128Mitz64,
-            Strategy::SparkSketchV1,
-            Strategy::SparkSketchV2,
-            Strategy::Blocked,
-        ] {
+        for strategy in Strategy::ALL {
             // In cache and at 1.2 MB (gathered from the hashes in lanes), at 5 MB (indexes
             // prefetched). k = 40 takes the large index scratch.
             for (num_bits, num_hashes) in [

@@ -242,13 +242,7 @@ fn spark_strategies_batches_equal_single_key_calls() {
 /// strategy.
 #[test]
 fn unshared_single_puts_set_the_bits_puts_set() {
-    for strategy in [
-        Strategy::Murmur128Mitz32,
-        Strategy::Murmur128Mitz64,
-        Strategy::SparkSketchV1,
-        Strategy::SparkSketchV2,
-        Strategy::Blocked,
-    ] {
+    for strategy in Strategy::ALL {
         let shape = Shape {
             num_bits: 1 << 16,
             num_hashes: 7,

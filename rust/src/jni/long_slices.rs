@@ -70,22 +70,14 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRange<'l>(
     keys: JLongArray<'l>,
     from: jint,
     to: jint,
+    unshared: jboolean,
 ) -> jboolean {
-    put_all_range(env, handle, keys, from, to, BloomFilter::put_all)
-}
-
-/// `nPutAllRange` for a filter no other thread can call into meanwhile (the Java side's
-/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRangeUnshared<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    keys: JLongArray<'l>,
-    from: jint,
-    to: jint,
-) -> jboolean {
-    put_all_range(env, handle, keys, from, to, BloomFilter::put_all_unshared)
+    let put = if unshared {
+        BloomFilter::put_all_unshared
+    } else {
+        BloomFilter::put_all
+    };
+    put_all_range(env, handle, keys, from, to, put)
 }
 
 /// `put(filter, chunk)` over `keys[from..to]`; whether any bit changed.

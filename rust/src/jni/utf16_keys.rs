@@ -277,33 +277,14 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
     handle: jlong,
     chars: JCharArray<'l>,
     ends: JIntArray<'l>,
+    unshared: jboolean,
 ) -> jboolean {
     run(env, |env| {
         put_all_keys(
             env,
             handle,
             |env| Utf16Keys::read(env, &chars, &ends),
-            BloomFilter::put_all_bytes,
-        )
-    })
-}
-
-/// `nPutAllUtf16` for a filter no other thread can call into meanwhile (the Java side's
-/// `NativeHandle.beginUnsharedWrite`): its bits are set without locked instructions.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16Unshared<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    chars: JCharArray<'l>,
-    ends: JIntArray<'l>,
-) -> jboolean {
-    run(env, |env| {
-        put_all_keys(
-            env,
-            handle,
-            |env| Utf16Keys::read(env, &chars, &ends),
-            BloomFilter::put_all_bytes_unshared,
+            super::bloom_filter_native::put_all_bytes(unshared),
         )
     })
 }

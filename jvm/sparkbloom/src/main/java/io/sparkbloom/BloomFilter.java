@@ -232,12 +232,12 @@ public final class BloomFilter extends NativeHandle implements Serializable {
       long handle = handle();
       if (beginUnsharedWrite()) {
         try {
-          return BloomFilterNative.nPutUnshared(handle, key);
+          return BloomFilterNative.nPut(handle, key, true);
         } finally {
           endUnsharedWrite();
         }
       }
-      return BloomFilterNative.nPut(handle, key);
+      return BloomFilterNative.nPut(handle, key, false);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -251,9 +251,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param key the key
    */
   public boolean put(byte[] key) {
-    return write(
-        h -> BloomFilterNative.nPutBytes(h, key),
-        h -> BloomFilterNative.nPutBytesUnshared(h, key));
+    return write((h, unshared) -> BloomFilterNative.nPutBytes(h, key, unshared));
   }
 
   /**
@@ -377,9 +375,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    */
   public boolean putAll(long[] keys, int from, int to) {
     checkSlice(keys, from, to);
-    return write(
-        h -> BloomFilterNative.nPutAllRange(h, keys, from, to),
-        h -> BloomFilterNative.nPutAllRangeUnshared(h, keys, from, to));
+    return write((h, unshared) -> BloomFilterNative.nPutAllRange(h, keys, from, to, unshared));
   }
 
   /**
@@ -749,8 +745,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   public boolean putAll(byte[][] keys) {
     PackedKeys packed = PackedKeys.of(keys);
     return write(
-        h -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends),
-        h -> BloomFilterNative.nPutAllPackedUnshared(h, packed.data, packed.ends));
+        (h, unshared) -> BloomFilterNative.nPutAllPacked(h, packed.data, packed.ends, unshared));
   }
 
   /**
@@ -764,8 +759,7 @@ public final class BloomFilter extends NativeHandle implements Serializable {
   public boolean putAll(String[] keys) {
     PackedChars packed = PackedChars.of(keys);
     return write(
-        h -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends),
-        h -> BloomFilterNative.nPutAllUtf16Unshared(h, packed.chars, packed.ends));
+        (h, unshared) -> BloomFilterNative.nPutAllUtf16(h, packed.chars, packed.ends, unshared));
   }
 
   /**

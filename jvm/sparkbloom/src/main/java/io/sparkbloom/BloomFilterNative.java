@@ -26,10 +26,12 @@ final class BloomFilterNative {
 
   static native long nCopy(long handle);
 
-  static native boolean nPut(long handle, long key);
-
-  /** {@link #nPut} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
-  static native boolean nPutUnshared(long handle, long key);
+  /**
+   * {@code unshared}: no other thread can call into the filter meanwhile ({@code
+   * NativeHandle.beginUnsharedWrite}), so the bits are set without atomic instructions. Every
+   * put takes the same flag.
+   */
+  static native boolean nPut(long handle, long key, boolean unshared);
 
   static native boolean nMightContain(long handle, long key);
 
@@ -39,10 +41,7 @@ final class BloomFilterNative {
    */
   static native java.nio.ByteBuffer nWordsView(long handle);
 
-  static native boolean nPutBytes(long handle, byte[] key);
-
-  /** {@link #nPutBytes} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
-  static native boolean nPutBytesUnshared(long handle, byte[] key);
+  static native boolean nPutBytes(long handle, byte[] key, boolean unshared);
 
   static native boolean nMightContainBytes(long handle, byte[] key);
 
@@ -52,30 +51,19 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
-  static native boolean nPutAllRange(long handle, long[] keys, int from, int to);
-
-  /**
-   * {@link #nPutAllRange} without atomic instructions: only while no other thread can call into
-   * the filter ({@code NativeHandle.beginUnsharedWrite}).
-   */
-  static native boolean nPutAllRangeUnshared(long handle, long[] keys, int from, int to);
+  static native boolean nPutAllRange(
+      long handle, long[] keys, int from, int to, boolean unshared);
 
   static native void nMightContainAllRange(
       long handle, long[] keys, int from, int to, boolean[] out);
 
   static native long[] nRetainAbsentRange(long handle, long[] keys, int from, int to);
 
-  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
-
-  /** {@link #nPutAllPacked} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
-  static native boolean nPutAllPackedUnshared(long handle, byte[] data, int[] ends);
+  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends, boolean unshared);
 
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
-  static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends);
-
-  /** {@link #nPutAllUtf16} without atomic instructions, as {@link #nPutAllRangeUnshared}. */
-  static native boolean nPutAllUtf16Unshared(long handle, char[] chars, int[] ends);
+  static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends, boolean unshared);
 
   static native void nMightContainAllUtf16(long handle, char[] chars, int[] ends, boolean[] out);
 

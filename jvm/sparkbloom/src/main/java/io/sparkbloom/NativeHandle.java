@@ -206,21 +206,27 @@ abstract class NativeHandle implements AutoCloseable {
     }
   }
 
+  /** A writing native call, told whether it may set bits without atomic instructions. */
+  @FunctionalInterface
+  interface Write {
+    boolean call(long handle, boolean unshared);
+  }
+
   /**
-   * A writing native call: {@code unshared} (a variant without atomic instructions) when {@link
-   * #beginUnsharedWrite()} allows it, else {@code atomic}.
+   * Makes {@code write} with {@code unshared} true when {@link #beginUnsharedWrite()} allows it
+   * (then ends it), else false.
    */
-  final boolean write(LongPredicate atomic, LongPredicate unshared) {
+  final boolean write(Write write) {
     try {
       long handle = handle();
       if (beginUnsharedWrite()) {
         try {
-          return unshared.test(handle);
+          return write.call(handle, true);
         } finally {
           endUnsharedWrite();
         }
       }
-      return atomic.test(handle);
+      return write.call(handle, false);
     } finally {
       Reference.reachabilityFence(this);
     }
