@@ -1,17 +1,20 @@
 package io.sparkbloom.spark;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * A saved filter's FORMAT bytes, read from a {@code saveAsObjectFile} record without decoding
  * them: {@link ObjectFileRecords#deserializeEncoded} reads the core's serial proxy
  * ({@code io.sparkbloom.Ser}, whose persisted form is its class descriptor with no fields, then
- * the FORMAT bytes as one unshared {@code byte[]}) as this class, which has the same form. The
+ * the FORMAT bytes: as block data, an {@code int} length and the bytes, since 2026-11-23; as one
+ * unshared {@code byte[]} before) as this class, which reads both. The
  * broadcast dedup ships these bytes as they are: a filter sized for 10,000 items holding 200 is
  * ~2 KB of them but 18 KB of bits once decoded.
  */
@@ -23,6 +26,9 @@ final class SavedFilterBytes implements Serializable {
 
   static final ObjectStreamClass DESCRIPTOR = ObjectStreamClass.lookup(SavedFilterBytes.class);
 
+  /** What a block-data read allocates before bytes arrive (a per-user filter's fit). */
+  private static final int INITIAL_READ = 64 << 10;
+
   private transient byte[] bytes;
 
   /**
@@ -33,6 +39,14 @@ final class SavedFilterBytes implements Serializable {
     return streamDescriptor.getName().equals(PROXY_CLASS)
         && streamDescriptor.getSerialVersionUID() == 1L
         && streamDescriptor.getFields().length == 0;
+  }
+
+  /** For deserialization (which calls no constructor of this class). */
+  SavedFilterBytes() {}
+
+  /** Bytes to write in the array form (tests: records as earlier builds saved them). */
+  SavedFilterBytes(byte[] bytes) {
+    this.bytes = bytes;
   }
 
   byte[] bytes() {
@@ -47,11 +61,46 @@ final class SavedFilterBytes implements Serializable {
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
+    // Block data starts with the length's first byte; before an object read() is -1 (it only
+    // peeks at the type code), as in the core's SerialProxy.
+    int first = in.read();
+    if (first >= 0) {
+      bytes = readBlock(in, first);
+      return;
+    }
     Object read = in.readUnshared();
     if (!(read instanceof byte[])) {
       throw new InvalidObjectException(PROXY_CLASS + ": expected the filter's bytes, found "
           + (read == null ? "null" : read.getClass().getName()));
     }
     bytes = (byte[]) read;
+  }
+
+  /** The block-data form's bytes, the length's first byte already read. */
+  private static byte[] readBlock(ObjectInputStream in, int first) throws IOException {
+    int length;
+    try {
+      length = first << 24 | in.readUnsignedByte() << 16 | in.readUnsignedShort();
+    } catch (EOFException e) {
+      throw new InvalidObjectException(PROXY_CLASS + ": truncated: the filter's length is cut short");
+    }
+    if (length < 0) {
+      throw new InvalidObjectException(PROXY_CLASS + ": negative filter length " + length);
+    }
+    // Grown as bytes arrive, so a forged length cannot allocate more than twice what is there.
+    byte[] buffer = new byte[Math.min(length, INITIAL_READ)];
+    int filled = 0;
+    while (filled < length) {
+      if (filled == buffer.length) {
+        buffer = Arrays.copyOf(buffer, (int) Math.min(length, 2L * buffer.length));
+      }
+      int n = in.read(buffer, filled, buffer.length - filled);
+      if (n < 0) {
+        throw new InvalidObjectException(
+            PROXY_CLASS + ": truncated: expected " + length + " filter bytes, got " + filled);
+      }
+      filled += n;
+    }
+    return buffer;
   }
 }
