@@ -20,6 +20,12 @@ pub(crate) use prefetched::{
     MAX_HASHES as PREFETCHED_MAX_HASHES, for_each_index_prefetched, query_prefetched,
 };
 
+// The lockstep query whose lanes take the next key as soon as theirs is answered.
+mod refill;
+
+/// Batches at least this long query with lane refill ([`refill`]).
+const REFILL_MIN_KEYS: usize = 64;
+
 // The same lanes for keys hashed elsewhere (byte-key batches).
 mod hashed;
 pub(crate) use hashed::{lane_indexes_of_absent, query_hashes};
@@ -46,15 +52,19 @@ pub(crate) const MIN_BITS: u64 = 1 << 13;
 /// rule the vector path out when chasing a problem, and for the test suite's scalar run.
 pub(crate) const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
 
-/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
-/// multiplies and conversions), and [`DISABLE_ENV`] is unset. Decided once per process.
+/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes), DQ (64-bit
+/// multiplies and conversions) and VL (the 256-bit forms the refill walk logs answers with),
+/// and [`DISABLE_ENV`] is unset. Decided once per process.
 pub(crate) fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
 }
 
 fn cpu_has_avx512() -> bool {
-    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq")
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512dq")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("popcnt")
 }
 
 /// The filter a batch is queried against: its words and MITZ_64 walk constants.
@@ -88,6 +98,12 @@ pub(crate) unsafe fn query<const COUNTERS: bool>(
     mut visit: impl FnMut(usize, u8),
 ) {
     debug_assert!(target.num_bits >= MIN_BITS && target.num_hashes >= 1);
+    static NO_REFILL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let no_refill = *NO_REFILL.get_or_init(|| std::env::var_os("SPARKBLOOM_NO_REFILL").is_some());
+    if keys.len() >= REFILL_MIN_KEYS && !no_refill {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { refill::query::<COUNTERS>(target, keys, visit) };
+    }
     let lanes = Lanes::new(target);
     let mut blocks = keys.chunks_exact(8 * LOCKSTEP);
     for (b, block) in (&mut blocks).enumerate() {
@@ -291,8 +307,6 @@ impl Lanes {
         mut walks: [Walk; N],
         live: [u8; N],
     ) -> [u8; N] {
-        let one = _mm512_set1_epi64(1);
-        let fifteen = _mm512_set1_epi64(15);
         let mut present = live;
         for i in 0..self.num_hashes {
             let mut any = 0;
@@ -300,26 +314,8 @@ impl Lanes {
                 if i > 0 {
                     walk.advance(self);
                 }
-                // No gather mask: a lane already answered "absent" still loads (a valid
-                // index), so no load waits for the previous probe's answer.
-                // The word holding position idx, and the mask of its cell in that word.
-                let (word_index, cell) = if COUNTERS {
-                    let shift = _mm512_slli_epi64::<2>(_mm512_and_si512(walk.idx, fifteen));
-                    (
-                        _mm512_srli_epi64::<4>(walk.idx),
-                        _mm512_sllv_epi64(fifteen, shift),
-                    )
-                } else {
-                    // A rotate counts mod 64: 1 << (idx mod 64) without masking idx.
-                    (
-                        _mm512_srli_epi64::<6>(walk.idx),
-                        _mm512_rolv_epi64(one, walk.idx),
-                    )
-                };
-                // SAFETY: idx < m, so its word is inside the filter's words (the caller's
-                // contract).
-                let words = unsafe { _mm512_i64gather_epi64::<8>(word_index, self.words) };
-                *present = _mm512_mask_test_epi64_mask(*present, words, cell);
+                // SAFETY: forwarded from this function's contract.
+                *present = unsafe { self.cells_set::<COUNTERS>(walk, *present) };
                 any |= *present;
             }
             if any == 0 {
@@ -327,6 +323,35 @@ impl Lanes {
             }
         }
         present
+    }
+
+    /// Of the lanes `of`, those whose cell at the walk's current index is set (nonzero).
+    ///
+    /// # Safety
+    /// As [`query`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn cells_set<const COUNTERS: bool>(&self, walk: &Walk, of: u8) -> u8 {
+        // No gather mask: a lane already answered still loads (a valid index), so no load
+        // waits for the previous probe's answer.
+        // The word holding position idx, and the mask of its cell in that word.
+        let (word_index, cell) = if COUNTERS {
+            let fifteen = _mm512_set1_epi64(15);
+            let shift = _mm512_slli_epi64::<2>(_mm512_and_si512(walk.idx, fifteen));
+            (
+                _mm512_srli_epi64::<4>(walk.idx),
+                _mm512_sllv_epi64(fifteen, shift),
+            )
+        } else {
+            // A rotate counts mod 64: 1 << (idx mod 64) without masking idx.
+            (
+                _mm512_srli_epi64::<6>(walk.idx),
+                _mm512_rolv_epi64(_mm512_set1_epi64(1), walk.idx),
+            )
+        };
+        // SAFETY: idx < m, so its word is inside the filter's words (the caller's contract).
+        let words = unsafe { _mm512_i64gather_epi64::<8>(word_index, self.words) };
+        _mm512_mask_test_epi64_mask(of, words, cell)
     }
 
     /// The walk's state at the first index of each lane's key.
