@@ -20,11 +20,12 @@ pub(crate) use prefetched::{
     MAX_HASHES as PREFETCHED_MAX_HASHES, for_each_index_prefetched, query_prefetched,
 };
 
-// The lockstep query whose lanes take the next key as soon as theirs is answered.
-mod refill;
+// The lockstep query in two phases: the keys' first probes, then the survivors' rest.
+mod screened;
 
-/// Batches at least this long query with lane refill ([`refill`]).
-const REFILL_MIN_KEYS: usize = 64;
+/// Batches at least this long are screened ([`screened`]); shorter ones gain less than the
+/// pass's set-up costs.
+const SCREEN_MIN_KEYS: usize = 64;
 
 // The same lanes for keys hashed elsewhere (byte-key batches).
 mod hashed;
@@ -52,9 +53,9 @@ pub(crate) const MIN_BITS: u64 = 1 << 13;
 /// rule the vector path out when chasing a problem, and for the test suite's scalar run.
 pub(crate) const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
 
-/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes), DQ (64-bit
-/// multiplies and conversions) and VL (the 256-bit forms the refill walk logs answers with),
-/// and [`DISABLE_ENV`] is unset. Decided once per process.
+/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
+/// multiplies and conversions), and [`DISABLE_ENV`] is unset (POPCNT, which every such CPU
+/// has, is checked too: the screened walk counts its survivors with it). Decided once per process.
 pub(crate) fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
@@ -63,7 +64,6 @@ pub(crate) fn available() -> bool {
 fn cpu_has_avx512() -> bool {
     is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512dq")
-        && is_x86_feature_detected!("avx512vl")
         && is_x86_feature_detected!("popcnt")
 }
 
@@ -98,11 +98,9 @@ pub(crate) unsafe fn query<const COUNTERS: bool>(
     mut visit: impl FnMut(usize, u8),
 ) {
     debug_assert!(target.num_bits >= MIN_BITS && target.num_hashes >= 1);
-    static NO_REFILL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let no_refill = *NO_REFILL.get_or_init(|| std::env::var_os("SPARKBLOOM_NO_REFILL").is_some());
-    if keys.len() >= REFILL_MIN_KEYS && !no_refill {
-        // SAFETY: forwarded from this function's contract.
-        return unsafe { refill::query::<COUNTERS>(target, keys, visit) };
+    if keys.len() >= SCREEN_MIN_KEYS && target.num_hashes > screened::SCREEN_PROBES {
+        // SAFETY: forwarded from this function's contract, and k > SCREEN_PROBES.
+        return unsafe { screened::query::<COUNTERS>(target, keys, visit) };
     }
     let lanes = Lanes::new(target);
     let mut blocks = keys.chunks_exact(8 * LOCKSTEP);
@@ -304,11 +302,28 @@ impl Lanes {
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn present_walks<const COUNTERS: bool, const N: usize>(
         &self,
-        mut walks: [Walk; N],
+        walks: [Walk; N],
         live: [u8; N],
     ) -> [u8; N] {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.present_from::<COUNTERS, N>(walks, live, self.num_hashes) }
+    }
+
+    /// [`present_walks`](Self::present_walks) for the `probes` indexes from the walks' current
+    /// ones (the survivors of a screen, `screened.rs`, start past their first indexes).
+    ///
+    /// # Safety
+    /// As [`query`].
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn present_from<const COUNTERS: bool, const N: usize>(
+        &self,
+        mut walks: [Walk; N],
+        live: [u8; N],
+        probes: u32,
+    ) -> [u8; N] {
         let mut present = live;
-        for i in 0..self.num_hashes {
+        for i in 0..probes {
             let mut any = 0;
             for (walk, present) in walks.iter_mut().zip(&mut present) {
                 if i > 0 {
@@ -400,6 +415,7 @@ impl Lanes {
 }
 
 /// `Indexer::for_each_mitz64`'s state, lane by lane.
+#[derive(Clone, Copy)]
 struct Walk {
     /// The current index, (combined mod 2^63) mod m.
     idx: __m512i,
