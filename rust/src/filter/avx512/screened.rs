@@ -24,6 +24,7 @@
 
 use super::{Lanes, Target, Walk, load_up_to_8};
 use std::arch::x86_64::*;
+use std::mem::MaybeUninit;
 
 /// Indexes every key tests before the survivors are packed.
 pub(super) const SCREEN_PROBES: u32 = 3;
@@ -35,15 +36,19 @@ const GATHER_BYTE_BITS: u64 = 0x0102_0408_1020_4080;
 /// Room for a pass's survivors and for the last vector store, which may run past them.
 const ROOM: usize = PASS + 8;
 
+/// A survivor field's array: left uninitialized (zeroing ~13 KB a call cost short batches
+/// their gain); the first `len` are written before they are read.
+type Field = [MaybeUninit<u64>; ROOM];
+
 /// The walk states of a pass's survivors, one array per field of [`Walk`] and their keys'
 /// positions in the pass, in key order.
 struct Survivors {
-    idx: [u64; ROOM],
-    a2: [u64; ROOM],
-    d2: [u64; ROOM],
-    step: [u64; ROOM],
-    step_wrapped: [u64; ROOM],
-    position: [u64; ROOM],
+    idx: Field,
+    a2: Field,
+    d2: Field,
+    step: Field,
+    step_wrapped: Field,
+    position: Field,
     len: usize,
 }
 
@@ -84,9 +89,11 @@ impl Survivors {
     #[target_feature(enable = "avx512f,avx512dq")]
     fn load(&self, at: usize) -> (Walk, __m512i, u8) {
         let live = ((1u16 << (self.len - at).min(8)) - 1) as u8;
-        // SAFETY: at + 8 ≤ ROOM (at < len ≤ PASS), so each load is inside its array.
-        let load =
-            |field: &[u64; ROOM]| unsafe { _mm512_loadu_si512(field.as_ptr().add(at).cast()) };
+        // SAFETY: the mask reads only the lanes at..len, inside the array and written; the
+        // other lanes are zero, a valid index for the idle lanes' gathers.
+        let load = |field: &Field| unsafe {
+            _mm512_maskz_loadu_epi64(live, field.as_ptr().add(at).cast())
+        };
         (
             Walk {
                 idx: load(&self.idx),
@@ -144,15 +151,16 @@ pub(super) unsafe fn query<const COUNTERS: bool>(
     debug_assert!(target.num_hashes > SCREEN_PROBES);
     let lanes = Lanes::new(target);
     let mut survivors = Survivors {
-        idx: [0; ROOM],
-        a2: [0; ROOM],
-        d2: [0; ROOM],
-        step: [0; ROOM],
-        step_wrapped: [0; ROOM],
-        position: [0; ROOM],
+        idx: [MaybeUninit::uninit(); ROOM],
+        a2: [MaybeUninit::uninit(); ROOM],
+        d2: [MaybeUninit::uninit(); ROOM],
+        step: [MaybeUninit::uninit(); ROOM],
+        step_wrapped: [MaybeUninit::uninit(); ROOM],
+        position: [MaybeUninit::uninit(); ROOM],
         len: 0,
     };
-    let mut log = [0u64; ROOM];
+    // The positions of the keys present, the first `logged` written.
+    let mut log: Field = [MaybeUninit::uninit(); ROOM];
     let mut present = [0u8; PASS];
     for (p, pass) in keys.chunks(PASS).enumerate() {
         survivors.len = 0;
@@ -206,7 +214,9 @@ pub(super) unsafe fn query<const COUNTERS: bool>(
         // One byte per key, then eight bytes to a mask: plain stores, where setting bits in
         // place chains each read-modify-write of a mask byte to the one before.
         present.fill(0);
-        for &position in &log[..logged] {
+        for position in &log[..logged] {
+            // SAFETY: the first `logged` entries were written (the stores above).
+            let position = unsafe { position.assume_init() };
             present[position as usize] = 1;
         }
         for (g, bytes) in present
