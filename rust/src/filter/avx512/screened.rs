@@ -13,8 +13,9 @@
 //! probes 27.6–28.0 / 25.6–27.0 / 24.1–25.8 / 25.1–25.7 / 25.8–26.0; passes of 512 keys
 //! instead of 256 (at 2 probes) 26.8–28.9; of 128, alike (25.1–25.9 against 24.8–26.2). The
 //! survivors' arrays zeroed on each call cost short batches their gain: `query_all` of 256
-//! keys 1.73 against main's 1.73–1.80, left uninitialized 1.59–1.62 against 1.82–1.86. The
-//! answers first set as bits of the mask bytes in
+//! keys 1.73 against main's 1.73–1.80, left uninitialized 1.59–1.62 against 1.82–1.86. A
+//! pass's last eight survivors walked alone rather than beside an empty vector: no difference
+//! within the noise (26.9–29.3 both), so not kept. The answers first set as bits of the mask bytes in
 //! place measured 27.2–28.2 against 25.6–27.0 as bytes packed afterwards (each read-modify-write
 //! of a mask byte waits on the one before).
 //!
