@@ -150,6 +150,48 @@ unsafe fn screen<const COUNTERS: bool, const N: usize>(
 pub(super) unsafe fn query<const COUNTERS: bool>(
     target: Target,
     keys: &[u64],
+    visit: impl FnMut(usize, u8),
+) {
+    let start = |lanes: &Lanes, first: usize, count: usize| {
+        lanes.walk(load_up_to_8(&keys[first..first + count]).0)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { query_walks::<COUNTERS>(target, keys.len(), start, visit) }
+}
+
+/// [`query_hashes`](super::query_hashes), screened: keys hashed elsewhere (the byte-key and
+/// string batches), `h1s[i]`, `h2s[i]` the halves of key i's hash.
+///
+/// # Safety
+/// As [`query`].
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+pub(super) unsafe fn query_hashes<const COUNTERS: bool>(
+    target: Target,
+    h1s: &[u64],
+    h2s: &[u64],
+    visit: impl FnMut(usize, u8),
+) {
+    assert_eq!(h1s.len(), h2s.len());
+    let start = |lanes: &Lanes, first: usize, count: usize| {
+        let (h1, h2, _) =
+            super::hashed::load_halves(&h1s[first..first + count], &h2s[first..first + count]);
+        lanes.walk_hashed(h1, h2)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { query_walks::<COUNTERS>(target, h1s.len(), start, visit) }
+}
+
+/// The screened walk of `len` keys, `start(lanes, first, count)` giving the walks of keys
+/// `first..first + count` (count 1..=8) at their first index.
+///
+/// # Safety
+/// As [`query`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+unsafe fn query_walks<const COUNTERS: bool>(
+    target: Target,
+    len: usize,
+    start: impl Fn(&Lanes, usize, usize) -> Walk,
     mut visit: impl FnMut(usize, u8),
 ) {
     debug_assert!(target.num_hashes > SCREEN_PROBES);
@@ -166,23 +208,21 @@ pub(super) unsafe fn query<const COUNTERS: bool>(
     // The positions of the keys present, the first `logged` written.
     let mut log: Field = [MaybeUninit::uninit(); ROOM];
     let mut present = [0u8; PASS];
-    for (p, pass) in keys.chunks(PASS).enumerate() {
+    for pass_first in (0..len).step_by(PASS) {
+        let pass_len = PASS.min(len - pass_first);
         survivors.len = 0;
-        let mut blocks = pass.chunks_exact(16);
-        for (b, block) in (&mut blocks).enumerate() {
-            // SAFETY: `block` holds 16 readable u64s.
-            let walks = std::array::from_fn(|g| {
-                lanes.walk(unsafe { _mm512_loadu_si512(block.as_ptr().add(8 * g).cast()) })
-            });
+        let whole = pass_len / 16 * 16;
+        for block in (0..whole).step_by(16) {
+            let walks = std::array::from_fn(|g| start(&lanes, pass_first + block + 8 * g, 8));
             // SAFETY: forwarded from this function's contract.
-            unsafe { screen::<COUNTERS, 2>(&lanes, walks, [0xff; 2], 16 * b, &mut survivors) };
+            unsafe { screen::<COUNTERS, 2>(&lanes, walks, [0xff; 2], block, &mut survivors) };
         }
-        let done = pass.len() - blocks.remainder().len();
-        for (g, group) in blocks.remainder().chunks(8).enumerate() {
-            let (group_keys, live) = load_up_to_8(group);
-            let walks = [lanes.walk(group_keys)];
+        for group in (whole..pass_len).step_by(8) {
+            let count = 8.min(pass_len - group);
+            let walks = [start(&lanes, pass_first + group, count)];
+            let live = ((1u16 << count) - 1) as u8;
             // SAFETY: forwarded from this function's contract.
-            unsafe { screen::<COUNTERS, 1>(&lanes, walks, [live], done + 8 * g, &mut survivors) };
+            unsafe { screen::<COUNTERS, 1>(&lanes, walks, [live], group, &mut survivors) };
         }
         // The survivors walk the rest, two vectors in lockstep.
         let mut logged = 0;
@@ -225,13 +265,13 @@ pub(super) unsafe fn query<const COUNTERS: bool>(
         }
         for (g, bytes) in present
             .chunks_exact(8)
-            .take(pass.len().div_ceil(8))
+            .take(pass_len.div_ceil(8))
             .enumerate()
         {
             let bytes = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
             // Byte j (0 or 1) lands on bit 56 + j, and no two products meet below it.
             visit(
-                p * PASS + 8 * g,
+                pass_first + 8 * g,
                 (bytes.wrapping_mul(GATHER_BYTE_BITS) >> 56) as u8,
             );
         }
