@@ -628,6 +628,52 @@ mod tests {
         }
     }
 
+    /// The screened walk (`avx512/screened.rs`: batches of 64 keys and more, k above the
+    /// probes screened) against the scalar batch path and single keys: k at, just above and
+    /// far above the screen, batch lengths around the screen's threshold, its passes and its
+    /// blocks of sixteen, all hits, all misses and 50/50 on a half-full filter (so misses
+    /// fail at every probe, before, at and after the screen).
+    #[test]
+    fn screened_batches_agree_with_single_keys() {
+        let mut state = 4242;
+        for (num_bits, num_hashes) in [
+            (avx512::MIN_BITS + 64 * 3, 3),
+            (143_776, 4),
+            (143_776, 5),
+            (143_776, 10),
+            (200_000, 64),
+            (100_032, 255),
+        ] {
+            let shape = Shape {
+                num_bits,
+                num_hashes,
+            };
+            let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            let half_full = (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
+            let put: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
+            f.put_all(&put);
+            let mut scalar = f.clone();
+            scalar.vector_lanes = false;
+            for len in (62..=82).chain([255, 256, 257, 511, 513, 1000, 4099]) {
+                let hits: Vec<u64> = (0..len)
+                    .map(|_| put[splitmix64(&mut state) as usize % put.len()])
+                    .collect();
+                let misses: Vec<u64> = (0..len).map(|_| splitmix64(&mut state)).collect();
+                for probe in [hits, misses, half_put(&put, len, &mut state)] {
+                    let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                    assert_eq!(
+                        f.might_contain_all(&probe),
+                        single,
+                        "k={num_hashes} len {len}"
+                    );
+                    assert_eq!(scalar.might_contain_all(&probe), single);
+                    let absent = absent_of(&probe, &single);
+                    assert_eq!(f.retain_absent(&probe), absent, "k={num_hashes} len {len}");
+                }
+            }
+        }
+    }
+
     /// The prefetched vector walk (filters of at least VECTOR_PREFETCH_MIN_BYTES, k up to its
     /// limit; above it the scalar path) against single-key puts and queries: k at and around
     /// the number of indexes screened first, batches shorter than the walk's pipeline and of

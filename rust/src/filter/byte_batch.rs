@@ -21,6 +21,10 @@ const UNQUERIED_AFTER_NEW: usize = 8;
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
 const GROUP: usize = 16;
 
+/// Keys hashed together before a gathering query walks them: enough for the screened walk
+/// (`avx512::screened`, batches of 64 keys and more), one of its passes.
+const QUERY_GROUP: usize = 256;
+
 /// The eight answers of each lane mask (bit j: key j is present), copied whole into the
 /// answers where the mask's eight keys are (2 KiB).
 const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
@@ -116,12 +120,12 @@ impl<'a> PackedBytes<'a> {
 }
 
 /// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
-struct GroupHashes {
-    h1s: [u64; GROUP],
-    h2s: [u64; GROUP],
+struct GroupHashes<const N: usize = GROUP> {
+    h1s: [u64; N],
+    h2s: [u64; N],
 }
 
-impl GroupHashes {
+impl<const N: usize> GroupHashes<N> {
     fn get(&self, j: usize) -> Hash128 {
         Hash128 {
             h1: self.h1s[j],
@@ -358,15 +362,22 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        self.for_each_group(keys, |first, count, hashes, scratch| {
-            let out = &mut out[first..first + count];
-            if self.queries_gather() {
-                // As the `long` batches: gathers in lanes, up to filters L3 holds.
-                let target = self.vector_target();
+        if self.queries_gather() {
+            // As the `long` batches: gathers in lanes, up to filters L3 holds. Hashed
+            // QUERY_GROUP keys at a time, so the walk screens them.
+            let target = self.vector_target();
+            let mut hashes = GroupHashes::<QUERY_GROUP> {
+                h1s: [0; QUERY_GROUP],
+                h2s: [0; QUERY_GROUP],
+            };
+            for first in (0..keys.len()).step_by(QUERY_GROUP) {
+                let count = QUERY_GROUP.min(keys.len() - first);
+                self.hash_keys(keys, first, count, &mut hashes);
+                let out = &mut out[first..first + count];
                 let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a
-                // filter in the vector path's range (`query_each_vector`); the words live as
-                // long as `self`.
+                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ (and
+                // POPCNT) and for a filter in the vector path's range (`query_each_vector`);
+                // the words live as long as `self`.
                 unsafe {
                     super::avx512::query_hashes::<{ super::avx512::BIT_CELLS }>(
                         target,
@@ -384,7 +395,12 @@ impl BloomFilter {
                         },
                     )
                 }
-            } else if self.prefetches() {
+            }
+            return Ok(());
+        }
+        self.for_each_group(keys, |first, count, hashes, scratch| {
+            let out = &mut out[first..first + count];
+            if self.prefetches() {
                 let indexes = self.group_indexes(hashes, count, scratch);
                 for (j, slot) in out.iter_mut().enumerate() {
                     // Every probe, no early exit: the loads are in flight anyway, and a
@@ -498,7 +514,13 @@ impl BloomFilter {
 
     /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):
     /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
-    fn hash_keys(&self, keys: PackedBytes<'_>, first: usize, count: usize, out: &mut GroupHashes) {
+    fn hash_keys<const N: usize>(
+        &self,
+        keys: PackedBytes<'_>,
+        first: usize,
+        count: usize,
+        out: &mut GroupHashes<N>,
+    ) {
         let lanes = hashing::LANES;
         // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
         let in_lanes = !self.strategy.is_spark() && hashing::lanes_available();
@@ -646,6 +668,47 @@ mod tests {
                 assert_eq!(f.might_contain_all_bytes(keys), single, "{strategy}");
                 assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
                 assert!(probe.len() > 1_000 && single[1_500..].iter().any(|&p| !p));
+            }
+        }
+    }
+
+    /// The gathering query's screened walk (batches hashed QUERY_GROUP keys at a time) against
+    /// single-key queries and the scalar path, on half-full filters where absent keys fail at
+    /// every probe position: k at and above the probes screened, batch lengths around the
+    /// screen's threshold and across QUERY_GROUP's edges.
+    #[test]
+    fn screened_byte_batches_agree_with_single_keys() {
+        let mut state = 99;
+        for (num_bits, num_hashes) in [(143_776, 3), (143_776, 4), (143_776, 10), (200_000, 64)] {
+            let shape = Shape {
+                num_bits,
+                num_hashes,
+            };
+            let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+            let half_full = (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
+            let (data, ends) = mixed_keys(2 * half_full, &mut state);
+            let put = PackedBytes::new(&data, &ends[..half_full]).unwrap();
+            f.put_all_bytes(put);
+            let mut scalar = f.clone();
+            scalar.vector_lanes = false;
+            for len in (62..=66).chain([255, 256, 257, 513, 4099]) {
+                // Every key of the batch drawn from the put half or the other one at random.
+                let (mut probe_data, mut probe_ends) = (Vec::new(), Vec::new());
+                for _ in 0..len {
+                    let i = splitmix64(&mut state) as usize % (2 * half_full);
+                    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                    probe_data.extend_from_slice(&data[start..ends[i] as usize]);
+                    probe_ends.push(probe_data.len() as u32);
+                }
+                let probe = PackedBytes::new(&probe_data, &probe_ends).unwrap();
+                let single: Vec<bool> = probe.iter().map(|k| f.might_contain_bytes(k)).collect();
+                assert!(single.iter().any(|&p| p) && single.iter().any(|&p| !p));
+                assert_eq!(
+                    f.might_contain_all_bytes(probe),
+                    single,
+                    "k={num_hashes} len {len}"
+                );
+                assert_eq!(scalar.might_contain_all_bytes(probe), single);
             }
         }
     }

@@ -8,7 +8,7 @@ use std::arch::x86_64::*;
 
 /// Up to eight hash halves in lanes (the others zero), and the mask of the live lanes.
 #[target_feature(enable = "avx512f,avx512dq")]
-fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
+pub(super) fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
     assert!(h1s.len() <= 8 && h2s.len() == h1s.len());
     let live = ((1u16 << h1s.len()) - 1) as u8;
     // SAFETY: the mask reads only the lanes of the slices, which hold that many u64s.
@@ -37,6 +37,10 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
     mut visit: impl FnMut(usize, u8),
 ) {
     assert_eq!(h1s.len(), h2s.len());
+    if h1s.len() >= super::SCREEN_MIN_KEYS && target.num_hashes > super::screened::SCREEN_PROBES {
+        // SAFETY: forwarded from this function's contract, and k > SCREEN_PROBES.
+        return unsafe { super::screened::query_hashes::<COUNTERS>(target, h1s, h2s, visit) };
+    }
     let lanes = Lanes::new(target);
     let block = 8 * LOCKSTEP;
     let whole = h1s.len() / block * block;

@@ -1,0 +1,279 @@
+//! The lockstep query in two phases: every key's first [`SCREEN_PROBES`] indexes are tested
+//! first, and only the keys that pass (the survivors) walk the rest, packed eight to a vector.
+//!
+//! On a half-full filter a key that was never put fails each probe with probability ~1/2, so
+//! on a 50/50 mix of hits and misses a group of eight nearly always holds a hit and runs all k
+//! rounds in plain lockstep, while a miss is answered after ~2 probes. Screened by three
+//! probes, the ~9/16 of keys that survive (the hits and an eighth of the misses) fill whole
+//! vectors for the other k − 3 rounds: at k = 10, 3 + 9/16 · 7 ≈ 6.9 rounds per eight keys
+//! instead of 10, for one compress of the survivors' walk states per eight keys.
+//!
+//! Measured (criterion, `query_all@n1e4_p1e-3/sparkbloom/4096`, µs per batch, the plain
+//! lockstep of main 27.7–29.5 in the same sittings, load ~1.3–2): screened by 1 / 2 / 3 / 4 / 5
+//! probes 27.6–28.0 / 25.6–27.0 / 24.1–25.8 / 25.1–25.7 / 25.8–26.0; passes of 512 keys
+//! instead of 256 (at 2 probes) 26.8–28.9; of 128, alike (25.1–25.9 against 24.8–26.2). The
+//! survivors' arrays zeroed on each call cost short batches their gain: `query_all` of 256
+//! keys 1.73 against main's 1.73–1.80, left uninitialized 1.59–1.62 against 1.82–1.86. A
+//! pass's last eight survivors walked alone rather than beside an empty vector: no difference
+//! within the noise (26.9–29.3 both), so not kept. The answers first set as bits of the mask bytes in
+//! place measured 27.2–28.2 against 25.6–27.0 as bytes packed afterwards (each read-modify-write
+//! of a mask byte waits on the one before).
+//!
+//! Lane refill, tried first and rejected: every lane whose key is answered (a clear bit, or k
+//! probes set) takes the next key at once, from walk states hashed ahead, with expanding loads,
+//! the hits' positions logged by a compress. 35.8–40 µs (two, three or four vectors in flight)
+//! against 27.3: each round's refill waits on the gather before it (the lanes to refill are
+//! known only from its answer), where the lockstep's next gathers never wait on an answer, and
+//! the refill's ~25 extra ops per vector and round cost more than the ~40 % of rounds saved.
+
+use super::{Lanes, Target, Walk, load_up_to_8};
+use std::arch::x86_64::*;
+use std::mem::MaybeUninit;
+
+/// Indexes every key tests before the survivors are packed.
+pub(super) const SCREEN_PROBES: u32 = 3;
+/// Keys screened before their survivors are walked and their masks visited: the survivors'
+/// states (six words a key) stay in L1 beside the filter.
+const PASS: usize = 256;
+/// Multiplies eight bytes of 0 or 1 into the mask of the ones, in the top byte.
+const GATHER_BYTE_BITS: u64 = 0x0102_0408_1020_4080;
+/// Room for a pass's survivors and for the last vector store, which may run past them.
+const ROOM: usize = PASS + 8;
+
+/// A survivor field's array: left uninitialized (zeroing ~13 KB a call cost short batches
+/// their gain); the first `len` are written before they are read.
+type Field = [MaybeUninit<u64>; ROOM];
+
+/// The walk states of a pass's survivors, one array per field of [`Walk`] and their keys'
+/// positions in the pass, in key order.
+struct Survivors {
+    idx: Field,
+    a2: Field,
+    d2: Field,
+    step: Field,
+    step_wrapped: Field,
+    position: Field,
+    len: usize,
+}
+
+impl Survivors {
+    /// Appends the lanes `keep` of `walk` (keys at positions `first..first + 8`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,popcnt")]
+    fn push(&mut self, walk: &Walk, keep: u8, first: usize) {
+        let positions = _mm512_add_epi64(
+            _mm512_set1_epi64(first as i64),
+            _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+        );
+        let at = self.len;
+        debug_assert!(at + 8 <= ROOM);
+        // SAFETY: at most PASS keys survive a pass, so at + 8 ≤ ROOM: each store is in its
+        // array. The compress is the register form, then a whole store (its memory form is
+        // slow on Zen 4).
+        unsafe {
+            for (field, value) in [
+                (&mut self.idx, walk.idx),
+                (&mut self.a2, walk.a2),
+                (&mut self.d2, walk.d2),
+                (&mut self.step, walk.step),
+                (&mut self.step_wrapped, walk.step_wrapped),
+                (&mut self.position, positions),
+            ] {
+                _mm512_storeu_si512(
+                    field.as_mut_ptr().add(at).cast(),
+                    _mm512_maskz_compress_epi64(keep, value),
+                );
+            }
+        }
+        self.len += keep.count_ones() as usize;
+    }
+
+    /// The survivors `at..at + 8` (those that exist): their walks, positions and lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn load(&self, at: usize) -> (Walk, __m512i, u8) {
+        let live = ((1u16 << (self.len - at).min(8)) - 1) as u8;
+        // SAFETY: the mask reads only the lanes at..len, inside the array and written; the
+        // other lanes are zero, a valid index for the idle lanes' gathers.
+        let load = |field: &Field| unsafe {
+            _mm512_maskz_loadu_epi64(live, field.as_ptr().add(at).cast())
+        };
+        (
+            Walk {
+                idx: load(&self.idx),
+                a2: load(&self.a2),
+                d2: load(&self.d2),
+                step: load(&self.step),
+                step_wrapped: load(&self.step_wrapped),
+            },
+            load(&self.position),
+            live,
+        )
+    }
+}
+
+/// Tests the first `SCREEN_PROBES` indexes of the keys in `walks` (lanes `live`) and appends
+/// the lanes that pass, advanced to their next index, to `survivors`.
+///
+/// # Safety
+/// As [`query`](super::query).
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+unsafe fn screen<const COUNTERS: bool, const N: usize>(
+    lanes: &Lanes,
+    mut walks: [Walk; N],
+    live: [u8; N],
+    first: usize,
+    survivors: &mut Survivors,
+) {
+    let mut present = live;
+    for i in 0..SCREEN_PROBES {
+        for (walk, present) in walks.iter_mut().zip(&mut present) {
+            if i > 0 {
+                walk.advance(lanes);
+            }
+            // SAFETY: forwarded from this function's contract.
+            *present = unsafe { lanes.cells_set::<COUNTERS>(walk, *present) };
+        }
+    }
+    for (g, (walk, &present)) in walks.iter_mut().zip(&present).enumerate() {
+        walk.advance(lanes);
+        survivors.push(walk, present, first + 8 * g);
+    }
+}
+
+/// [`query`](super::query), screened: the same `visit(first, present)` calls, in order.
+///
+/// # Safety
+/// As [`query`](super::query), and `target.num_hashes` is above [`SCREEN_PROBES`].
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+pub(super) unsafe fn query<const COUNTERS: bool>(
+    target: Target,
+    keys: &[u64],
+    visit: impl FnMut(usize, u8),
+) {
+    let start = |lanes: &Lanes, first: usize, count: usize| {
+        lanes.walk(load_up_to_8(&keys[first..first + count]).0)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { query_walks::<COUNTERS>(target, keys.len(), start, visit) }
+}
+
+/// [`query_hashes`](super::query_hashes), screened: keys hashed elsewhere (the byte-key and
+/// string batches), `h1s[i]`, `h2s[i]` the halves of key i's hash.
+///
+/// # Safety
+/// As [`query`].
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+pub(super) unsafe fn query_hashes<const COUNTERS: bool>(
+    target: Target,
+    h1s: &[u64],
+    h2s: &[u64],
+    visit: impl FnMut(usize, u8),
+) {
+    assert_eq!(h1s.len(), h2s.len());
+    let start = |lanes: &Lanes, first: usize, count: usize| {
+        let (h1, h2, _) =
+            super::hashed::load_halves(&h1s[first..first + count], &h2s[first..first + count]);
+        lanes.walk_hashed(h1, h2)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { query_walks::<COUNTERS>(target, h1s.len(), start, visit) }
+}
+
+/// The screened walk of `len` keys, `start(lanes, first, count)` giving the walks of keys
+/// `first..first + count` (count 1..=8) at their first index.
+///
+/// # Safety
+/// As [`query`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq,popcnt")]
+unsafe fn query_walks<const COUNTERS: bool>(
+    target: Target,
+    len: usize,
+    start: impl Fn(&Lanes, usize, usize) -> Walk,
+    mut visit: impl FnMut(usize, u8),
+) {
+    debug_assert!(target.num_hashes > SCREEN_PROBES);
+    let lanes = Lanes::new(target);
+    let mut survivors = Survivors {
+        idx: [MaybeUninit::uninit(); ROOM],
+        a2: [MaybeUninit::uninit(); ROOM],
+        d2: [MaybeUninit::uninit(); ROOM],
+        step: [MaybeUninit::uninit(); ROOM],
+        step_wrapped: [MaybeUninit::uninit(); ROOM],
+        position: [MaybeUninit::uninit(); ROOM],
+        len: 0,
+    };
+    // The positions of the keys present, the first `logged` written.
+    let mut log: Field = [MaybeUninit::uninit(); ROOM];
+    let mut present = [0u8; PASS];
+    for pass_first in (0..len).step_by(PASS) {
+        let pass_len = PASS.min(len - pass_first);
+        survivors.len = 0;
+        let whole = pass_len / 16 * 16;
+        for block in (0..whole).step_by(16) {
+            let walks = std::array::from_fn(|g| start(&lanes, pass_first + block + 8 * g, 8));
+            // SAFETY: forwarded from this function's contract.
+            unsafe { screen::<COUNTERS, 2>(&lanes, walks, [0xff; 2], block, &mut survivors) };
+        }
+        for group in (whole..pass_len).step_by(8) {
+            let count = 8.min(pass_len - group);
+            let walks = [start(&lanes, pass_first + group, count)];
+            let live = ((1u16 << count) - 1) as u8;
+            // SAFETY: forwarded from this function's contract.
+            unsafe { screen::<COUNTERS, 1>(&lanes, walks, [live], group, &mut survivors) };
+        }
+        // The survivors walk the rest, two vectors in lockstep.
+        let mut logged = 0;
+        for at in (0..survivors.len).step_by(16) {
+            let (first, first_positions, first_live) = survivors.load(at);
+            let (second, second_positions, second_live) = if at + 8 < survivors.len {
+                survivors.load(at + 8)
+            } else {
+                (first, first_positions, 0)
+            };
+            // SAFETY: forwarded from this function's contract.
+            let [first_present, second_present] = unsafe {
+                lanes.present_from::<COUNTERS, 2>(
+                    [first, second],
+                    [first_live, second_live],
+                    target.num_hashes - SCREEN_PROBES,
+                )
+            };
+            for (present, positions) in [
+                (first_present, first_positions),
+                (second_present, second_positions),
+            ] {
+                // SAFETY: at most PASS keys are logged, each once, so eight more fit.
+                unsafe {
+                    _mm512_storeu_si512(
+                        log.as_mut_ptr().add(logged).cast(),
+                        _mm512_maskz_compress_epi64(present, positions),
+                    )
+                };
+                logged += present.count_ones() as usize;
+            }
+        }
+        // One byte per key, then eight bytes to a mask: plain stores, where setting bits in
+        // place chains each read-modify-write of a mask byte to the one before.
+        present.fill(0);
+        for position in &log[..logged] {
+            // SAFETY: the first `logged` entries were written (the stores above).
+            let position = unsafe { position.assume_init() };
+            present[position as usize] = 1;
+        }
+        for (g, bytes) in present
+            .chunks_exact(8)
+            .take(pass_len.div_ceil(8))
+            .enumerate()
+        {
+            let bytes = u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
+            // Byte j (0 or 1) lands on bit 56 + j, and no two products meet below it.
+            visit(
+                pass_first + 8 * g,
+                (bytes.wrapping_mul(GATHER_BYTE_BITS) >> 56) as u8,
+            );
+        }
+    }
+}
