@@ -2,12 +2,10 @@ package io.sparkbloom.spark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -57,30 +55,19 @@ final class BroadcastLimit {
    * {@code objectFile} reads it), skipping Hadoop's hidden files ({@code _SUCCESS}, the
    * partitioning marker, {@code .crc}): read from the file system's listing, no Spark job. The
    * saved records hold the filters' FORMAT bytes plus a few bytes of framing per record, so this
-   * is an upper bound of what the broadcast collects.
+   * is an upper bound of what the broadcast collects. Listed without reading permissions
+   * ({@link SavedFiles}).
    */
   static long savedBytes(JavaSparkContext jsc, String path) {
     Path p = new Path(path);
     try {
-      FileSystem fs = p.getFileSystem(jsc.hadoopConfiguration());
-      FileStatus[] matched = fs.globStatus(p);
-      if (matched == null || matched.length == 0) {
+      List<FileStatus> files = SavedFiles.list(p.getFileSystem(jsc.hadoopConfiguration()), p, true);
+      if (files == null) {
         throw new IllegalArgumentException("no saved filters at " + path);
       }
       long total = 0;
-      for (FileStatus m : matched) {
-        if (m.isFile()) {
-          total += m.getLen();
-          continue;
-        }
-        RemoteIterator<LocatedFileStatus> files = fs.listFiles(m.getPath(), true);
-        while (files.hasNext()) {
-          LocatedFileStatus f = files.next();
-          String name = f.getPath().getName();
-          if (!name.startsWith("_") && !name.startsWith(".")) {
-            total += f.getLen();
-          }
-        }
+      for (FileStatus f : files) {
+        total += f.getLen();
       }
       return total;
     } catch (IOException e) {

@@ -113,9 +113,7 @@ public final class CountingFilters {
 
   /** A counting filter sized for the distinct values of {@code items}, holding every item (each occurrence counts). */
   private static CountingBloomFilter countingFilter(Sizing sizing, long[] items) {
-    long[] sorted = items.clone();
-    int distinct = Sizing.sortDistinct(sorted);
-    CountingBloomFilter f = sizing.createCounting(distinct);
+    CountingBloomFilter f = sizing.createCounting(DistinctCount.of(items));
     if (items.length > 0) {
       f.addAll(items);
     }

@@ -14,7 +14,6 @@ import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapred.SequenceFileInputFormat;
 import org.apache.spark.api.java.JavaHadoopRDD;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -24,10 +23,10 @@ import scala.Tuple2;
 /**
  * The SequenceFiles of a {@code saveAsObjectFile} directory, one split per part file, in
  * part-file order, so that split {@code i} is {@code part-0000i} (hidden files such as
- * {@code _SUCCESS} are skipped as usual). Used by {@link PerKeyFilters#objectFile} to read a
+ * {@code _SUCCESS} are skipped as usual; listed without reading permissions, as its parent). Used by {@link PerKeyFilters#objectFile} to read a
  * partitioned filter objectFile back with its partitioner.
  */
-public final class PartFilesInputFormat extends SequenceFileInputFormat<NullWritable, BytesWritable> {
+public final class PartFilesInputFormat extends SequenceFilesInputFormat {
   @Override
   protected boolean isSplitable(FileSystem fs, Path file) {
     return false;

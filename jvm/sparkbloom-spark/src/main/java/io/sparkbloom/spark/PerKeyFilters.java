@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.mapred.SequenceFileInputFormat;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.SparkContext;
@@ -203,7 +202,7 @@ public final class PerKeyFilters {
     }
     return pairs
         .aggregateByKey(new LongArrayBuilder(), numPartitions, LongArrayBuilder::add, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.buildOwned(items.toArray()));
+        .mapValues(items -> sizing.build(items.toArray()));
   }
 
   /** Scala-friendly {@link #buildPerKey(JavaPairRDD, Sizing)}: any integral item type. */
@@ -228,7 +227,7 @@ public final class PerKeyFilters {
     }
     return records
         .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::addAll, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.buildOwned(items.toArray()));
+        .mapValues(items -> sizing.build(items.toArray()));
   }
 
   /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, Sizing)}. */
@@ -299,9 +298,9 @@ public final class PerKeyFilters {
         return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
       }
     }
-    // as jsc.objectFile(path) reads, but a bad record names its file
+    // as jsc.objectFile(path) reads (listed without a process per file), but a bad record names its file
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
-        SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
+        SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
     return PartFilesInputFormat.<Tuple2<K, BloomFilter>>records(files, ObjectFileRecords::deserialize).mapToPair(t -> t);
   }
 
@@ -417,12 +416,17 @@ public final class PerKeyFilters {
   public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
       JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates, long maxBytes) {
     BroadcastLimit.checkArgument(maxBytes);
-    long saved = BroadcastLimit.savedBytes(jsc, path);
+    return dedupBroadcastSaved(jsc, path, BroadcastLimit.savedBytes(jsc, path), candidates, maxBytes);
+  }
+
+  /** {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD, long)} of files already listed ({@code saved} bytes). */
+  private static <K> JavaPairRDD<K, long[]> dedupBroadcastSaved(
+      JavaSparkContext jsc, String path, long saved, JavaPairRDD<K, long[]> candidates, long maxBytes) {
     if (saved > maxBytes) {
       throw BroadcastLimit.exceeded("the filters saved at " + path + " take", saved, maxBytes);
     }
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
-        SequenceFileInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
+        SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
     JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
     return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates, maxBytes);
   }
@@ -459,7 +463,7 @@ public final class PerKeyFilters {
     DedupPlan plan = dedupPlan(jsc, path, maxBytes);
     DedupPlan.LOG.info("sparkbloom dedup of {}: {}", path, plan.describe());
     return plan.isBroadcast()
-        ? dedupBroadcast(jsc, path, candidates, maxBytes)
+        ? dedupBroadcastSaved(jsc, path, plan.savedBytes(), candidates, maxBytes)
         : dedup(objectFile(jsc, path), candidates);
   }
 

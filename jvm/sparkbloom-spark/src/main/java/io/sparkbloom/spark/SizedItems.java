@@ -60,7 +60,7 @@ public final class SizedItems implements Serializable {
     if (sizing == null) {
       return null;
     }
-    try (BloomFilter f = sizing.buildOwned(items.toArray())) {
+    try (BloomFilter f = sizing.build(items.toArray())) {
       return f.toByteArray();
     }
   }

@@ -4,7 +4,6 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CountingBloomFilter;
 import io.sparkbloom.Strategy;
 import java.io.Serializable;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -181,46 +180,16 @@ public final class Sizing implements Serializable {
 
   /**
    * A filter holding {@code items} (duplicates allowed), in one {@code putAll} call.
-   * {@code items} is not modified. Per-key sizing counts the distinct items first: a sorted copy,
-   * deduplicated, is what goes to the native side.
+   * {@code items} is not modified. Per-key sizing counts the distinct items first
+   * ({@link DistinctCount}: a hash table, no sorted copy); duplicates set the same bits again.
    */
   public BloomFilter build(long[] items) {
     Objects.requireNonNull(items, "items");
-    if (!perKey) {
-      BloomFilter f = create(0);
+    BloomFilter f = create(perKey ? DistinctCount.of(items) : 0);
+    if (items.length > 0) {
       f.putAll(items);
-      return f;
-    }
-    return buildDistinct(items.clone());
-  }
-
-  /** {@link #build} over an array the caller hands over (sorted in place). */
-  BloomFilter buildOwned(long[] items) {
-    return perKey ? buildDistinct(items) : build(items);
-  }
-
-  private BloomFilter buildDistinct(long[] sortable) {
-    int distinct = sortDistinct(sortable);
-    BloomFilter f = create(distinct);
-    if (distinct > 0) {
-      f.putAll(distinct == sortable.length ? sortable : Arrays.copyOf(sortable, distinct));
     }
     return f;
-  }
-
-  /** Sorts {@code a} and moves its distinct values to the front; returns how many there are. */
-  static int sortDistinct(long[] a) {
-    if (a.length < 2) {
-      return a.length;
-    }
-    Arrays.sort(a);
-    int n = 1;
-    for (int i = 1; i < a.length; i++) {
-      if (a[i] != a[n - 1]) {
-        a[n++] = a[i];
-      }
-    }
-    return n;
   }
 
   @Override

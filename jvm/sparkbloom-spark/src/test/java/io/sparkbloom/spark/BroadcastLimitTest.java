@@ -104,6 +104,45 @@ class BroadcastLimitTest {
     assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, path, candidates(), saved).collectAsMap());
   }
 
+  /**
+   * The saved files are listed as objectFile reads them (SavedFiles, no permissions read): a
+   * glob's directories, hidden files and directories skipped, a missing path named.
+   */
+  @Test
+  void savedFilesAreListedAsObjectFileReadsThem(@TempDir Path dir) throws Exception {
+    String perKey = save(dir, Sizing.perKeyCount(P));
+    String fixed = save(dir, Sizing.fixed(1_000, P));
+    long perKeyBytes = PerKeyFilters.dedupPlan(jsc, perKey).savedBytes();
+    long fixedBytes = PerKeyFilters.dedupPlan(jsc, fixed).savedBytes();
+    long parts = 0;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("filters-true"))) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        String name = f.getFileName().toString();
+        if (!name.startsWith("_") && !name.startsWith(".")) {
+          parts += java.nio.file.Files.size(f);
+        }
+      }
+    }
+    assertEquals(parts, perKeyBytes, "the part files' bytes, not _SUCCESS or the .crc files");
+    // a hidden directory (a job's _temporary, say) is neither counted nor read
+    Path hidden = dir.resolve("filters-true").resolve("_temporary");
+    java.nio.file.Files.createDirectories(hidden);
+    java.nio.file.Files.write(hidden.resolve("part-00000"), new byte[1000]);
+    assertEquals(perKeyBytes, PerKeyFilters.dedupPlan(jsc, perKey).savedBytes());
+    assertEquals(history.size(), PerKeyFilters.objectFile(jsc, perKey).count());
+    // a glob over both directories: both counted and read
+    String glob = dir.resolve("filters-*").toUri().toString();
+    assertEquals(perKeyBytes + fixedBytes, PerKeyFilters.dedupPlan(jsc, glob).savedBytes());
+    assertEquals(2L * history.size(), PerKeyFilters.objectFile(jsc, glob).count());
+    // nothing there: the listing and the read name the path
+    String missing = dir.resolve("none").toUri().toString();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PerKeyFilters.dedupPlan(jsc, missing));
+    assertTrue(e.getMessage().contains("no saved filters at " + missing), e.getMessage());
+    Exception read = assertThrows(Exception.class, () -> PerKeyFilters.objectFile(jsc, missing).count());
+    assertTrue(read.getMessage().contains("Input path does not exist"), read.getMessage());
+  }
+
   @Test
   void savedFixedSizeFiltersOverTheConfLimitAreRefused(@TempDir Path dir) {
     String path = save(dir, Sizing.fixed(10_000, P));

@@ -31,7 +31,7 @@ final class Options {
       "  --runs N            run both pipelines N times, alternating; report the best run of each (default 3)",
       "  --skip-guava        run only the sparkbloom pipeline",
       "  --plain-join        sparkbloom without the partitioned objectFile: the seed's join shape exactly",
-      "  --no-warmup         skip the untimed warm-up run of both pipelines on ~500 of the users",
+      "  --no-warmup         skip the untimed warm-up run of both pipelines (on all users, at most ~10,000)",
       "  --master URL        Spark master (default local[2])",
       "  --help");
 

@@ -25,7 +25,9 @@ final class SparkbloomPipeline extends Pipeline {
   private final boolean broadcast;
   /** The dedup chosen by the saved filters' size ({@code --dedup auto}; not with {@code --plain-join}). */
   private final boolean auto;
-  private String lastPlan;
+  /** The last dedup's context and filters, for {@link #lastPlan} (computed after the timing). */
+  private JavaSparkContext lastJsc;
+  private String lastUri;
 
   SparkbloomPipeline(Options o) {
     super("sparkbloom");
@@ -35,7 +37,8 @@ final class SparkbloomPipeline extends Pipeline {
 
   @Override
   String lastPlan() {
-    return lastPlan;
+    // the plan the chooser took: from the files' listing, no job; not part of the timed dedup
+    return lastUri == null ? null : PerKeyFilters.dedupPlan(lastJsc, lastUri).describe();
   }
 
   @Override
@@ -66,8 +69,8 @@ final class SparkbloomPipeline extends Pipeline {
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
     if (auto) {
-      // the plan the chooser takes (from the files' listing, no job), for the report
-      lastPlan = PerKeyFilters.dedupPlan(jsc, uri).describe();
+      lastJsc = jsc;
+      lastUri = uri;
       return PerKeyFilters.dedup(jsc, uri, data.candidates);
     }
     if (broadcast) {
