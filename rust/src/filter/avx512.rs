@@ -17,7 +17,8 @@ use std::arch::x86_64::*;
 // The same walk with prefetching, for filters too large for cache.
 mod prefetched;
 pub(crate) use prefetched::{
-    MAX_HASHES as PREFETCHED_MAX_HASHES, for_each_index_prefetched, query_prefetched,
+    MAX_HASHES as PREFETCHED_MAX_HASHES, for_each_index_prefetched,
+    for_each_index_prefetched_hashed, query_prefetched,
 };
 
 // The lockstep query in two phases: the keys' first probes, then the survivors' rest.

@@ -120,3 +120,16 @@ pub(crate) unsafe fn for_each_index_prefetched(
 pub(crate) unsafe fn write_absent(_keys: &[u64], _present: u8, _out: *mut u64) -> usize {
     unreachable!("no AVX-512 lanes off x86-64")
 }
+
+/// Never called: [`available`] is false.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn for_each_index_prefetched_hashed(
+    _target: Target,
+    _h1s: &[u64],
+    _h2s: &[u64],
+    _set: impl FnMut(u64) -> bool,
+) -> bool {
+    unreachable!("no AVX-512 lanes off x86-64")
+}

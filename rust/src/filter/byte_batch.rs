@@ -220,14 +220,17 @@ impl BloomFilter {
         {
             return changed;
         }
+        if self.queries_gather() && self.walks_prefetched() {
+            return self.put_all_bytes_prefetched::<UNSHARED>(keys);
+        }
         let mut changed = false;
         if self.queries_gather() {
             // Up to filters L3 holds (as the queries): each group queried in lanes, and only
             // its absent keys' bits set, one locked OR each.
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, indexes| {
-                for_each_lane_index(lanes_to_set, indexes, k, |index| {
-                    changed |= self.set_bit::<UNSHARED>(index)
+                changed |= for_each_lane_index(lanes_to_set, indexes, k, |index| {
+                    self.set_bit::<UNSHARED>(index)
                 });
             });
             return changed;
@@ -262,6 +265,68 @@ impl BloomFilter {
         changed
     }
 
+    /// `put_all_bytes` on a filter beyond L2 that L3 holds (`queries_gather` and
+    /// `walks_prefetched`): the keys hashed [`QUERY_GROUP`] at a time, each such chunk's first
+    /// [`GROUP`] keys queried in lanes and only their absent keys set; once a group turns out
+    /// mostly new keys (a filter being built), the rest of the chunk is set without a query
+    /// through the prefetched walk, each group's words fetched while the group before sets its
+    /// bits. Otherwise (re-puts, duplicates) the chunk is queried group by group.
+    fn put_all_bytes_prefetched<const UNSHARED: bool>(&self, keys: PackedBytes<'_>) -> bool {
+        let target = self.vector_target();
+        let k = self.num_hashes() as usize;
+        let mut hashes = GroupHashes::<QUERY_GROUP> {
+            h1s: [0; QUERY_GROUP],
+            h2s: [0; QUERY_GROUP],
+        };
+        let mut scratch = [0u64; GROUP * super::avx512::PREFETCHED_MAX_HASHES as usize];
+        let mut lanes_to_set = [0u8; GROUP / 8];
+        let mut changed = false;
+        for first in (0..keys.len()).step_by(QUERY_GROUP) {
+            let count = QUERY_GROUP.min(keys.len() - first);
+            self.hash_keys(keys, first, count, &mut hashes);
+            let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
+            let mut at = 0;
+            while at < count {
+                let group = GROUP.min(count - at);
+                // SAFETY: `vector_lanes` holds (`walks_prefetched`): a CPU with AVX-512 F and DQ,
+                // a bit filter in the vector path's range; `scratch` has 8 · k slots per eight
+                // keys (k ≤ PREFETCHED_MAX_HASHES).
+                let to_set = unsafe {
+                    super::avx512::lane_indexes_of_absent(
+                        target,
+                        &h1s[at..at + group],
+                        &h2s[at..at + group],
+                        true,
+                        &mut scratch,
+                        &mut lanes_to_set,
+                    )
+                };
+                if to_set > 0 {
+                    changed |= for_each_lane_index(&lanes_to_set, &scratch, k, |index| {
+                        self.set_bit::<UNSHARED>(index)
+                    });
+                }
+                at += group;
+                if 2 * to_set > group {
+                    break;
+                }
+            }
+            if at < count {
+                // SAFETY: `walks_prefetched` holds: the vector lanes and k ≤
+                // PREFETCHED_MAX_HASHES.
+                changed |= unsafe {
+                    super::avx512::for_each_index_prefetched_hashed(
+                        target,
+                        &h1s[at..],
+                        &h2s[at..],
+                        |index| self.set_bit::<UNSHARED>(index),
+                    )
+                };
+            }
+        }
+        changed
+    }
+
     /// `put_all_bytes` through a private word array ORed into the filter once per word (as the
     /// `long` batches do on a cache-resident filter that a batch fills densely): no locked OR
     /// per bit, and none at all for words whose bits are all set already. With vector lanes
@@ -282,7 +347,8 @@ impl BloomFilter {
             self.for_each_absent_group(keys, |lanes_to_set, scratch| {
                 let Some(words) = private.words() else { return };
                 for_each_lane_index(lanes_to_set, scratch, k, |index| {
-                    words[(index >> 6) as usize] |= 1 << (index & 63)
+                    words[(index >> 6) as usize] |= 1 << (index & 63);
+                    false
                 });
             });
         } else {
@@ -571,25 +637,32 @@ impl BloomFilter {
 
 /// Calls `set` with each index of the lanes `lanes_to_set` marks (as
 /// [`BloomFilter::for_each_absent_group`] gives them): all k of a key, for every marked key.
+/// Returns the OR of `set`'s answers (whether it changed a bit), kept in a local rather than
+/// in a flag the closure captures: the compiler cannot tell such a flag from the filter words
+/// `set` stores to, so it would read and write it through memory at every index.
 fn for_each_lane_index(
     lanes_to_set: &[u8; GROUP / 8],
     indexes: &[u64],
     k: usize,
-    mut set: impl FnMut(u64),
-) {
+    mut set: impl FnMut(u64) -> bool,
+) -> bool {
+    let mut changed = false;
     for (&lanes, indexes) in lanes_to_set.iter().zip(indexes.chunks_exact(8 * k)) {
         if lanes == 0xff {
-            indexes.iter().for_each(|&index| set(index));
+            for &index in indexes {
+                changed |= set(index);
+            }
         } else if lanes != 0 {
             for eight in indexes.chunks_exact(8) {
                 let mut rest = lanes;
                 while rest != 0 {
-                    set(eight[rest.trailing_zeros() as usize]);
+                    changed |= set(eight[rest.trailing_zeros() as usize]);
                     rest &= rest - 1;
                 }
             }
         }
     }
+    changed
 }
 
 #[cfg(test)]
@@ -713,16 +786,24 @@ mod tests {
         }
     }
 
-    /// Dense batches on a cache-resident filter (accumulated, queried first in lanes) that mix
-    /// keys the filter holds with new ones in every proportion a group can have: runs of new
-    /// keys long enough to stop the queries for a while, single new keys among held ones, and
-    /// batches of held keys only (nothing changes, nothing is allocated).
+    /// Dense batches on a cache-resident filter (accumulated, queried first in lanes) and on
+    /// one beyond L2 (each chunk's first group queried, the rest of a mostly new chunk set
+    /// through the prefetched walk) that mix keys the filter holds with new ones in every
+    /// proportion a group can have: runs of new keys long enough to stop the queries for a
+    /// while, single new keys among held ones, and batches of held keys only (nothing changes,
+    /// nothing is allocated).
     #[test]
     fn accumulated_batches_set_only_what_single_puts_set() {
-        for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+        let shapes = [(143_872, 7), (9_600_512, 7), (9_600_512, 3)];
+        for ((num_bits, num_hashes), strategy) in shapes.into_iter().flat_map(|s| {
+            [
+                (s, Strategy::Murmur128Mitz64),
+                (s, Strategy::Murmur128Mitz32),
+            ]
+        }) {
             let shape = Shape {
-                num_bits: 143_872,
-                num_hashes: 7,
+                num_bits,
+                num_hashes,
             };
             let f = BloomFilter::with_shape(shape, strategy).unwrap();
             let g = BloomFilter::with_shape(shape, strategy).unwrap();
@@ -753,7 +834,11 @@ mod tests {
                 }
             }
             let batch = PackedBytes::new(&batch, &batch_ends).unwrap();
-            assert!(f.accumulates(batch.len()), "the accumulated path is taken");
+            assert_eq!(
+                f.accumulates(batch.len()),
+                num_bits < 1 << 20,
+                "the accumulated path is taken in cache"
+            );
             let u = f.try_clone().unwrap();
             assert!(u.put_all_bytes_unshared(batch));
             assert!(f.put_all_bytes(batch));
