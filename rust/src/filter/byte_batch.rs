@@ -22,7 +22,8 @@ const UNQUERIED_AFTER_NEW: usize = 8;
 const GROUP: usize = 16;
 
 /// Keys hashed together before a gathering query walks them: enough for the screened walk
-/// (`avx512::screened`, batches of 64 keys and more), one of its passes.
+/// (`avx512::screened`, batches of 64 keys and more), one of its passes. Puts on filters beyond
+/// L2 hash their chunks this size too (`put_all_bytes_prefetched`).
 const QUERY_GROUP: usize = 256;
 
 /// The eight answers of each lane mask (bit j: key j is present), copied whole into the
