@@ -65,28 +65,43 @@ pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
     // Sum of the gaps = last + 1 − X; the best r is near log2 of their mean.
     let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
     let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
-    // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: if even that bound is not smaller
-    // than dense for every candidate (a half-full filter), skip the exact pass.
-    let lower_bound = |r: u32| {
-        let x = count as u128;
-        x * (r as u128 + 1) + ((sum_gaps as u128).saturating_sub(x * ((1u128 << r) - 1)) >> r)
-    };
+    // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: `x` codes whose gaps sum to `s`
+    // have quotients summing to at least `least_quotients` (exactly s for r = 0).
+    let least_quotients =
+        |r: u32, x: u64, s: u64| (s as u128).saturating_sub(x as u128 * ((1u128 << r) - 1)) >> r;
+    let fixed = |r: u32| count as u128 * (r as u128 + 1);
+    let lower_bound = |r: u32| fixed(r) + least_quotients(r, count, sum_gaps);
     let beats_dense = |bits: u128| payload_len(bits) < dense_len as u128;
+    // If even that bound is not smaller than dense for every candidate (a half-full filter),
+    // skip the exact pass.
     if !candidates.iter().any(|&r| beats_dense(lower_bound(r))) {
         return None;
     }
     // Exact cost of each candidate: X·(r + 1) + Σ (g >> r) bits (Σ g < m < 2^44: no overflow).
-    let fixed = |r: u32| count as u128 * (r as u128 + 1);
     let mut quotients = [0u64; 3];
+    let (mut walked_codes, mut walked_sum) = (0u64, 0u64);
     let mut sum = |gaps: &[u64]| {
-        for (sum, &r) in quotients.iter_mut().zip(&candidates) {
-            *sum += gaps.iter().map(|&g| g >> r).sum::<u64>();
+        let (mut q0, mut q1, mut q2, mut total) = (0u64, 0u64, 0u64, 0u64);
+        let [r0, r1, r2] = candidates;
+        // One pass for the three sums (and the plain one), which vectorizes.
+        for &g in gaps {
+            q0 += g >> r0;
+            q1 += g >> r1;
+            q2 += g >> r2;
+            total += g;
         }
-        // The sums only grow, so once no candidate can beat dense none will.
-        candidates
-            .iter()
-            .zip(&quotients)
-            .any(|(&r, &q)| beats_dense(fixed(r) + q as u128))
+        quotients[0] += q0;
+        quotients[1] += q1;
+        quotients[2] += q2;
+        walked_codes += gaps.len() as u64;
+        walked_sum += total;
+        // Exact for the gaps walked, the lower bound for the rest: once no candidate can beat
+        // dense, none will (a half-full filter stops after a batch or two, where a bound on
+        // the walked gaps alone let a near-half-full one walk all its bits).
+        let (rest_codes, rest_sum) = (count - walked_codes, sum_gaps - walked_sum);
+        candidates.iter().zip(&quotients).any(|(&r, &q)| {
+            beats_dense(fixed(r) + q as u128 + least_quotients(r, rest_codes, rest_sum))
+        })
     };
     let gaps = all_gaps(dense, count);
     let walked = match &gaps {
