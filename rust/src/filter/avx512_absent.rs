@@ -108,8 +108,8 @@ pub(crate) unsafe fn query_prefetched(
 pub(crate) unsafe fn for_each_index_prefetched(
     _target: Target,
     _keys: &[u64],
-    _set: impl FnMut(u64),
-) {
+    _set: impl FnMut(u64) -> bool,
+) -> bool {
     unreachable!("no AVX-512 lanes off x86-64")
 }
 

@@ -63,15 +63,13 @@ impl BloomFilter {
     /// `put_all` through the prefetched vector walk ([`walks_prefetched`](Self::walks_prefetched)
     /// must hold): each group's words are fetched while the group before sets its bits.
     pub(super) fn put_all_prefetched(&self, keys: &[u64]) -> bool {
-        let mut changed = false;
         // SAFETY: `walks_prefetched` holds: the vector lanes (a CPU with AVX-512 F and DQ, a
         // shape in their range) and k ≤ PREFETCHED_MAX_HASHES.
         unsafe {
             avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
-                changed |= self.bits.set(index)
+                self.bits.set(index)
             })
-        };
-        changed
+        }
     }
 
     /// Whether a batch of `batch_len` keys sets enough bits per word of a cache-resident

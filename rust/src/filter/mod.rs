@@ -256,16 +256,15 @@ impl BloomFilter {
         {
             return self.put_all(keys);
         }
-        let mut changed = false;
         if self.walks_prefetched() {
             // SAFETY: `walks_prefetched` holds (see `put_all_prefetched`).
-            unsafe {
+            return unsafe {
                 avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
-                    changed |= self.bits.set_unshared(index)
+                    self.bits.set_unshared(index)
                 })
             };
-            return changed;
         }
+        let mut changed = false;
         self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
             for &index in indexes {
                 changed |= self.bits.set_unshared(index);

@@ -212,6 +212,8 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
 
 /// Calls `set(index)` for each of the k indexes of every key (group by group, a group's
 /// indexes probe by probe), each group's words prefetched [`PUT_DISTANCE`] groups before.
+/// Returns the OR of `set`'s answers (whether it changed a bit), kept in the walk's local
+/// rather than in a flag `set` captures, which would go through memory at every index.
 ///
 /// # Safety
 /// As [`query_prefetched`] (`target.words` is only prefetched here).
@@ -219,15 +221,10 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
 pub(crate) unsafe fn for_each_index_prefetched(
     target: Target,
     keys: &[u64],
-    mut set: impl FnMut(u64),
-) {
+    set: impl FnMut(u64) -> bool,
+) -> bool {
     // SAFETY: forwarded.
-    unsafe {
-        for_each_index_source(target, keys, |index| {
-            set(index);
-            false
-        })
-    };
+    unsafe { for_each_index_source(target, keys, set) }
 }
 
 /// [`for_each_index_prefetched`] of the keys whose hashes are `(h1s[j], h2s[j])`, where
