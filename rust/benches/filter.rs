@@ -446,19 +446,21 @@ fn bench_serde(c: &mut Criterion, fx: &Fixture, ours: &Ours, fast: &Fast, suffix
     group.finish();
 }
 
-/// Filters in [`bench_sparse_ring`]'s ring.
+/// Filters in [`bench_codec_ring`]'s rings.
 const RING: usize = 64;
 
-/// `serialize_sparse_ring` / `deserialize_sparse_ring`: encode and decode a ring of [`RING`]
-/// distinct per-user filters (200 keys each, as in a dedup job's 10,000 filters) in turn. Coding
-/// one filter again and again lets the branch predictor learn its words and codes, which a job
-/// never sees; the figure is per filter.
-fn bench_sparse_ring(c: &mut Criterion, fx: &Fixture) {
+/// `serialize_{name}_ring` / `deserialize_{name}_ring`: encode and decode a ring of [`RING`]
+/// distinct filters of the fixture's shape, each holding `keys` keys (200: the per-user filter
+/// of a dedup job's 10,000, sparse; n: full, dense), in turn. Coding one filter again and again
+/// lets the branch predictor learn its words and codes, which a job never sees; the figure is
+/// per filter. The encode writes into a reused buffer (`encode_into`), as the Java serial proxy
+/// does.
+fn bench_codec_ring(c: &mut Criterion, fx: &Fixture, name: &str, keys: usize, encoding: u8) {
     let mut state = 0x0006_u64;
     let filters: Vec<BloomFilter> = (0..RING)
         .map(|_| {
             let filter = fx.ours().0;
-            (0..200).for_each(|_| {
+            (0..keys).for_each(|_| {
                 filter.put(splitmix64(&mut state));
             });
             filter
@@ -466,16 +468,20 @@ fn bench_sparse_ring(c: &mut Criterion, fx: &Fixture) {
         .collect();
     let encoded: Vec<Vec<u8>> = filters.iter().map(format::encode).collect();
     for (filter, bytes) in filters.iter().zip(&encoded) {
-        assert_eq!(bytes[6], 1, "sparse");
+        assert_eq!(bytes[6], encoding, "{name}");
         assert_eq!(&format::decode(bytes).expect("decodes"), filter);
     }
-    let mut group = c.benchmark_group(fx.group_name("serialize_sparse_ring"));
+    let mut buffer = vec![0u8; format::max_encoded_len(filters[0].num_bits()) as usize];
+    let mut group = c.benchmark_group(fx.group_name(&format!("serialize_{name}_ring")));
     let mut i = 0;
     group.bench_function(Ours::NAME, |b| {
-        b.iter(|| format::encode(black_box(&filters[next_index(RING, &mut i)])))
+        b.iter(|| {
+            format::encode_into(black_box(&filters[next_index(RING, &mut i)]), &mut buffer)
+                .expect("fits")
+        })
     });
     group.finish();
-    let mut group = c.benchmark_group(fx.group_name("deserialize_sparse_ring"));
+    let mut group = c.benchmark_group(fx.group_name(&format!("deserialize_{name}_ring")));
     group.bench_function(Ours::NAME, |b| {
         b.iter(|| format::decode(black_box(&encoded[next_index(RING, &mut i)])).expect("decodes"))
     });
@@ -685,7 +691,8 @@ fn benches(c: &mut Criterion) {
                 sparse_fast.put(k);
             });
             bench_serde(c, &fx, &sparse, &sparse_fast, "_sparse");
-            bench_sparse_ring(c, &fx);
+            bench_codec_ring(c, &fx, "sparse", 200, 1);
+            bench_codec_ring(c, &fx, "full", shape.n as usize, 0);
         }
     }
 }
