@@ -391,8 +391,15 @@ impl Lanes {
             a2: _mm512_slli_epi64::<1>(a),
             d2: _mm512_slli_epi64::<1>(d),
             step,
-            step_wrapped: self.reduce_once(_mm512_add_epi64(step, self.m_minus_wrap)),
+            step_wrapped: self.step_wrapped(step),
         }
+    }
+
+    /// The step taken when `a` passes 2^63: (step + m − wrap) mod m.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn step_wrapped(&self, step: __m512i) -> __m512i {
+        self.reduce_once(_mm512_add_epi64(step, self.m_minus_wrap))
     }
 
     /// `x mod m` for x < 2^63 and m in [`MIN_BITS`]..=2^43, exactly.

@@ -672,6 +672,55 @@ mod tests {
         }
     }
 
+    /// The screened walk's survivors carried from pass to pass (a pass's last ones short of a
+    /// pair of vectors walk with the next pass's): passes with no survivor, with fewer than a
+    /// pair (carried, and the next pass too short to take them), with a few pairs and one
+    /// over, and a batch's last pass short, on a sparsely filled filter where a miss almost
+    /// never survives the screen, so the hits placed set each pass's survivors; against
+    /// single keys and the scalar batch path.
+    #[test]
+    fn screened_survivors_carried_across_passes_agree_with_single_keys() {
+        let mut state = 99;
+        let shape = Shape {
+            num_bits: 143_776,
+            num_hashes: 10,
+        };
+        let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
+        let put: Vec<u64> = (0..500).map(|_| splitmix64(&mut state)).collect();
+        f.put_all(&put);
+        let mut scalar = f.clone();
+        scalar.vector_lanes = false;
+        // Hits per pass of 256 keys, cycled over the passes.
+        for hits_per_pass in [
+            vec![0],
+            vec![1],
+            vec![15, 0, 0, 1],
+            vec![16],
+            vec![17, 3],
+            vec![31, 33, 0, 7],
+            vec![5, 40, 0, 255, 256, 2],
+        ] {
+            for len in [64, 255, 256, 257, 300, 512, 700, 1024, 1300, 2049] {
+                let probe: Vec<u64> = (0..len)
+                    .map(|i| {
+                        let hits = hits_per_pass[i / 256 % hits_per_pass.len()];
+                        if i % 256 * 7 % 256 < hits {
+                            put[splitmix64(&mut state) as usize % put.len()]
+                        } else {
+                            splitmix64(&mut state)
+                        }
+                    })
+                    .collect();
+                let single: Vec<bool> = probe.iter().map(|&k| f.might_contain(k)).collect();
+                let context = format!("hits per pass {hits_per_pass:?}, len {len}");
+                assert_eq!(f.might_contain_all(&probe), single, "{context}");
+                assert_eq!(scalar.might_contain_all(&probe), single, "{context}");
+                let absent = absent_of(&probe, &single);
+                assert_eq!(f.retain_absent(&probe), absent, "{context}");
+            }
+        }
+    }
+
     /// The prefetched vector walk (filters of at least VECTOR_PREFETCH_MIN_BYTES, k up to its
     /// limit; above it the scalar path) against single-key puts and queries: k at and around
     /// the number of indexes screened first, batches shorter than the walk's pipeline and of
