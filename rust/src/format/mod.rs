@@ -18,6 +18,7 @@ pub mod redis_bitmap;
 mod rice_fast;
 mod rice_writer;
 mod set_bits;
+mod snapshot;
 pub mod spark_sketch;
 mod sparse;
 
@@ -63,14 +64,15 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     // even while other threads put.
     let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
     out.resize(HEADER_LEN, 0);
-    let count = dense::write(filter, &mut out);
+    let mut positions = kept_positions_buffer();
+    let snapshot = dense::write(filter, &mut out, &mut positions);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
         payload_len: dense_len,
     };
-    if let Some(plan) = sparse::plan(&out[HEADER_LEN..], count) {
+    if let Some(plan) = sparse_plan(&out[HEADER_LEN..], &snapshot, positions) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
         let slack = sparse::WRITE_SLACK.saturating_sub(TRAILER_LEN as u64);
@@ -109,26 +111,55 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
     }
     let dense_len = dense::payload_len(filter.num_bits()) as usize;
     let dense = &mut out[HEADER_LEN..HEADER_LEN + dense_len];
-    let count = dense::write_into(filter, dense);
+    let mut positions = kept_positions_buffer();
+    let snapshot = dense::write_into(filter, dense, &mut positions);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
         payload_len: dense_len as u64,
     };
-    if let Some(plan) = sparse::plan(dense, count) {
+    if let Some(plan) = sparse_plan(dense, &snapshot, positions) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
-        let mut sparse = reserve(plan.len() + sparse::WRITE_SLACK)?;
-        sparse::write(dense, &plan, &mut sparse);
-        // Smaller than the dense snapshot it overwrites, which is no longer needed.
-        dense[..sparse.len()].copy_from_slice(&sparse);
+        // Straight over the snapshot when the plan kept the gaps (it no longer reads it) and
+        // the buffer holds the writer's slack; else through a buffer of its own.
+        let payload = &mut out[HEADER_LEN..];
+        if sparse::write_kept(&plan, payload).is_none() {
+            let mut sparse = reserve(plan.len() + sparse::WRITE_SLACK)?;
+            let dense = &mut payload[..dense_len];
+            sparse::write(dense, &plan, &mut sparse);
+            // Smaller than the dense snapshot it overwrites, which is no longer needed.
+            dense[..sparse.len()].copy_from_slice(&sparse);
+        }
     }
     out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let end = HEADER_LEN + header.payload_len as usize;
     let crc = checksum::of(&out[..end]);
     out[end..end + TRAILER_LEN].copy_from_slice(&crc.to_le_bytes());
     Ok(end + TRAILER_LEN)
+}
+
+/// Room for the positions of a sparse filter's set bits, found while the words are copied
+/// (empty if the memory is not there: the plan then takes them from the copy).
+fn kept_positions_buffer() -> Vec<u64> {
+    let mut positions = Vec::new();
+    let _ = positions.try_reserve_exact(sparse::MAX_KEPT_POSITIONS + snapshot::POSITIONS_SLACK);
+    positions
+}
+
+/// The sparse plan for the dense payload `dense` of which `snapshot` was taken, from the
+/// positions it kept if it did.
+fn sparse_plan(
+    dense: &[u8],
+    snapshot: &snapshot::Snapshot,
+    positions: Vec<u64>,
+) -> Option<sparse::Plan> {
+    if snapshot.kept && positions.len() <= sparse::MAX_KEPT_POSITIONS {
+        sparse::plan_from_positions(dense, positions)
+    } else {
+        sparse::plan(dense, snapshot.count)
+    }
 }
 
 /// Appends the CRC-32 trailer: tests that forge headers.

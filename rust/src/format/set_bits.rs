@@ -67,7 +67,7 @@ fn gaps_portable(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [
 
 /// Turns increasing positions into gaps, the first from `*next` (p_{i−1} + 1, updated).
 #[inline(always)]
-fn to_gaps(positions: &mut [u64], next: &mut u64) {
+pub(crate) fn to_gaps(positions: &mut [u64], next: &mut u64) {
     let mut end = *next;
     for gap in positions {
         let position = *gap;

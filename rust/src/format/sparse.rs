@@ -61,9 +61,37 @@ impl Plan {
 /// 1 GiB filter).
 pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
     debug_assert_eq!(count, count_ones(dense));
-    let dense_len = dense.len() as u64;
-    // Sum of the gaps = last + 1 − X; the best r is near log2 of their mean.
+    // Sum of the gaps = last + 1 − X.
     let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
+    plan_with(dense, count, sum_gaps, || all_gaps(dense, count))
+}
+
+/// The most set bits whose positions [`plan_from_positions`] takes: [`KEPT_GAPS`].
+pub(crate) const MAX_KEPT_POSITIONS: usize = KEPT_GAPS as usize;
+
+/// [`plan`] for the dense payload `dense` whose set bits are at `positions` (increasing, all
+/// of them, at most [`MAX_KEPT_POSITIONS`]), which become the plan's gaps: the encoder's
+/// snapshot found them while copying the words, so the payload is not walked again. The same
+/// plan as [`plan`]'s.
+pub(crate) fn plan_from_positions(dense: &[u8], mut positions: Vec<u64>) -> Option<Plan> {
+    debug_assert!(positions.len() <= MAX_KEPT_POSITIONS);
+    let count = positions.len() as u64;
+    debug_assert_eq!(count, count_ones(dense));
+    let mut next = 0;
+    set_bits::to_gaps(&mut positions, &mut next);
+    // next = last + 1 (0 for none): the sum of the gaps is next − X.
+    plan_with(dense, count, next - count, || Some(positions))
+}
+
+/// [`plan`] given the sum of the gaps and a way to take them all (`None` if too many).
+fn plan_with(
+    dense: &[u8],
+    count: u64,
+    sum_gaps: u64,
+    all_gaps: impl FnOnce() -> Option<Vec<u64>>,
+) -> Option<Plan> {
+    let dense_len = dense.len() as u64;
+    // The best r is near log2 of the mean gap.
     let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
     // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: `x` codes whose gaps sum to `s`
     // have quotients summing to at least `least_quotients` (exactly s for r = 0).
@@ -103,7 +131,7 @@ pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
             beats_dense(fixed(r) + q as u128 + least_quotients(r, rest_codes, rest_sum))
         })
     };
-    let gaps = all_gaps(dense, count);
+    let gaps = all_gaps();
     let walked = match &gaps {
         Some(gaps) => sum(gaps),
         None => for_each_gap_batch(dense, sum),
@@ -132,12 +160,33 @@ pub(crate) const WRITE_SLACK: u64 = rice_writer::SLACK as u64;
 /// [`WRITE_SLACK`] bytes of capacity beyond it to avoid growing `out`.
 pub(crate) fn write(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
     let start = out.len();
-    out.extend_from_slice(&plan.count.to_le_bytes());
-    out.push(plan.rice as u8);
-    let codes_start = out.len();
+    out.resize(start + plan.len as usize + rice_writer::SLACK, 0);
+    write_payload(dense, plan, &mut out[start..]);
+    out.truncate(start + plan.len as usize);
+}
+
+/// Writes the sparse payload of `plan`, whose gaps it kept, at the front of `out` and returns
+/// its length; `None` (nothing written) if the plan did not keep them or `out` does not hold
+/// the payload plus [`WRITE_SLACK`]. The gaps being all in the plan, `out` may be the very
+/// dense payload the plan was made from: the encoder writes over its snapshot.
+pub(crate) fn write_kept(plan: &Plan, out: &mut [u8]) -> Option<usize> {
+    let needed = plan.len.checked_add(WRITE_SLACK)?;
+    if plan.gaps.is_none() || (out.len() as u64) < needed {
+        return None;
+    }
+    write_payload(&[], plan, out);
+    Some(plan.len as usize)
+}
+
+/// Writes the payload of `plan` (made from `dense`, read only if the plan kept no gaps) at the
+/// front of `out`, which holds it plus [`WRITE_SLACK`] bytes; what is past it is unspecified.
+fn write_payload(dense: &[u8], plan: &Plan, out: &mut [u8]) {
+    out[..8].copy_from_slice(&plan.count.to_le_bytes());
+    out[8] = plan.rice as u8;
+    let codes_start = MIN_PAYLOAD_LEN as usize;
     let codes_len = (plan.len - MIN_PAYLOAD_LEN) as usize;
-    out.resize(codes_start + codes_len + rice_writer::SLACK, 0);
-    let mut writer = RiceWriter::new(&mut out[codes_start..]);
+    let mut writer =
+        RiceWriter::new(&mut out[codes_start..codes_start + codes_len + rice_writer::SLACK]);
     let mut put = |gaps: &[u64]| {
         writer.put_rice(gaps, plan.rice);
         true
@@ -148,8 +197,6 @@ pub(crate) fn write(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
     };
     let written = writer.finish();
     debug_assert_eq!(written, codes_len);
-    out.truncate(codes_start + written);
-    debug_assert_eq!((out.len() - start) as u64, plan.len);
 }
 
 /// Payload bytes for `bits` bits of Rice codes.
@@ -413,6 +460,56 @@ mod tests {
             }
         }
         assert!(outcomes[0] > 2 && outcomes[1] > 10, "{outcomes:?}");
+    }
+
+    #[test]
+    fn the_encoders_one_pass_writes_the_definition() {
+        // Seeded filters from empty to half full, around the kept positions' limit (4,096 set
+        // bits) and with words of many bits: `encode_into` (positions found while copying,
+        // codes written over the snapshot in a buffer of garbage, or through a buffer of their
+        // own when it has no room for the writer's slack) and `try_encode` give the reference
+        // payload, or the dense one when that is not smaller.
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        let mut next = || crate::testutil::splitmix64(&mut seed);
+        let strategy = Strategy::Murmur128Mitz64;
+        let mut outcomes = [0u32; 2];
+        for words in [1usize, 7, 100, 2_247, 9_000] {
+            for one_in in [1u64, 3, 20, 64, 72, 90, 300, 5_000] {
+                let mut bits: Vec<u64> = (0..words)
+                    .map(|_| (0..64).fold(0u64, |w, b| w | ((next() % one_in == 0) as u64) << b))
+                    .collect();
+                if one_in == 90 && words > 10 {
+                    bits[words / 2] = u64::MAX; // a word of 64 set bits
+                    bits[words / 3] = 0x00ff_0f0f_0000_1111;
+                }
+                let dense: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let shape = Shape {
+                    num_bits: words as u64 * 64,
+                    num_hashes: 3,
+                };
+                let filter = BloomFilter::from_words_with_shape(bits, shape, strategy).unwrap();
+                let expected = reference_payload(&dense);
+                let whole = format::try_encode(&filter).unwrap();
+                for spare in [0usize, 3, 100] {
+                    let len = format::max_encoded_len(shape.num_bits) as usize + spare;
+                    let mut out: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                    let written = format::encode_into(&filter, &mut out).unwrap();
+                    assert_eq!(
+                        &out[..written],
+                        &whole[..],
+                        "{words} words, one in {one_in}"
+                    );
+                }
+                let payload = &whole[HEADER_LEN..whole.len() - TRAILER_LEN];
+                match &expected {
+                    Some(sparse) => assert_eq!(payload, &sparse[..]),
+                    None => assert_eq!(payload, &dense[..]),
+                }
+                assert_eq!(format::decode(&whole).unwrap(), filter);
+                outcomes[expected.is_some() as usize] += 1;
+            }
+        }
+        assert!(outcomes[0] > 5 && outcomes[1] > 10, "{outcomes:?}");
     }
 
     #[test]
