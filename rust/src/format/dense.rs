@@ -4,8 +4,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::popcount;
-use super::snapshot::{self, POSITIONS_SLACK, Snapshot};
+use super::snapshot::{self, Snapshot};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::le;
@@ -18,10 +17,13 @@ pub(crate) fn payload_len(num_bits: u64) -> u64 {
 }
 
 /// Appends the filter's words (one snapshot each, if other threads are writing); returns the
-/// number of set bits among them, counted in the same pass, and stores their positions into
-/// `positions` if they fit in its spare capacity (with [`POSITIONS_SLACK`] to spare): see
-/// [`Snapshot`].
-pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>, positions: &mut Vec<u64>) -> Snapshot {
+/// number of set bits among them, counted in the same pass, and their positions if they fit
+/// in `positions` with [`POSITIONS_SLACK`](snapshot::POSITIONS_SLACK) to spare: see [`Snapshot`].
+pub(crate) fn write<'p>(
+    filter: &BloomFilter,
+    out: &mut Vec<u8>,
+    positions: &'p mut [MaybeUninit<u64>],
+) -> Snapshot<'p> {
     // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
     // the capacity for every word (most of the time of encoding a full filter), and zeroing
     // the bytes first would be one more pass over them.
@@ -36,11 +38,11 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>, positions: &mut Vec
 
 /// [`write`] into `out`, exactly [`payload_len`] bytes: for encoders writing into a caller's
 /// buffer (a pinned Java array).
-pub(crate) fn write_into(
+pub(crate) fn write_into<'p>(
     filter: &BloomFilter,
     out: &mut [u8],
-    positions: &mut Vec<u64>,
-) -> Snapshot {
+    positions: &'p mut [MaybeUninit<u64>],
+) -> Snapshot<'p> {
     // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the copy only writes initialized
     // bytes, so `out` stays initialized.
     let out = unsafe {
@@ -49,27 +51,18 @@ pub(crate) fn write_into(
     copy(filter, out, positions)
 }
 
-/// The copy, the count and, when kept, the positions as `positions`'s contents (replacing
-/// them).
-fn copy(filter: &BloomFilter, out: &mut [MaybeUninit<u8>], positions: &mut Vec<u64>) -> Snapshot {
+fn copy<'p>(
+    filter: &BloomFilter,
+    out: &mut [MaybeUninit<u8>],
+    positions: &'p mut [MaybeUninit<u64>],
+) -> Snapshot<'p> {
     let words = filter.words();
     assert_eq!(
         out.len(),
         words.len() * 8,
         "dense: out is not the payload's size"
     );
-    positions.clear();
-    if positions.capacity() < POSITIONS_SLACK {
-        let count = popcount::copy_counting(words, out);
-        return Snapshot { count, kept: false };
-    }
-    let snapshot = snapshot::copy_finding_positions(words, out, positions.spare_capacity_mut());
-    if snapshot.kept {
-        // SAFETY: kept: the first `count` slots of the spare capacity were written (count fits
-        // in it, with slack).
-        unsafe { positions.set_len(snapshot.count as usize) }
-    }
-    snapshot
+    snapshot::copy_finding_positions(words, out, positions)
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

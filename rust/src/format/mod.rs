@@ -13,7 +13,6 @@ pub mod counting;
 mod dense;
 pub mod guava;
 mod header;
-mod popcount;
 pub mod redis_bitmap;
 mod rice_fast;
 mod rice_writer;
@@ -26,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
 use header::{Encoding, Header};
+use std::mem::MaybeUninit;
 
 /// Bytes of the fixed header, before the payload.
 pub const HEADER_LEN: usize = 24;
@@ -64,7 +64,7 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     // even while other threads put.
     let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
     out.resize(HEADER_LEN, 0);
-    let mut positions = kept_positions_buffer();
+    let mut positions = [const { MaybeUninit::uninit() }; KEPT_POSITIONS_ROOM];
     let snapshot = dense::write(filter, &mut out, &mut positions);
     let mut header = Header {
         strategy: filter.strategy(),
@@ -72,7 +72,7 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
         shape: filter.shape(),
         payload_len: dense_len,
     };
-    if let Some(plan) = sparse_plan(&out[HEADER_LEN..], &snapshot, positions) {
+    if let Some(plan) = sparse_plan(&out[HEADER_LEN..], snapshot) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
         let slack = sparse::WRITE_SLACK.saturating_sub(TRAILER_LEN as u64);
@@ -111,7 +111,7 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
     }
     let dense_len = dense::payload_len(filter.num_bits()) as usize;
     let dense = &mut out[HEADER_LEN..HEADER_LEN + dense_len];
-    let mut positions = kept_positions_buffer();
+    let mut positions = [const { MaybeUninit::uninit() }; KEPT_POSITIONS_ROOM];
     let snapshot = dense::write_into(filter, dense, &mut positions);
     let mut header = Header {
         strategy: filter.strategy(),
@@ -119,7 +119,7 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
         shape: filter.shape(),
         payload_len: dense_len as u64,
     };
-    if let Some(plan) = sparse_plan(dense, &snapshot, positions) {
+    if let Some(plan) = sparse_plan(dense, snapshot) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
         // Straight over the snapshot when the plan kept the gaps (it no longer reads it) and
@@ -140,25 +140,19 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
     Ok(end + TRAILER_LEN)
 }
 
-/// Room for the positions of a sparse filter's set bits, found while the words are copied
-/// (empty if the memory is not there: the plan then takes them from the copy).
-fn kept_positions_buffer() -> Vec<u64> {
-    let mut positions = Vec::new();
-    let _ = positions.try_reserve_exact(sparse::MAX_KEPT_POSITIONS + snapshot::POSITIONS_SLACK);
-    positions
-}
+/// Room for the positions of a sparse filter's set bits, found while the words are copied:
+/// 32 KiB on the stack (a heap buffer this size was allocated and given back to the system
+/// at every encode, 3 us a full filter's).
+const KEPT_POSITIONS_ROOM: usize = sparse::MAX_KEPT_POSITIONS + snapshot::POSITIONS_SLACK;
 
 /// The sparse plan for the dense payload `dense` of which `snapshot` was taken, from the
 /// positions it kept if it did.
-fn sparse_plan(
-    dense: &[u8],
-    snapshot: &snapshot::Snapshot,
-    positions: Vec<u64>,
-) -> Option<sparse::Plan> {
-    if snapshot.kept && positions.len() <= sparse::MAX_KEPT_POSITIONS {
-        sparse::plan_from_positions(dense, positions)
-    } else {
-        sparse::plan(dense, snapshot.count)
+fn sparse_plan<'p>(dense: &[u8], snapshot: snapshot::Snapshot<'p>) -> Option<sparse::Plan<'p>> {
+    match snapshot.positions {
+        Some(positions) if positions.len() <= sparse::MAX_KEPT_POSITIONS => {
+            sparse::plan_from_positions(dense, positions)
+        }
+        _ => sparse::plan(dense, snapshot.count),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::filter::BloomFilter;
 use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
+use std::borrow::Cow;
 
 /// Count and Rice parameter: the smallest sparse payload (an empty filter).
 pub(crate) const MIN_PAYLOAD_LEN: u64 = 9;
@@ -37,14 +38,14 @@ const BATCH_WORDS: usize = 32;
 /// How a dense payload codes sparse: its set-bit count, the Rice parameter and the exact
 /// payload length, which is strictly smaller than the dense payload; and its gaps, when there
 /// are at most [`KEPT_GAPS`], so that the writer does not take them from the words again.
-pub(crate) struct Plan {
+pub(crate) struct Plan<'a> {
     count: u64,
     rice: u32,
     len: u64,
-    gaps: Option<Vec<u64>>,
+    gaps: Option<Cow<'a, [u64]>>,
 }
 
-impl Plan {
+impl Plan<'_> {
     /// Bytes of the sparse payload.
     pub(crate) fn len(&self) -> u64 {
         self.len
@@ -59,11 +60,13 @@ impl Plan {
 /// over the gaps, which are kept if there are few (else the walk goes in batches and stops as
 /// soon as no parameter can beat dense: it once reserved 8 bytes per set bit, 33 GB for a
 /// 1 GiB filter).
-pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
+pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan<'static>> {
     debug_assert_eq!(count, count_ones(dense));
     // Sum of the gaps = last + 1 − X.
     let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
-    plan_with(dense, count, sum_gaps, || all_gaps(dense, count))
+    plan_with(dense, count, sum_gaps, || {
+        all_gaps(dense, count).map(Cow::Owned)
+    })
 }
 
 /// The most set bits whose positions [`plan_from_positions`] takes: [`KEPT_GAPS`].
@@ -73,23 +76,25 @@ pub(crate) const MAX_KEPT_POSITIONS: usize = KEPT_GAPS as usize;
 /// of them, at most [`MAX_KEPT_POSITIONS`]), which become the plan's gaps: the encoder's
 /// snapshot found them while copying the words, so the payload is not walked again. The same
 /// plan as [`plan`]'s.
-pub(crate) fn plan_from_positions(dense: &[u8], mut positions: Vec<u64>) -> Option<Plan> {
+pub(crate) fn plan_from_positions<'a>(dense: &[u8], positions: &'a mut [u64]) -> Option<Plan<'a>> {
     debug_assert!(positions.len() <= MAX_KEPT_POSITIONS);
     let count = positions.len() as u64;
     debug_assert_eq!(count, count_ones(dense));
     let mut next = 0;
-    set_bits::to_gaps(&mut positions, &mut next);
+    set_bits::to_gaps(positions, &mut next);
     // next = last + 1 (0 for none): the sum of the gaps is next − X.
-    plan_with(dense, count, next - count, || Some(positions))
+    plan_with(dense, count, next - count, || {
+        Some(Cow::Borrowed(positions))
+    })
 }
 
 /// [`plan`] given the sum of the gaps and a way to take them all (`None` if too many).
-fn plan_with(
+fn plan_with<'a>(
     dense: &[u8],
     count: u64,
     sum_gaps: u64,
-    all_gaps: impl FnOnce() -> Option<Vec<u64>>,
-) -> Option<Plan> {
+    all_gaps: impl FnOnce() -> Option<Cow<'a, [u64]>>,
+) -> Option<Plan<'a>> {
     let dense_len = dense.len() as u64;
     // The best r is near log2 of the mean gap.
     let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
