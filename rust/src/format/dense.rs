@@ -4,7 +4,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::snapshot::{self, Snapshot};
+use super::popcount;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::le;
@@ -17,52 +17,37 @@ pub(crate) fn payload_len(num_bits: u64) -> u64 {
 }
 
 /// Appends the filter's words (one snapshot each, if other threads are writing); returns the
-/// number of set bits among them, counted in the same pass, and their positions if they fit
-/// in `positions` with [`POSITIONS_SLACK`](snapshot::POSITIONS_SLACK) to spare: see [`Snapshot`].
-pub(crate) fn write<'p>(
-    filter: &BloomFilter,
-    out: &mut Vec<u8>,
-    positions: &'p mut [MaybeUninit<u64>],
-) -> Snapshot<'p> {
+/// number of set bits among them, counted in the same pass.
+pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
     // the capacity for every word (most of the time of encoding a full filter), and zeroing
     // the bytes first would be one more pass over them.
-    let len = filter.words().len() * 8;
+    let words = filter.words();
+    let len = words.len() * 8;
     out.reserve(len);
-    let snapshot = copy(filter, &mut out.spare_capacity_mut()[..len], positions);
-    // SAFETY: the copy initialized all `len` bytes after the old length (8 per word), within
-    // the capacity reserved above.
+    let count = popcount::copy_counting(words, &mut out.spare_capacity_mut()[..len]);
+    // SAFETY: `copy_counting` initialized all `len` bytes after the old length (8 per word),
+    // within the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
-    snapshot
+    count
 }
 
-/// [`write`] into `out`, exactly [`payload_len`] bytes: for encoders writing into a caller's
-/// buffer (a pinned Java array).
-pub(crate) fn write_into<'p>(
-    filter: &BloomFilter,
-    out: &mut [u8],
-    positions: &'p mut [MaybeUninit<u64>],
-) -> Snapshot<'p> {
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the copy only writes initialized
-    // bytes, so `out` stays initialized.
-    let out = unsafe {
-        std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len())
-    };
-    copy(filter, out, positions)
-}
-
-fn copy<'p>(
-    filter: &BloomFilter,
-    out: &mut [MaybeUninit<u8>],
-    positions: &'p mut [MaybeUninit<u64>],
-) -> Snapshot<'p> {
+/// Writes the filter's words into `out`, exactly [`payload_len`] bytes (one snapshot each, if
+/// other threads are writing); returns the number of set bits among them, counted in the same
+/// pass. For encoders writing into a caller's buffer (a pinned Java array).
+pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
     let words = filter.words();
     assert_eq!(
         out.len(),
         words.len() * 8,
-        "dense: out is not the payload's size"
+        "dense::write_into: out is not the payload's size"
     );
-    snapshot::copy_finding_positions(words, out, positions)
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; `copy_counting` only writes
+    // initialized bytes, so `out` stays initialized.
+    let out = unsafe {
+        std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len())
+    };
+    popcount::copy_counting(words, out)
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

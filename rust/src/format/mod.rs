@@ -13,11 +13,11 @@ pub mod counting;
 mod dense;
 pub mod guava;
 mod header;
+mod popcount;
 pub mod redis_bitmap;
 mod rice_fast;
 mod rice_writer;
 mod set_bits;
-mod snapshot;
 pub mod spark_sketch;
 mod sparse;
 
@@ -25,7 +25,6 @@ use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
 use header::{Encoding, Header};
-use std::mem::MaybeUninit;
 
 /// Bytes of the fixed header, before the payload.
 pub const HEADER_LEN: usize = 24;
@@ -64,15 +63,14 @@ pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     // even while other threads put.
     let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
     out.resize(HEADER_LEN, 0);
-    let mut positions = [const { MaybeUninit::uninit() }; KEPT_POSITIONS_ROOM];
-    let snapshot = dense::write(filter, &mut out, &mut positions);
+    let count = dense::write(filter, &mut out);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
         payload_len: dense_len,
     };
-    if let Some(plan) = sparse_plan(&out[HEADER_LEN..], snapshot) {
+    if let Some(plan) = sparse::plan(&out[HEADER_LEN..], count) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
         let slack = sparse::WRITE_SLACK.saturating_sub(TRAILER_LEN as u64);
@@ -111,49 +109,26 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
     }
     let dense_len = dense::payload_len(filter.num_bits()) as usize;
     let dense = &mut out[HEADER_LEN..HEADER_LEN + dense_len];
-    let mut positions = [const { MaybeUninit::uninit() }; KEPT_POSITIONS_ROOM];
-    let snapshot = dense::write_into(filter, dense, &mut positions);
+    let count = dense::write_into(filter, dense);
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
         shape: filter.shape(),
         payload_len: dense_len as u64,
     };
-    if let Some(plan) = sparse_plan(dense, snapshot) {
+    if let Some(plan) = sparse::plan(dense, count) {
         header.encoding = Encoding::Sparse;
         header.payload_len = plan.len();
-        // Straight over the snapshot when the plan kept the gaps (it no longer reads it) and
-        // the buffer holds the writer's slack; else through a buffer of its own.
-        let payload = &mut out[HEADER_LEN..];
-        if sparse::write_kept(&plan, payload).is_none() {
-            let mut sparse = reserve(plan.len() + sparse::WRITE_SLACK)?;
-            let dense = &mut payload[..dense_len];
-            sparse::write(dense, &plan, &mut sparse);
-            // Smaller than the dense snapshot it overwrites, which is no longer needed.
-            dense[..sparse.len()].copy_from_slice(&sparse);
-        }
+        let mut sparse = reserve(plan.len() + sparse::WRITE_SLACK)?;
+        sparse::write(dense, &plan, &mut sparse);
+        // Smaller than the dense snapshot it overwrites, which is no longer needed.
+        dense[..sparse.len()].copy_from_slice(&sparse);
     }
     out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
     let end = HEADER_LEN + header.payload_len as usize;
     let crc = checksum::of(&out[..end]);
     out[end..end + TRAILER_LEN].copy_from_slice(&crc.to_le_bytes());
     Ok(end + TRAILER_LEN)
-}
-
-/// Room for the positions of a sparse filter's set bits, found while the words are copied:
-/// 32 KiB on the stack (a heap buffer this size was allocated and given back to the system
-/// at every encode, 3 us a full filter's).
-const KEPT_POSITIONS_ROOM: usize = sparse::MAX_KEPT_POSITIONS + snapshot::POSITIONS_SLACK;
-
-/// The sparse plan for the dense payload `dense` of which `snapshot` was taken, from the
-/// positions it kept if it did.
-fn sparse_plan<'p>(dense: &[u8], snapshot: snapshot::Snapshot<'p>) -> Option<sparse::Plan<'p>> {
-    match snapshot.positions {
-        Some(positions) if positions.len() <= sparse::MAX_KEPT_POSITIONS => {
-            sparse::plan_from_positions(dense, positions)
-        }
-        _ => sparse::plan(dense, snapshot.count),
-    }
 }
 
 /// Appends the CRC-32 trailer: tests that forge headers.

@@ -19,7 +19,6 @@ use crate::filter::BloomFilter;
 use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
-use std::borrow::Cow;
 
 /// Count and Rice parameter: the smallest sparse payload (an empty filter).
 pub(crate) const MIN_PAYLOAD_LEN: u64 = 9;
@@ -38,14 +37,14 @@ const BATCH_WORDS: usize = 32;
 /// How a dense payload codes sparse: its set-bit count, the Rice parameter and the exact
 /// payload length, which is strictly smaller than the dense payload; and its gaps, when there
 /// are at most [`KEPT_GAPS`], so that the writer does not take them from the words again.
-pub(crate) struct Plan<'a> {
+pub(crate) struct Plan {
     count: u64,
     rice: u32,
     len: u64,
-    gaps: Option<Cow<'a, [u64]>>,
+    gaps: Option<Vec<u64>>,
 }
 
-impl Plan<'_> {
+impl Plan {
     /// Bytes of the sparse payload.
     pub(crate) fn len(&self) -> u64 {
         self.len
@@ -60,43 +59,11 @@ impl Plan<'_> {
 /// over the gaps, which are kept if there are few (else the walk goes in batches and stops as
 /// soon as no parameter can beat dense: it once reserved 8 bytes per set bit, 33 GB for a
 /// 1 GiB filter).
-pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan<'static>> {
+pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
     debug_assert_eq!(count, count_ones(dense));
-    // Sum of the gaps = last + 1 − X.
-    let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
-    plan_with(dense, count, sum_gaps, || {
-        all_gaps(dense, count).map(Cow::Owned)
-    })
-}
-
-/// The most set bits whose positions [`plan_from_positions`] takes: [`KEPT_GAPS`].
-pub(crate) const MAX_KEPT_POSITIONS: usize = KEPT_GAPS as usize;
-
-/// [`plan`] for the dense payload `dense` whose set bits are at `positions` (increasing, all
-/// of them, at most [`MAX_KEPT_POSITIONS`]), which become the plan's gaps: the encoder's
-/// snapshot found them while copying the words, so the payload is not walked again. The same
-/// plan as [`plan`]'s.
-pub(crate) fn plan_from_positions<'a>(dense: &[u8], positions: &'a mut [u64]) -> Option<Plan<'a>> {
-    debug_assert!(positions.len() <= MAX_KEPT_POSITIONS);
-    let count = positions.len() as u64;
-    debug_assert_eq!(count, count_ones(dense));
-    let mut next = 0;
-    set_bits::to_gaps(positions, &mut next);
-    // next = last + 1 (0 for none): the sum of the gaps is next − X.
-    plan_with(dense, count, next - count, || {
-        Some(Cow::Borrowed(positions))
-    })
-}
-
-/// [`plan`] given the sum of the gaps and a way to take them all (`None` if too many).
-fn plan_with<'a>(
-    dense: &[u8],
-    count: u64,
-    sum_gaps: u64,
-    all_gaps: impl FnOnce() -> Option<Cow<'a, [u64]>>,
-) -> Option<Plan<'a>> {
     let dense_len = dense.len() as u64;
-    // The best r is near log2 of the mean gap.
+    // Sum of the gaps = last + 1 − X; the best r is near log2 of their mean.
+    let sum_gaps = last_set_bit(dense).map_or(0, |last| last + 1 - count);
     let candidates = rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
     // Each code costs ≥ (r + 1) + (g − 2^r + 1) / 2^r bits: `x` codes whose gaps sum to `s`
     // have quotients summing to at least `least_quotients` (exactly s for r = 0).
@@ -136,7 +103,7 @@ fn plan_with<'a>(
             beats_dense(fixed(r) + q as u128 + least_quotients(r, rest_codes, rest_sum))
         })
     };
-    let gaps = all_gaps();
+    let gaps = all_gaps(dense, count);
     let walked = match &gaps {
         Some(gaps) => sum(gaps),
         None => for_each_gap_batch(dense, sum),
@@ -165,33 +132,12 @@ pub(crate) const WRITE_SLACK: u64 = rice_writer::SLACK as u64;
 /// [`WRITE_SLACK`] bytes of capacity beyond it to avoid growing `out`.
 pub(crate) fn write(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
     let start = out.len();
-    out.resize(start + plan.len as usize + rice_writer::SLACK, 0);
-    write_payload(dense, plan, &mut out[start..]);
-    out.truncate(start + plan.len as usize);
-}
-
-/// Writes the sparse payload of `plan`, whose gaps it kept, at the front of `out` and returns
-/// its length; `None` (nothing written) if the plan did not keep them or `out` does not hold
-/// the payload plus [`WRITE_SLACK`]. The gaps being all in the plan, `out` may be the very
-/// dense payload the plan was made from: the encoder writes over its snapshot.
-pub(crate) fn write_kept(plan: &Plan, out: &mut [u8]) -> Option<usize> {
-    let needed = plan.len.checked_add(WRITE_SLACK)?;
-    if plan.gaps.is_none() || (out.len() as u64) < needed {
-        return None;
-    }
-    write_payload(&[], plan, out);
-    Some(plan.len as usize)
-}
-
-/// Writes the payload of `plan` (made from `dense`, read only if the plan kept no gaps) at the
-/// front of `out`, which holds it plus [`WRITE_SLACK`] bytes; what is past it is unspecified.
-fn write_payload(dense: &[u8], plan: &Plan, out: &mut [u8]) {
-    out[..8].copy_from_slice(&plan.count.to_le_bytes());
-    out[8] = plan.rice as u8;
-    let codes_start = MIN_PAYLOAD_LEN as usize;
+    out.extend_from_slice(&plan.count.to_le_bytes());
+    out.push(plan.rice as u8);
+    let codes_start = out.len();
     let codes_len = (plan.len - MIN_PAYLOAD_LEN) as usize;
-    let mut writer =
-        RiceWriter::new(&mut out[codes_start..codes_start + codes_len + rice_writer::SLACK]);
+    out.resize(codes_start + codes_len + rice_writer::SLACK, 0);
+    let mut writer = RiceWriter::new(&mut out[codes_start..]);
     let mut put = |gaps: &[u64]| {
         writer.put_rice(gaps, plan.rice);
         true
@@ -202,6 +148,8 @@ fn write_payload(dense: &[u8], plan: &Plan, out: &mut [u8]) {
     };
     let written = writer.finish();
     debug_assert_eq!(written, codes_len);
+    out.truncate(codes_start + written);
+    debug_assert_eq!((out.len() - start) as u64, plan.len);
 }
 
 /// Payload bytes for `bits` bits of Rice codes.
@@ -468,12 +416,11 @@ mod tests {
     }
 
     #[test]
-    fn the_encoders_one_pass_writes_the_definition() {
-        // Seeded filters from empty to half full, around the kept positions' limit (4,096 set
-        // bits) and with words of many bits: `encode_into` (positions found while copying,
-        // codes written over the snapshot in a buffer of garbage, or through a buffer of their
-        // own when it has no room for the writer's slack) and `try_encode` give the reference
-        // payload, or the dense one when that is not smaller.
+    fn both_encoders_write_the_definition() {
+        // Seeded filters from empty to half full, around the kept gaps' limit (4,096 set bits)
+        // and with words of many bits: `encode_into` (into a buffer of garbage, exactly the
+        // size it needs or larger) and `try_encode` give the reference payload, or the dense
+        // one when that is not smaller.
         let mut seed = 0x3c6e_f372_fe94_f82bu64;
         let mut next = || crate::testutil::splitmix64(&mut seed);
         let strategy = Strategy::Murmur128Mitz64;
