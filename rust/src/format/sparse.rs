@@ -416,6 +416,55 @@ mod tests {
     }
 
     #[test]
+    fn both_encoders_write_the_definition() {
+        // Seeded filters from empty to half full, around the kept gaps' limit (4,096 set bits)
+        // and with words of many bits: `encode_into` (into a buffer of garbage, exactly the
+        // size it needs or larger) and `try_encode` give the reference payload, or the dense
+        // one when that is not smaller.
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        let mut next = || crate::testutil::splitmix64(&mut seed);
+        let strategy = Strategy::Murmur128Mitz64;
+        let mut outcomes = [0u32; 2];
+        for words in [1usize, 7, 100, 2_247, 9_000] {
+            for one_in in [1u64, 3, 20, 64, 72, 90, 300, 5_000] {
+                let mut bits: Vec<u64> = (0..words)
+                    .map(|_| (0..64).fold(0u64, |w, b| w | ((next() % one_in == 0) as u64) << b))
+                    .collect();
+                if one_in == 90 && words > 10 {
+                    bits[words / 2] = u64::MAX; // a word of 64 set bits
+                    bits[words / 3] = 0x00ff_0f0f_0000_1111;
+                }
+                let dense: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let shape = Shape {
+                    num_bits: words as u64 * 64,
+                    num_hashes: 3,
+                };
+                let filter = BloomFilter::from_words_with_shape(bits, shape, strategy).unwrap();
+                let expected = reference_payload(&dense);
+                let whole = format::try_encode(&filter).unwrap();
+                for spare in [0usize, 3, 100] {
+                    let len = format::max_encoded_len(shape.num_bits) as usize + spare;
+                    let mut out: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                    let written = format::encode_into(&filter, &mut out).unwrap();
+                    assert_eq!(
+                        &out[..written],
+                        &whole[..],
+                        "{words} words, one in {one_in}"
+                    );
+                }
+                let payload = &whole[HEADER_LEN..whole.len() - TRAILER_LEN];
+                match &expected {
+                    Some(sparse) => assert_eq!(payload, &sparse[..]),
+                    None => assert_eq!(payload, &dense[..]),
+                }
+                assert_eq!(format::decode(&whole).unwrap(), filter);
+                outcomes[expected.is_some() as usize] += 1;
+            }
+        }
+        assert!(outcomes[0] > 5 && outcomes[1] > 10, "{outcomes:?}");
+    }
+
+    #[test]
     fn any_rice_parameter_decodes_as_the_careful_reader_does() {
         // Payloads the encoder would not choose: seeded positions (one bit in 3 to one in
         // 5,000, some runs) coded with every r from 0 to 63 by the reference BitWriter, then
