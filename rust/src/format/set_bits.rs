@@ -5,7 +5,8 @@
 //! Zen 4, a VPCOMPRESSB of each word's set-bit indices stored eight at a time, 11.7 against
 //! 8.2 us an encode; two or three unrolled positions measured no better than four; nor did,
 //! 2026-11-23 on Zen 4, finding the positions while the filter's words are copied (one pass,
-//! positions kept on the stack, the codes written straight over the copy: branch sparse3),
+//! positions kept on the stack, the codes written straight over the copy: commits 2e4096f
+//! and e1f52ad, reverted),
 //! 7.8-11.7 against 7.5-10.4 us a ring encode, JMH javaSerialization unchanged, 15.2 / 18.7
 //! against 15.0 / 18.7 us).
 

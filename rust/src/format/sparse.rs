@@ -417,10 +417,11 @@ mod tests {
 
     #[test]
     fn both_encoders_write_the_definition() {
-        // Seeded filters from empty to half full, around the kept gaps' limit (4,096 set bits)
-        // and with words of many bits: `encode_into` (into a buffer of garbage, exactly the
-        // size it needs or larger) and `try_encode` give the reference payload, or the dense
-        // one when that is not smaller.
+        // The two filter encoders end to end (`encodes_as_the_definition_at_every_density`
+        // checks the plan and writer alone): seeded filters from empty to half full, of 64 to
+        // 576,000 bits, some with words of many set bits; `encode_into` (into a buffer of
+        // garbage, exactly the size it needs or larger) and `try_encode` give the reference
+        // payload, or the dense one when that is not smaller.
         let mut seed = 0x3c6e_f372_fe94_f82bu64;
         let mut next = || crate::testutil::splitmix64(&mut seed);
         let strategy = Strategy::Murmur128Mitz64;
