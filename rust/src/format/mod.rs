@@ -18,6 +18,8 @@ pub mod redis_bitmap;
 mod rice_fast;
 mod rice_writer;
 mod set_bits;
+#[cfg(target_arch = "x86_64")]
+mod set_bits_avx512;
 pub mod spark_sketch;
 mod sparse;
 

@@ -1,22 +1,31 @@
 //! The gaps between the set bits of a dense payload (g_i = p_i − p_{i−1} − 1, p_{−1} = −1),
-//! what the sparse encoder sizes and codes: each word's set bits by `trailing_zeros`, the gaps
-//! into a slice, the first few of a sparse word without a branch on how many it has (a variant
-//! that skipped empty words through a mask measured slower on the per-user filter; so did, on
-//! Zen 4, a VPCOMPRESSB of each word's set-bit indices stored eight at a time, 11.7 against
-//! 8.2 us an encode; two or three unrolled positions measured no better than four; nor did,
-//! 2026-11-23 on Zen 4, finding the positions while the filter's words are copied (one pass,
-//! positions kept on the stack, the codes written straight over the copy: commits 2e4096f
-//! and e1f52ad, reverted),
-//! 7.8-11.7 against 7.5-10.4 us a ring encode, JMH javaSerialization unchanged, 15.2 / 18.7
-//! against 15.0 / 18.7 us).
+//! what the sparse encoder sizes and codes: the positions of each word's set bits, then the
+//! gaps from them in a second pass. With AVX-512 (and VPOPCNTDQ) eight words at a time
+//! (`set_bits_avx512.rs`: 4.9 against 7.0 us a per-user filter's encode, 2026-11-23 on Zen 4);
+//! otherwise by `trailing_zeros`, the first few of a sparse word without a branch on how many
+//! it has. Measured slower on the scalar path: a variant that skipped empty words through a
+//! mask; a VPCOMPRESSB of each word's set-bit indices stored eight at a time (11.7 against
+//! 8.2 us an encode, Zen 4); two or three unrolled positions instead of four; and finding the
+//! positions while the filter's words are copied (one pass, positions kept on the stack, the
+//! codes written straight over the copy: commits 2e4096f and e1f52ad, reverted; 7.8-11.7
+//! against 7.5-10.4 us a ring encode, JMH javaSerialization unchanged).
 
 use super::dense;
 use std::ops::Range;
+
+/// Room beyond the set bits that lets [`gaps`] take every group of words the vector way (it
+/// stores whole vectors); without it the last few groups go the scalar way.
+pub(crate) const SPARE: usize = 32;
 
 /// Writes into `gaps` the gaps of the set bits of `words` (indices of 64-bit words of `dense`),
 /// in order, the first measured from `*next` (p_{i−1} + 1, updated); returns how many. `gaps`
 /// must hold the words' set bits (64 · words always suffices).
 pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if super::set_bits_avx512::available() {
+        // SAFETY: the CPU has what the vector path needs (which includes BMI1 and POPCNT).
+        return unsafe { gaps_avx512(dense, words, next, gaps) };
+    }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("popcnt")
     {
@@ -24,6 +33,19 @@ pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut
         return unsafe { gaps_bmi1(dense, words, next, gaps) };
     }
     gaps_portable(dense, words, next, gaps)
+}
+
+/// Eight words at a time while `gaps` has room for a group, then the scalar way.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi1,bmi2,popcnt")]
+fn gaps_avx512(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
+    let end = words.end;
+    let (mut len, rest) = super::set_bits_avx512::positions(dense, words, gaps, push_positions);
+    for i in rest..end {
+        len = push_positions(dense::word(dense, i), i as u64 * 64, gaps, len);
+    }
+    super::set_bits_avx512::to_gaps(&mut gaps[..len], next);
+    len
 }
 
 /// With POPCNT too: without it each word's `count_ones` was a dozen SSE2 instructions, most of
@@ -37,37 +59,43 @@ fn gaps_bmi1(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]
 /// Words with at most this many set bits store their positions without a branch on how many.
 const UNROLLED: usize = 4;
 
-/// Inlined into [`gaps_bmi1`], where it compiles to TZCNT, BLSR and POPCNT. A word of a lightly filled
-/// filter holds 0, 1 or 2 set bits at random (the per-user filter: ~2,000 bits in 2,247 words),
-/// so a loop that stops after each word's last bit mispredicts about once a word when every
-/// filter is new (a job encoding 10,000 of them; a benchmark that encodes one filter again and
-/// again lets the predictor learn its words): such a word's first [`UNROLLED`] positions are
-/// stored unconditionally (the ones past its bits are overwritten by the next word's), and the
-/// positions become gaps in a second, branch-free pass.
+/// Inlined into [`gaps_bmi1`], where it compiles to TZCNT, BLSR and POPCNT.
 #[inline(always)]
 fn gaps_portable(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     let mut len = 0;
     for i in words {
-        let mut word = dense::word(dense, i);
-        let base = i as u64 * 64;
-        let ones = word.count_ones() as usize;
-        if ones <= UNROLLED && len + UNROLLED <= gaps.len() {
-            for k in 0..UNROLLED {
-                // an exhausted word stores base + 64: past `len`, overwritten or ignored
-                gaps[len + k] = base + word.trailing_zeros() as u64;
-                word &= word.wrapping_sub(1);
-            }
-            len += ones;
-        } else {
-            while word != 0 {
-                gaps[len] = base + word.trailing_zeros() as u64;
-                len += 1;
-                word &= word - 1;
-            }
-        }
+        len = push_positions(dense::word(dense, i), i as u64 * 64, gaps, len);
     }
     to_gaps(&mut gaps[..len], next);
     len
+}
+
+/// Writes the positions of `word`'s set bits (base + index) at `out[len..]`, which holds them;
+/// returns the new length. A word of a lightly filled filter holds 0, 1 or 2 set bits at random
+/// (the per-user filter: ~2,000 bits in 2,247 words), so a loop that stops after each word's
+/// last bit mispredicts about once a word when every filter is new (a job encoding 10,000 of
+/// them; a benchmark that encodes one filter again and again lets the predictor learn its
+/// words): such a word's first [`UNROLLED`] positions are stored unconditionally (the ones past
+/// its bits are overwritten by the next word's), and the positions become gaps in a second,
+/// branch-free pass.
+#[inline(always)]
+fn push_positions(mut word: u64, base: u64, out: &mut [u64], mut len: usize) -> usize {
+    let ones = word.count_ones() as usize;
+    if ones <= UNROLLED && len + UNROLLED <= out.len() {
+        for k in 0..UNROLLED {
+            // an exhausted word stores base + 64: past `len`, overwritten or ignored
+            out[len + k] = base + word.trailing_zeros() as u64;
+            word &= word.wrapping_sub(1);
+        }
+        len + ones
+    } else {
+        while word != 0 {
+            out[len] = base + word.trailing_zeros() as u64;
+            len += 1;
+            word &= word - 1;
+        }
+        len
+    }
 }
 
 /// Turns increasing positions into gaps, the first from `*next` (p_{i−1} + 1, updated).
@@ -143,7 +171,7 @@ mod tests {
             };
             let expected = run(gaps_portable, 64 * 700 - count);
             assert_eq!(expected.0.len(), count);
-            for spare in [0, 5, 64] {
+            for spare in [0, 5, SPARE, 64] {
                 assert_eq!(
                     run(gaps, spare),
                     expected,

@@ -188,10 +188,12 @@ fn all_gaps(dense: &[u8], count: u64) -> Option<Vec<u64>> {
         return None;
     }
     let mut gaps = Vec::new();
-    gaps.try_reserve_exact(count as usize).ok()?;
-    gaps.resize(count as usize, 0);
+    let room = count as usize + set_bits::SPARE;
+    gaps.try_reserve_exact(room).ok()?;
+    gaps.resize(room, 0);
     let found = set_bits::gaps(dense, 0..words, &mut 0, &mut gaps);
     debug_assert_eq!(found as u64, count);
+    gaps.truncate(found);
     Some(gaps)
 }
 
