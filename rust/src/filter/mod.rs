@@ -390,8 +390,7 @@ impl BloomFilter {
     /// the hosts we build for), for the JNI bridge's read-only direct view. The address is fixed
     /// for the filter's whole life: the words are one boxed slice, allocated at creation and
     /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
-    /// clear change words in place).
-    #[cfg(feature = "jni")]
+    /// clear change words in place). The encoder's vector copy reads it too.
     pub(crate) fn words_ptr(&self) -> *const u64 {
         self.bits.as_ptr()
     }

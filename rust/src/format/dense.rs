@@ -22,10 +22,9 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // Into the spare capacity, 8 bytes at a time: a per-word `extend_from_slice` re-checks
     // the capacity for every word (most of the time of encoding a full filter), and zeroing
     // the bytes first would be one more pass over them.
-    let words = filter.words();
-    let len = words.len() * 8;
+    let len = filter.words().len() * 8;
     out.reserve(len);
-    let count = popcount::copy_counting(words, &mut out.spare_capacity_mut()[..len]);
+    let count = popcount::copy_counting_filter(filter, &mut out.spare_capacity_mut()[..len]);
     // SAFETY: `copy_counting` initialized all `len` bytes after the old length (8 per word),
     // within the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
@@ -36,10 +35,9 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
 /// other threads are writing); returns the number of set bits among them, counted in the same
 /// pass. For encoders writing into a caller's buffer (a pinned Java array).
 pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
-    let words = filter.words();
     assert_eq!(
         out.len(),
-        words.len() * 8,
+        filter.words().len() * 8,
         "dense::write_into: out is not the payload's size"
     );
     // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; `copy_counting` only writes
@@ -47,7 +45,7 @@ pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
     let out = unsafe {
         std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len())
     };
-    popcount::copy_counting(words, out)
+    popcount::copy_counting_filter(filter, out)
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

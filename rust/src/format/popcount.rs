@@ -4,7 +4,61 @@
 //! a full filter; the POPCNT instruction (every x86-64 CPU since 2008) is one, so it is used
 //! when the CPU has it.
 
+use crate::filter::BloomFilter;
 use std::mem::MaybeUninit;
+
+/// [`copy_counting`] of a filter's words. With AVX-512 VPOPCNTDQ eight words a step, a load,
+/// a store and a count each (0.1 against 0.5 us for the per-user filter's 18 KB, Zen 4); each
+/// 8-byte lane of the load is an aligned 8-byte access, which x86 performs atomically, so like
+/// the iterator's `Relaxed` loads it takes one snapshot of each word, never a torn one.
+pub(crate) fn copy_counting_filter(filter: &BloomFilter, out: &mut [MaybeUninit<u8>]) -> u64 {
+    let words = filter.words();
+    #[cfg(target_arch = "x86_64")]
+    if vector_available() {
+        assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
+        // SAFETY: the CPU has AVX-512 F and VPOPCNTDQ; the filter's `words.len()` words start
+        // at `words_ptr`, 8-byte aligned, and `out` holds 8 bytes for each (asserted).
+        return unsafe { copy_counting_avx512(filter.words_ptr(), words.len(), out) };
+    }
+    copy_counting(words, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn vector_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        crate::filter::avx512::available() && is_x86_feature_detected!("avx512vpopcntdq")
+    })
+}
+
+/// # Safety
+/// The CPU must have AVX-512 F and VPOPCNTDQ; `words` must point at `len` readable, 8-byte
+/// aligned words, and `out` hold `8 · len` bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+unsafe fn copy_counting_avx512(words: *const u64, len: usize, out: &mut [MaybeUninit<u8>]) -> u64 {
+    use std::arch::x86_64::*;
+    let mut counts = _mm512_setzero_si512();
+    let mut i = 0;
+    while i < len {
+        // The last step masks off the words past `len`: masked lanes are neither read nor
+        // written.
+        let keep = if len - i >= 8 {
+            u8::MAX
+        } else {
+            ((1u16 << (len - i)) - 1) as u8
+        };
+        // SAFETY: lanes below `len − i` are words `i..len` and bytes `8i..8·len` of `out`
+        // (the caller's contract); the others are masked off.
+        unsafe {
+            let eight = _mm512_maskz_loadu_epi64(keep, words.add(i).cast());
+            _mm512_mask_storeu_epi64(out.as_mut_ptr().add(i * 8).cast(), keep, eight);
+            counts = _mm512_add_epi64(counts, _mm512_popcnt_epi64(eight));
+        }
+        i += 8;
+    }
+    _mm512_reduce_add_epi64(counts) as u64
+}
 
 /// Writes each of `words` little-endian into `out` (exactly 8 bytes per word) and returns the
 /// number of set bits among them.
@@ -62,5 +116,45 @@ mod tests {
         assert_eq!(bytes[15], 0x80);
         assert_eq!(&bytes[16..], &[0; 8]);
         assert_eq!(copy_counting([].into_iter(), &mut []), 0);
+    }
+
+    #[test]
+    fn a_filter_copies_as_its_words_do() {
+        // Seeded words, 0 to 40 of them (every remainder of a vector of eight), densities from
+        // empty to full: the filter's copy (vector where the CPU has it) against the words'.
+        use crate::sizing::Shape;
+        use crate::strategy::Strategy;
+        let mut seed = 0xc0_9e5_u64;
+        let mut random = || crate::testutil::splitmix64(&mut seed);
+        for num_words in 0..=40u64 {
+            for mask_shift in [64, 7, 0] {
+                let words: Vec<u64> = (0..num_words)
+                    .map(|_| random() & random() & u64::MAX.checked_shr(mask_shift).unwrap_or(0))
+                    .collect();
+                let shape = Shape {
+                    num_bits: num_words * 64,
+                    num_hashes: 3,
+                };
+                let Ok(filter) = BloomFilter::from_words_with_shape(
+                    words.clone(),
+                    shape,
+                    Strategy::Murmur128Mitz64,
+                ) else {
+                    continue; // a shape the filter refuses (no bits)
+                };
+                let mut out = vec![MaybeUninit::new(0xaau8); words.len() * 8];
+                let mut expected = out.clone();
+                assert_eq!(
+                    copy_counting_filter(&filter, &mut out),
+                    copy_counting(words.iter().copied(), &mut expected),
+                    "{num_words} words"
+                );
+                // SAFETY: every byte was initialized above.
+                let bytes = |b: &[MaybeUninit<u8>]| -> Vec<u8> {
+                    b.iter().map(|b| unsafe { b.assume_init() }).collect()
+                };
+                assert_eq!(bytes(&out), bytes(&expected), "{num_words} words");
+            }
+        }
     }
 }
