@@ -37,7 +37,9 @@ pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut
 
 /// Eight words at a time while `gaps` has room for a group, then the scalar way.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi1,bmi2,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,avx512vpopcntdq,bmi1,bmi2,popcnt"
+)]
 fn gaps_avx512(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     let end = words.end;
     let (mut len, rest) = super::set_bits_avx512::positions(dense, words, gaps, push_positions);
@@ -178,6 +180,45 @@ mod tests {
                     "one bit in {one_in}, spare {spare}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn groups_at_the_limits_of_the_vector_paths_give_the_plain_gaps() {
+        // Groups of eight words whose nonzero bytes hold one bit each, 0, 1, 8, 9, 16 and 17 of
+        // them (the byte-wise path takes up to 16), one with a byte of two bits, one with a
+        // word of five (the word-wise path takes up to four a word): all paths agree.
+        let mut seed = 0xb17e_5u64;
+        let mut random = || crate::testutil::splitmix64(&mut seed);
+        let mut words = Vec::new();
+        for single_bit_bytes in [0usize, 1, 8, 9, 16, 17, 64] {
+            let mut group = [0u8; 64];
+            let mut byte_order: Vec<usize> = (0..64).collect();
+            for i in (1..64).rev() {
+                byte_order.swap(i, (random() % (i as u64 + 1)) as usize);
+            }
+            for &byte in &byte_order[..single_bit_bytes] {
+                group[byte] = 1 << (random() % 8);
+            }
+            words.extend(
+                group
+                    .chunks(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().unwrap())),
+            );
+        }
+        words.extend([0b11u64 << 9, 0, 0, 1 << 63, 0, 0, 0, 1]); // a byte of two bits
+        words.extend([0b1_0101_0101u64, 0, 0, 0, 0, 0, 0, 1 << 40]); // a word of five
+        let dense: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let count: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+        for spare in [0, SPARE] {
+            let run = |f: fn(&[u8], Range<usize>, &mut u64, &mut [u64]) -> usize| {
+                let mut out = vec![u64::MAX; count + spare];
+                let mut next = 0;
+                let len = f(&dense, 0..words.len(), &mut next, &mut out);
+                out.truncate(len);
+                (out, next)
+            };
+            assert_eq!(run(gaps), run(gaps_portable), "spare {spare}");
         }
     }
 

@@ -1,22 +1,28 @@
 //! The set-bit finder's vector path: the positions of the set bits of eight words at a time,
 //! without a branch per word. A lightly filled filter (the per-user one: ~2,000 bits in 2,247
 //! words) has 0, 1 or 2 bits in a word at random; the scalar path stores four positions a word
-//! unconditionally, about 20 instructions a word. Here the eight words' first four positions are
-//! computed lane-wise (the count of ones below each lowest bit, then that bit cleared), turned
-//! word-major by a transpose, and the valid ones kept by four compress-stores: about 8
-//! instructions a word. A group with a word of more than four bits goes the scalar way.
+//! unconditionally, about 20 instructions a word. Here a group of eight words whose nonzero
+//! bytes hold one bit each (most groups of such a filter) is taken byte-wise: the bytes'
+//! indices and in-byte positions compressed to the front, widened eight at a time. Any other
+//! group with at most four bits a word is taken word-wise: the eight words' first four
+//! positions computed lane-wise (the count of ones below each lowest bit, then that bit
+//! cleared), turned word-major by a transpose, and the valid ones kept by four
+//! compress-stores, about 8 instructions a word. The rest go the scalar way.
 
 use super::dense;
 use std::arch::x86_64::*;
 use std::ops::Range;
 
-/// Whether the CPU has what [`positions`] needs: AVX-512 F and VPOPCNTDQ, BMI2 (PEXT) and
-/// POPCNT, and the vector path is not disabled (`SPARKBLOOM_DISABLE_AVX512`).
+/// Whether the CPU has what [`positions`] needs: AVX-512 F, BW, VPOPCNTDQ, VBMI2 and BITALG
+/// (Ice Lake, Zen 4 and later), BMI2 (PEXT) and POPCNT, and the vector path is not disabled (`SPARKBLOOM_DISABLE_AVX512`).
 pub(super) fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         crate::filter::avx512::available()
             && is_x86_feature_detected!("avx512vpopcntdq")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vbmi2")
+            && is_x86_feature_detected!("avx512bitalg")
             && is_x86_feature_detected!("bmi2")
     })
 }
@@ -33,7 +39,9 @@ const _: () = assert!(super::set_bits::SPARE >= GROUP_MAX);
 /// positions were written and the first word not visited.
 ///
 /// Callable where [`available`] holds.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi1,bmi2,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,avx512vpopcntdq,bmi1,bmi2,popcnt"
+)]
 pub(super) fn positions(
     dense: &[u8],
     words: Range<usize>,
@@ -56,6 +64,11 @@ pub(super) fn positions(
         // SAFETY: word + 8 ≤ words.end and words.end · 8 ≤ dense.len() (asserted): the 64
         // bytes are inside `dense`.
         let bits = unsafe { _mm512_loadu_si512(dense.as_ptr().add(word * 8).cast()) };
+        if let Some(found) = single_bit_bytes(bits, word, &mut out[len..]) {
+            len += found;
+            word += 8;
+            continue;
+        }
         let counts = _mm512_popcnt_epi64(bits);
         if _mm512_cmpgt_epu64_mask(counts, four) != 0 {
             for i in word..word + 8 {
@@ -139,4 +152,59 @@ pub(super) fn to_gaps(positions: &mut [u64], next: &mut u64) {
         }
     }
     *next = last + 1;
+}
+
+/// Byte i of the vector: i.
+const BYTE_INDEX: [u8; 64] = {
+    let mut index = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        index[i] = i as u8;
+        i += 1;
+    }
+    index
+};
+
+/// The common group of a lightly filled filter, byte-wise: if every nonzero byte of `bits`
+/// (words `word..word + 8`) holds a single set bit and there are at most 16 of them, writes
+/// their positions at the start of `out` (which has room for [`GROUP_MAX`]) and returns how
+/// many. A byte's position is its index times 8 plus the ones of b − 1; the nonzero bytes'
+/// indices and in-byte positions are compressed to the front and widened eight at a time
+/// (about a third of the instructions of the word-wise way).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg")]
+fn single_bit_bytes(bits: __m512i, word: usize, out: &mut [u64]) -> Option<usize> {
+    let less = _mm512_sub_epi8(bits, _mm512_set1_epi8(1));
+    let nonzero = _mm512_test_epi8_mask(bits, bits);
+    let found = nonzero.count_ones() as usize;
+    // b & (b − 1) is nonzero where a byte holds two bits or more.
+    if _mm512_test_epi8_mask(bits, less) != 0 || found > 16 {
+        return None;
+    }
+    // SAFETY: the load reads BYTE_INDEX's 64 bytes.
+    let byte_index = unsafe { _mm512_loadu_si512(BYTE_INDEX.as_ptr().cast()) };
+    let bytes = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(nonzero, byte_index));
+    let in_byte = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(
+        nonzero,
+        _mm512_popcnt_epi8(less),
+    ));
+    let base = _mm512_set1_epi64(word as i64 * 64);
+    let eight = |bytes: __m128i, in_byte: __m128i| {
+        _mm512_add_epi64(
+            _mm512_add_epi64(base, _mm512_slli_epi64(_mm512_cvtepu8_epi64(bytes), 3)),
+            _mm512_cvtepu8_epi64(in_byte),
+        )
+    };
+    assert!(out.len() >= 16);
+    // SAFETY: out holds 16 u64 (asserted): two stores of eight.
+    unsafe {
+        _mm512_storeu_si512(out.as_mut_ptr().cast(), eight(bytes, in_byte));
+        if found > 8 {
+            _mm512_storeu_si512(
+                out.as_mut_ptr().add(8).cast(),
+                eight(_mm_srli_si128(bytes, 8), _mm_srli_si128(in_byte, 8)),
+            );
+        }
+    }
+    Some(found)
 }
