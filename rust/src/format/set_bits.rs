@@ -1,7 +1,8 @@
 //! The gaps between the set bits of a dense payload (g_i = p_i − p_{i−1} − 1, p_{−1} = −1),
 //! what the sparse encoder sizes and codes: the positions of each word's set bits, then the
-//! gaps from them in a second pass. With AVX-512 (and VPOPCNTDQ) eight words at a time
-//! (`set_bits_avx512.rs`: 4.9 against 7.0 us a per-user filter's encode, 2026-11-23 on Zen 4);
+//! gaps from them in a second pass. With AVX-512 (F, BW, VPOPCNTDQ, VBMI2, BITALG) eight words
+//! at a time (`set_bits_avx512.rs`: a per-user filter's encode 4.9 against 7.0 us word-wise,
+//! then 2.4 against 3.1 us with its byte-wise groups, criterion, 2026-11-23 on Zen 4);
 //! otherwise by `trailing_zeros`, the first few of a sparse word without a branch on how many
 //! it has. Measured slower on the scalar path: a variant that skipped empty words through a
 //! mask; a VPCOMPRESSB of each word's set-bit indices stored eight at a time (11.7 against
