@@ -172,6 +172,16 @@ mod tests {
     use super::super::bitstream::BitWriter;
     use super::*;
 
+    /// The Rice codes of `gaps` as the Vec-appending BitWriter (itself tested bit by bit)
+    /// writes them.
+    fn appended(gaps: &[u64], r: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut reference = BitWriter::new(&mut bytes);
+        gaps.iter().for_each(|&g| reference.put_rice(g, r));
+        reference.finish();
+        bytes
+    }
+
     #[test]
     fn writes_what_the_appending_writer_writes() {
         // Seeded Rice codes of every parameter, short and long, against the Vec-appending
@@ -190,10 +200,7 @@ mod tests {
                 })
                 .filter(|&g| g >> r < 1 << 20)
                 .collect();
-            let mut expected = Vec::new();
-            let mut reference = BitWriter::new(&mut expected);
-            gaps.iter().for_each(|&g| reference.put_rice(g, r));
-            reference.finish();
+            let expected = appended(&gaps, r);
             let mut out = vec![0u8; expected.len() + SLACK];
             let mut writer = RiceWriter::new(&mut out);
             // In two runs, so that the position carries from one to the next.
@@ -225,10 +232,7 @@ mod tests {
                 })
                 .filter(|&g| g >> r < 1 << 20)
                 .collect();
-            let mut expected = Vec::new();
-            let mut reference = BitWriter::new(&mut expected);
-            gaps.iter().for_each(|&g| reference.put_rice(g, r));
-            reference.finish();
+            let expected = appended(&gaps, r);
             for first in 0..8 {
                 let write = |scalar: bool| {
                     let mut out = vec![0u8; expected.len() + SLACK];
