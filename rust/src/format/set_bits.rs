@@ -189,7 +189,7 @@ mod tests {
         // Groups of eight words whose nonzero bytes hold one bit each, 0, 1, 8, 9, 16 and 17 of
         // them (the byte-wise path takes up to 16), one with a byte of two bits, one with a
         // word of five (the word-wise path takes up to four a word): all paths agree.
-        let mut seed = 0xb17e_5u64;
+        let mut seed = 0x000b_17e5_u64;
         let mut random = || crate::testutil::splitmix64(&mut seed);
         let mut words = Vec::new();
         for single_bit_bytes in [0usize, 1, 8, 9, 16, 17, 64] {
