@@ -64,6 +64,13 @@ pub(crate) fn available() -> bool {
     *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
 }
 
+/// [`available`], and the CPU has VPOPCNTDQ (per-lane popcounts: the encoder's copy and its
+/// set-bit finder). Decided once per process.
+pub(crate) fn available_with_popcnt() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| available() && is_x86_feature_detected!("avx512vpopcntdq"))
+}
+
 fn cpu_has_avx512() -> bool {
     is_x86_feature_detected!("avx512f")
         && is_x86_feature_detected!("avx512dq")

@@ -14,21 +14,13 @@ use std::mem::MaybeUninit;
 pub(crate) fn copy_counting_filter(filter: &BloomFilter, out: &mut [MaybeUninit<u8>]) -> u64 {
     let words = filter.words();
     #[cfg(target_arch = "x86_64")]
-    if vector_available() {
+    if crate::filter::avx512::available_with_popcnt() {
         assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
         // SAFETY: the CPU has AVX-512 F and VPOPCNTDQ; the filter's `words.len()` words start
         // at `words_ptr`, 8-byte aligned, and `out` holds 8 bytes for each (asserted).
         return unsafe { copy_counting_avx512(filter.words_ptr(), words.len(), out) };
     }
     copy_counting(words, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn vector_available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        crate::filter::avx512::available() && is_x86_feature_detected!("avx512vpopcntdq")
-    })
 }
 
 /// # Safety

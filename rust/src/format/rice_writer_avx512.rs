@@ -4,12 +4,6 @@
 
 use std::arch::x86_64::*;
 
-/// Whether the CPU has what [`eight_codes`] needs: AVX-512 F, and the vector path is not
-/// disabled (`SPARKBLOOM_DISABLE_AVX512`).
-pub(super) fn available() -> bool {
-    crate::filter::avx512::available()
-}
-
 /// The Rice codes (parameter `r` ≤ 63) of `gaps`, joined four by four: (bits, length) of the
 /// first four and of the last four, each length the sum of its codes' (the bits are meaningless
 /// where a length is above 56, which the caller checks: a code's quotient is capped at 56).

@@ -14,12 +14,12 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 /// Whether the CPU has what [`positions`] needs: AVX-512 F, BW, VPOPCNTDQ, VBMI2 and BITALG
-/// (Ice Lake, Zen 4 and later), BMI2 (PEXT) and POPCNT, and the vector path is not disabled (`SPARKBLOOM_DISABLE_AVX512`).
+/// (Ice Lake, Zen 4 and later), BMI2 (PEXT) and POPCNT, and the vector path is not disabled
+/// (`SPARKBLOOM_DISABLE_AVX512`).
 pub(super) fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        crate::filter::avx512::available()
-            && is_x86_feature_detected!("avx512vpopcntdq")
+        crate::filter::avx512::available_with_popcnt()
             && is_x86_feature_detected!("avx512bw")
             && is_x86_feature_detected!("avx512vbmi2")
             && is_x86_feature_detected!("avx512bitalg")
