@@ -374,7 +374,7 @@ mod tests {
     /// `put_all_unshared` (plain read-modify-writes) sets the bits one `put` per key sets and
     /// reports the same change, on each path: cache-resident lanes, the prefetched walk (a filter
     /// over `VECTOR_PREFETCH_MIN_BYTES`), accumulated batches (many keys per word), the scalar
-    /// path (k above the walk's limit) and BLOCKED, which keeps its locked ORs.
+    /// path (k above the walk's limit) and BLOCKED, cache-resident and prefetched.
     #[test]
     fn unshared_puts_set_the_bits_puts_set() {
         let mut state = 11;
@@ -419,6 +419,14 @@ mod tests {
                 },
                 Strategy::Blocked,
                 50_000,
+            ),
+            (
+                Shape {
+                    num_bits: VECTOR_PREFETCH_MIN_BYTES as u64 * 8,
+                    num_hashes: 6,
+                },
+                Strategy::Blocked,
+                200_000,
             ),
         ];
         for (shape, strategy, count) in shapes {

@@ -9,6 +9,7 @@
 //! key's k bits in its cached line.
 
 use super::{BloomFilter, avx512};
+use crate::bit_array::BitArray;
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, fmix64};
@@ -134,13 +135,21 @@ impl BloomFilter {
         }
     }
 
-    /// `put_all` for BLOCKED: the blocks of a group prefetched, then each key's k bits set.
-    pub(super) fn blocked_put_all(&self, keys: &[u64]) -> bool {
+    /// `put_all` (`set` = [`BitArray::set`], a locked OR per bit) and `put_all_unshared`
+    /// ([`BitArray::set_unshared`], plain read-modify-writes) for BLOCKED: the blocks of the
+    /// keys ahead prefetched, then each key's k bits set in its cached line. The locked ORs set
+    /// the pace: from Java, 4096-key batches, plain writes took 8.5 against 29.7 ns per key at
+    /// (10^7, 1 %) and 11.0 against 42.0 at (10^4, 0.1 %) (JMH, one sitting, 2026-11-24).
+    pub(super) fn blocked_put_all(
+        &self,
+        keys: &[u64],
+        set: impl Fn(&BitArray, u64) -> bool,
+    ) -> bool {
         let k = self.num_hashes();
         let mut changed = false;
         self.for_each_block(keys, |_, base, h2| {
             for_each_position(h2, k, |position| {
-                changed |= self.bits.set(base + position);
+                changed |= set(&self.bits, base + position);
                 true
             });
         });

@@ -194,9 +194,6 @@ impl BloomFilter {
     /// plain read-modify-writes instead of locked ORs. Same bits and result as `put_all_bytes`.
     #[cfg_attr(not(feature = "jni"), allow(dead_code))]
     pub(crate) fn put_all_bytes_unshared(&self, keys: PackedBytes<'_>) -> bool {
-        if self.strategy.is_blocked() {
-            return self.put_all_bytes(keys);
-        }
         self.put_all_bytes_setting::<true>(keys)
     }
 

@@ -221,7 +221,7 @@ impl BloomFilter {
     /// Adds every key; returns whether any bit changed.
     pub fn put_all(&self, keys: &[u64]) -> bool {
         if self.strategy.is_blocked() {
-            return self.blocked_put_all(keys);
+            return self.blocked_put_all(keys, BitArray::set);
         }
         if self.accumulates(keys.len()) {
             return self.put_all_accumulated(keys);
@@ -250,10 +250,10 @@ impl BloomFilter {
     /// (`NativeHandle.beginUnsharedWrite`). Same bits and result as `put_all`.
     #[cfg_attr(not(feature = "jni"), allow(dead_code))]
     pub(crate) fn put_all_unshared(&self, keys: &[u64]) -> bool {
-        if self.strategy.is_blocked()
-            || self.accumulates(keys.len())
-            || (!self.prefetches() && !self.vector_lanes)
-        {
+        if self.strategy.is_blocked() {
+            return self.blocked_put_all(keys, BitArray::set_unshared);
+        }
+        if self.accumulates(keys.len()) || (!self.prefetches() && !self.vector_lanes) {
             return self.put_all(keys);
         }
         if self.walks_prefetched() {
