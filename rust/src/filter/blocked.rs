@@ -164,15 +164,8 @@ impl BloomFilter {
     pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let k = self.num_hashes();
         if avx512::available() {
-            let words = self.bits.as_ptr();
-            self.for_each_block(keys, |i, base, h2| {
-                // SAFETY: `available` said the CPU has AVX-512 F and DQ; the block's eight
-                // words lie inside the filter (base + 512 ≤ m).
-                emit(i, unsafe {
-                    avx512::block_holds(words.add((base / 64) as usize), h2, k)
-                })
-            });
-            return;
+            // SAFETY: `available` said the CPU has AVX-512 F and DQ.
+            return unsafe { self.blocked_query_each_avx512(keys, k, emit) };
         }
         self.for_each_block(keys, |i, base, h2| {
             let mut present = true;
@@ -181,6 +174,32 @@ impl BloomFilter {
                 true
             });
             emit(i, present);
+        });
+    }
+
+    /// The vector half of [`blocked_query_each`](Self::blocked_query_each), compiled with
+    /// AVX-512 so that the walk, the hashing and each block's test inline into one loop (a call
+    /// per key to `block_holds` was 47 % of a cache-resident query's profile). From Java,
+    /// 4096-key batches, alternated with the call per key (JMH, 2026-11-24): `mightContainAll`
+    /// 4.1–4.3 against 4.7 ns per key at (10^4, 0.1 %); level at (10^7, 1 %), where memory
+    /// sets the pace.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and DQ ([`avx512::available`]).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn blocked_query_each_avx512(
+        &self,
+        keys: &[u64],
+        k: u32,
+        mut emit: impl FnMut(usize, bool),
+    ) {
+        let words = self.bits.as_ptr();
+        self.for_each_block(keys, |i, base, h2| {
+            // SAFETY: the caller's contract (AVX-512 F and DQ); the block's eight words lie
+            // inside the filter (base + 512 ≤ m).
+            emit(i, unsafe {
+                avx512::block_holds(words.add((base / 64) as usize), h2, k)
+            })
         });
     }
 
