@@ -32,12 +32,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link SerializedSizes}. {@code javaSerializationFloor} round-trips a bare {@code byte[]} of the
  * implementation's own bytes, the part of the Java figure no encoder can remove. Output streams are pre-sized for every implementation, so no
  * implementation pays for growing a buffer.
+ *
+ * <p>Each fork's heap is fixed and touched at start ({@code -Xms2g -Xmx2g -XX:+AlwaysPreTouch},
+ * for every implementation): a round trip allocates ~42 KB, and with a growing heap whole
+ * iterations ran at twice the steady time while the kernel zeroed the new pages
+ * ({@code clear_page_erms} was a third of the benchmark thread's samples in those seconds).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class SerializationBench {
 
   @State(Scope.Thread)
