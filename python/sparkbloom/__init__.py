@@ -10,13 +10,14 @@
     # string items: build_strings / retain_absent_strings; might_contain takes either
 
 Works with PySpark 3.5 (Scala 2.12 jars) and 4.x (Scala 2.13 jars); :func:`jars` picks by the
-installed pyspark.
+installed pyspark, else by the Spark under ``$SPARK_HOME``, and needs neither pyspark nor a JVM.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ._errors import SparkBloomError
 from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
 
 if TYPE_CHECKING:
@@ -46,8 +47,8 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
 
 
 def __getattr__(name: str):
-    # The pyspark-dependent half loads on first use, so jars() works before pyspark is imported.
-    if name in ("SparkBloomError", "build", "build_strings", "might_contain", "register",
+    # The pyspark-dependent half loads on first use, so jars() works where pyspark is not installed.
+    if name in ("build", "build_strings", "might_contain", "register",
                 "retain_absent", "retain_absent_strings"):
         from . import _functions
 

@@ -11,6 +11,8 @@ from typing import Union
 from pyspark.sql import Column, SparkSession
 from pyspark.sql import functions as F
 
+from ._errors import SparkBloomError
+
 ColumnOrName = Union[Column, str]
 ColumnOrInt = Union[Column, str, int]
 
@@ -20,10 +22,6 @@ MIGHT_CONTAIN = "sparkbloom_might_contain"
 BUILD_STRING = "sparkbloom_build_string"
 RETAIN_ABSENT_STRING = "sparkbloom_retain_absent_string"
 _JVM_CLASS = "io.sparkbloom.spark.BloomFunctions"
-
-
-class SparkBloomError(RuntimeError):
-    """sparkbloom cannot be used on this session (jars missing, unsupported session kind)."""
 
 
 def _jvm(spark: SparkSession):

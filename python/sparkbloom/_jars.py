@@ -3,28 +3,66 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import List, Optional
+
+from ._errors import SparkBloomError
 
 #: The Maven version of the jars this package goes with.
 JAR_VERSION = "0.1.0-SNAPSHOT"
 
 _PACKAGE_JARS = Path(__file__).resolve().parent / "jars"
 
+# Spark's own core jar, whose name carries the Scala binary version Spark was built with.
+_SPARK_CORE_JAR = re.compile(r"spark-core_(2\.1[23])-.+\.jar")
+
 
 def scala_binary_version(pyspark_version: Optional[str] = None) -> str:
     """The Scala binary version of a PySpark distribution: "2.12" for 3.x, "2.13" for 4.x.
 
-    ``pyspark_version`` defaults to the installed pyspark's ``__version__``.
+    ``pyspark_version`` defaults to the installed pyspark's ``__version__``; where pyspark cannot
+    be imported, the Scala suffix of ``spark-core_<scala>-<version>.jar`` in ``$SPARK_HOME/jars``
+    (the Spark that ``spark-submit`` will run) is taken. Raises :class:`SparkBloomError` when
+    neither tells.
     """
     if pyspark_version is None:
-        import pyspark
-
+        try:
+            import pyspark
+        except ImportError:
+            return _spark_home_scala_binary()
         pyspark_version = pyspark.__version__
     major = int(pyspark_version.split(".")[0])
     if major < 3:
         raise ValueError(f"PySpark {pyspark_version} is not supported: sparkbloom needs Spark 3.5 or 4.x")
     return "2.12" if major == 3 else "2.13"
+
+
+def _spark_home_scala_binary() -> str:
+    spark_home = os.environ.get("SPARK_HOME")
+    if spark_home:
+        jars_dir = Path(spark_home) / "jars"
+        suffixes = sorted(
+            {m.group(1) for m in map(_SPARK_CORE_JAR.fullmatch, _file_names(jars_dir)) if m}
+        )
+        if len(suffixes) == 1:
+            return suffixes[0]
+        found = f"spark-core jars for Scala {', '.join(suffixes)}" if suffixes else "no spark-core_<scala>-*.jar"
+        where = f"$SPARK_HOME/jars ({jars_dir}) holds {found}"
+    else:
+        where = "SPARK_HOME is not set"
+    raise SparkBloomError(
+        f"cannot tell which Scala version sparkbloom's jars must be built for: pyspark cannot be imported "
+        f"and {where}; install pyspark, set SPARK_HOME to your Spark, or pass scala_binary='2.12' "
+        "(Spark 3.5) or scala_binary='2.13' (Spark 4)"
+    )
+
+
+def _file_names(directory: Path) -> List[str]:
+    try:
+        return [entry.name for entry in directory.iterdir()]
+    except OSError:
+        return []
 
 
 def jar_names(scala_binary: str, version: str = JAR_VERSION) -> List[str]:

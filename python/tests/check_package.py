@@ -44,6 +44,21 @@ def expect_error(spark, needle):
         check("register raises SparkBloomError naming " + repr(needle), needle in str(e), str(e))
 
 
+def without_pyspark():
+    """test_jars_without_pyspark's cases, on the installed package."""
+    from pathlib import Path
+
+    import test_jars_without_pyspark as cases
+
+    installed = Path(sparkbloom.__file__).resolve().parent.parent
+    for name in sorted(n for n in dir(cases) if n.startswith("test_")):
+        try:
+            getattr(cases, name)(installed)
+            check("jars() without pyspark: " + name, True)
+        except AssertionError as e:
+            check("jars() without pyspark: " + name, False, str(e)[:300])
+
+
 def pipeline():
     scala = sparkbloom.scala_binary_version()
     expected = "2.12" if pyspark.__version__.startswith("3.") else "2.13"
@@ -52,6 +67,7 @@ def pipeline():
     check("jars(): the core jar and sparkbloom-spark_" + scala,
           paths[0].endswith(f"sparkbloom-{sparkbloom.JAR_VERSION}.jar")
           and paths[1].endswith(f"sparkbloom-spark_{scala}-{sparkbloom.JAR_VERSION}.jar"), str(paths))
+    without_pyspark()
     for bad in [(0, 0.01), (10, 0.0), (10, 1.0), (True, 0.1)]:
         try:
             sparkbloom.build("item", *bad)
