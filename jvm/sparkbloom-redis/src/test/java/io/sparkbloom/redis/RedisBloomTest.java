@@ -267,6 +267,16 @@ class RedisBloomTest {
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(0, 0.01));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(10, 1.0));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(1, 0.9));
+    // A TTL under Redis's unit of 1 ms would silently give no expiry at all.
+    for (Duration ttl : List.of(Duration.ofNanos(1), Duration.ofNanos(999_999), Duration.ofMillis(-1))) {
+      IllegalArgumentException sub =
+          assertThrows(IllegalArgumentException.class, () -> RedisBloom.connect(server.uri(), HELPER, ttl));
+      assertTrue(sub.getMessage().contains("ttl"), sub.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> RedisBloom.connect(server.uri(), HELPER, Duration.ofSeconds(Long.MAX_VALUE)));
+    try (RedisBloom oneMilli = RedisBloom.connect(server.uri(), HELPER, Duration.ofMillis(1))) {
+      assertEquals(1, RedisBloom.ttlMillis(Duration.ofNanos(1_500_000)), "whole milliseconds");
+    }
     RedisBloomException e =
         assertThrows(RedisBloomException.class, () -> RedisBloom.connect("redis://127.0.0.1:1", HELPER));
     assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
