@@ -5,10 +5,8 @@ package io.sparkbloom.redis;
 import io.sparkbloom.BloomFilter;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +15,7 @@ import java.util.function.Supplier;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Per-user Bloom filters in plain Redis strings, in a {@link RedisLayout}: the online half of
@@ -73,27 +69,16 @@ public final class RedisBloom implements AutoCloseable {
     AUTO
   }
 
-  /** Offsets per write-script call: bounds one atomic step and the arguments held in memory. */
-  private static final int WRITE_CHUNK = 65_536;
-
   /**
    * Offsets {@code putAll} sends per round trip (four write-script calls): the client holds at
    * most this many offsets' arguments at once, however long the batch.
    */
-  public static final int PUT_ALL_ROUND_TRIP_OFFSETS = 4 * WRITE_CHUNK;
-
-  /** Request bytes per offset of the check script ("$6\r\n143775\r\n", RESP-framed). */
-  private static final int SCRIPT_BYTES_PER_OFFSET = 12;
-
-  /** Appended to a key for the scratch key of {@link RedisScripts#STORE}. */
-  private static final String SCRATCH_SUFFIX = "\u0000sparkbloom-store";
+  public static final int PUT_ALL_ROUND_TRIP_OFFSETS = 4 * FilterCommands.WRITE_CHUNK;
 
   private final JedisPooled jedis;
   private final RedisLayout layout;
-  private final long ttlMillis;
-  /** host:port, for messages (never the password). */
-  private final String server;
   private final String markerKey;
+  private final FilterCommands commands;
   private volatile ReadMode readMode = ReadMode.AUTO;
   /** Whether a missing marker means lost filters (the marker was seen or written). */
   private volatile boolean expectFilters;
@@ -101,9 +86,8 @@ public final class RedisBloom implements AutoCloseable {
   private RedisBloom(JedisPooled jedis, RedisLayout layout, long ttlMillis, String server) {
     this.jedis = jedis;
     this.layout = layout;
-    this.ttlMillis = ttlMillis;
-    this.server = server;
     this.markerKey = markerKey(layout);
+    this.commands = new FilterCommands(jedis, layout, ttlMillis, server, markerKey);
   }
 
   /**
@@ -225,10 +209,10 @@ public final class RedisBloom implements AutoCloseable {
     try {
       present = jedis.exists(markerKey);
     } catch (JedisException e) {
-      throw failure("checkPresent", markerKey, e);
+      throw commands.failure("checkPresent", markerKey, e);
     }
     if (!present) {
-      throw missing("checkPresent");
+      throw commands.missing("checkPresent");
     }
     expectFilters = true;
   }
@@ -243,7 +227,7 @@ public final class RedisBloom implements AutoCloseable {
     try {
       jedis.set(markerKey, layout.toString());
     } catch (JedisException e) {
-      throw failure("markPresent", markerKey, e);
+      throw commands.failure("markPresent", markerKey, e);
     }
     expectFilters = true;
   }
@@ -338,64 +322,24 @@ public final class RedisBloom implements AutoCloseable {
   public void storeAll(Map<String, BloomFilter> filters) {
     Objects.requireNonNull(filters, "filters is null");
     List<String> keys = new ArrayList<>(filters.size());
-    List<List<byte[]>> args = new ArrayList<>(filters.size());
+    List<BloomFilter> values = new ArrayList<>(filters.size());
     for (Map.Entry<String, BloomFilter> e : filters.entrySet()) {
       BloomFilter filter = Objects.requireNonNull(e.getValue(), "filter is null");
       checkFits(e.getKey(), filter);
       keys.add(e.getKey());
-      args.add(storeArgs(filter, "or"));
+      values.add(filter);
     }
-    List<Response<Object>> replies = new ArrayList<>(keys.size());
-    try (Pipeline p = jedis.pipelined()) {
-      for (int i = 0; i < keys.size(); i++) {
-        replies.add(p.evalsha(bytes(RedisScripts.STORE_SHA), storeKeys(keys.get(i)), args.get(i)));
-      }
-      p.sync();
-    } catch (JedisException e) {
-      throw new RedisBloomException(
-          "Redis at " + server + ": storeAll of " + keys.size() + " keys failed: " + e.getMessage(), e);
-    }
-    for (int i = 0; i < keys.size(); i++) {
-      String key = keys.get(i);
-      List<byte[]> a = args.get(i);
-      scriptReply("storeAll", key, replies.get(i), () -> jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), a));
-    }
+    commands.storeAll("storeAll", keys, values);
     expectFilters = true;
   }
 
   private void storeOne(String op, String key, BloomFilter filter, String mode) {
     Objects.requireNonNull(filter, "filter is null");
     checkFits(key, filter);
-    List<byte[]> args = storeArgs(filter, mode);
-    Object reply;
-    try {
-      reply = jedis.evalsha(bytes(RedisScripts.STORE_SHA), storeKeys(key), args);
-    } catch (JedisNoScriptException e) {
-      try {
-        reply = jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), args);
-      } catch (JedisException again) {
-        throw failure(op, key, again);
-      }
-    } catch (JedisException e) {
-      throw failure(op, key, e);
-    }
-    checkStatus(op, key, (List<?>) reply);
+    commands.store(op, key, filter, mode);
     expectFilters = true;
   }
 
-  private List<byte[]> storeKeys(String key) {
-    return List.of(bytes(key), bytes(markerKey), bytes(key + SCRATCH_SUFFIX));
-  }
-
-  private List<byte[]> storeArgs(BloomFilter filter, String mode) {
-    return List.of(
-        bytes(Long.toString(layout.bitmapBytes())),
-        bytes(Long.toString(ttlMillis)),
-        bytes(mode),
-        filter.toRedisBitmap(),
-        bytes(layout.toString()),
-        bytes(Long.toString(layout.bitSize())));
-  }
 
   private void checkFits(String key, BloomFilter filter) {
     Objects.requireNonNull(key, "key is null");
@@ -429,19 +373,19 @@ public final class RedisBloom implements AutoCloseable {
       if (expectFilters) {
         marker = p.exists(markerKey);
       }
-      read = p.get(bytes(key));
+      read = p.get(FilterCommands.bytes(key));
       p.sync();
     } catch (JedisException e) {
-      throw failure("load", key, e);
+      throw commands.failure("load", key, e);
     }
-    if (marker != null && !get("load", key, marker)) {
-      throw missing("load");
+    if (marker != null && !commands.get("load", key, marker)) {
+      throw commands.missing("load");
     }
-    byte[] value = get("load", key, read);
+    byte[] value = commands.get("load", key, read);
     if (value == null) {
       return null;
     }
-    checkLength("load", key, value.length);
+    commands.checkLength("load", key, value.length);
     try {
       return BloomFilter.fromRedisBitmap(
           value, layout.bitSize(), layout.numHashFunctions(), layout.strategy());
@@ -531,12 +475,13 @@ public final class RedisBloom implements AutoCloseable {
     try (Pipeline p = jedis.pipelined()) {
       for (Map.Entry<String, long[]> e : entries) {
         long[] candidates = Objects.requireNonNull(e.getValue(), "candidates is null");
-        pending.add(queueCheck(p, "retainAbsent", e.getKey(), layout.offsetsOf(candidates), candidates.length));
+        long[] offsets = layout.offsetsOf(candidates);
+        pending.add(
+            commands.queueCheck(p, "retainAbsent", e.getKey(), offsets, candidates.length, readMode, expectFilters));
       }
       p.sync();
     } catch (JedisException e) {
-      throw new RedisBloomException(
-          "Redis at " + server + ": retainAbsent of " + entries.size() + " keys failed: " + e.getMessage(), e);
+      throw commands.failure("retainAbsent", entries.size(), e);
     }
     Map<String, long[]> out = new LinkedHashMap<>();
     for (int u = 0; u < entries.size(); u++) {
@@ -569,266 +514,37 @@ public final class RedisBloom implements AutoCloseable {
   private int[] absentIndexes(String op, String key, long[] offsets, int count) {
     Supplier<int[]> result;
     try (Pipeline p = jedis.pipelined()) {
-      result = queueCheck(p, op, key, offsets, count);
+      result = commands.queueCheck(p, op, key, offsets, count, readMode, expectFilters);
       p.sync();
     } catch (JedisException e) {
-      throw failure(op, key, e);
+      throw commands.failure(op, key, e);
     }
     return result.get();
   }
 
-  /** Queues the reads of one user's check; the supplier decodes them after the pipeline syncs. */
-  private Supplier<int[]> queueCheck(Pipeline p, String op, String key, long[] offsets, int count) {
-    Objects.requireNonNull(key, "key is null");
-    ReadMode mode = readMode;
-    if (mode == ReadMode.AUTO) {
-      mode =
-          (long) offsets.length * SCRIPT_BYTES_PER_OFFSET >= layout.bitmapBytes()
-              ? ReadMode.FETCH
-              : ReadMode.SCRIPT;
-    }
-    int k = layout.numHashFunctions();
-    boolean expect = expectFilters;
-    if (mode == ReadMode.SCRIPT) {
-      List<String> args = new ArrayList<>(offsets.length + 3);
-      args.add(Long.toString(layout.bitmapBytes()));
-      args.add(Integer.toString(k));
-      args.add(expect ? "1" : "0");
-      for (long o : offsets) {
-        args.add(Long.toString(o));
-      }
-      List<String> keys = List.of(key, markerKey);
-      Response<Object> reply = p.evalsha(RedisScripts.CHECK_SHA, keys, args);
-      return () -> {
-        List<?> r = scriptReply(op, key, reply, () -> jedis.eval(RedisScripts.CHECK, keys, args));
-        if ((Long) r.get(0) == 0) {
-          return allIndexes(count);
-        }
-        int[] absent = new int[r.size() - 1];
-        for (int i = 0; i < absent.length; i++) {
-          absent[i] = Math.toIntExact((Long) r.get(i + 1));
-        }
-        return absent;
-      };
-    }
-    // The marker is read before the key, in the same pipeline.
-    Response<Boolean> marker = expect ? p.exists(markerKey) : null;
-    Supplier<int[]> read = mode == ReadMode.FETCH ? queueFetch(p, op, key, offsets, count) : queueBitfield(p, op, key, offsets, count);
-    return () -> {
-      if (marker != null && !get(op, key, marker)) {
-        throw missing(op);
-      }
-      return read.get();
-    };
-  }
-
-  private Supplier<int[]> queueFetch(Pipeline p, String op, String key, long[] offsets, int count) {
-    Response<byte[]> value = p.get(bytes(key));
-    return () -> {
-      byte[] bitmap = get(op, key, value);
-      if (bitmap == null) {
-        return allIndexes(count);
-      }
-      checkLength(op, key, bitmap.length);
-      return absentInBitmap(bitmap, offsets, count, layout.numHashFunctions());
-    };
-  }
-
-  private Supplier<int[]> queueBitfield(Pipeline p, String op, String key, long[] offsets, int count) {
-    int k = layout.numHashFunctions();
-    Response<Long> length = p.strlen(key);
-    // BITFIELD_RO key GET u1 o1 GET u1 o2 ...: three arguments per offset.
-    String[] full = new String[offsets.length * 3];
-    for (int i = 0; i < offsets.length; i++) {
-      full[3 * i] = "GET";
-      full[3 * i + 1] = "u1";
-      full[3 * i + 2] = Long.toString(offsets[i]);
-    }
-    Response<List<Long>> bits = offsets.length == 0 ? null : p.bitfieldReadonly(key, full);
-    return () -> {
-      checkLength(op, key, get(op, key, length));
-      if (bits == null) {
-        return new int[0];
-      }
-      List<Long> values = get(op, key, bits);
-      int[] absent = new int[count];
-      int n = 0;
-      for (int j = 0; j < count; j++) {
-        for (int i = 0; i < k; i++) {
-          if (values.get(j * k + i) == 0) {
-            absent[n++] = j;
-            break;
-          }
-        }
-      }
-      return Arrays.copyOf(absent, n);
-    };
-  }
-
   /**
-   * Writes {@code count} items chunk by chunk: {@link #WRITE_CHUNK} offsets per script call,
+   * Writes {@code count} items chunk by chunk: {@link FilterCommands#WRITE_CHUNK} offsets per script call,
    * four calls per pipelined round trip, each chunk's offsets computed only when it is sent.
    */
   private void writeItems(String op, String key, int count, ChunkOffsets offsetsOf) {
     Objects.requireNonNull(key, "key is null");
-    int perChunk = Math.max(1, WRITE_CHUNK / layout.numHashFunctions());
-    int perRoundTrip = PUT_ALL_ROUND_TRIP_OFFSETS / WRITE_CHUNK;
+    int perChunk = Math.max(1, FilterCommands.WRITE_CHUNK / layout.numHashFunctions());
+    int perRoundTrip = PUT_ALL_ROUND_TRIP_OFFSETS / FilterCommands.WRITE_CHUNK;
     int from = 0;
     do {
       List<List<String>> chunks = new ArrayList<>(perRoundTrip);
       while (chunks.size() < perRoundTrip && (from < count || chunks.isEmpty())) {
         int to = (int) Math.min(count, (long) from + perChunk);
-        chunks.add(writeArgs(offsetsOf.of(from, to)));
+        chunks.add(commands.writeArgs(offsetsOf.of(from, to), expectFilters));
         from = to;
       }
-      runWrites(op, key, chunks);
+      commands.runWrites(op, key, chunks);
     } while (from < count);
   }
 
   /** Sets the bits of {@code offsets} with one write-script call. */
   private boolean writeChunk(String op, String key, long[] offsets) {
     Objects.requireNonNull(key, "key is null");
-    return runWrites(op, key, List.of(writeArgs(offsets)));
-  }
-
-  private List<String> writeArgs(long[] offsets) {
-    List<String> args = new ArrayList<>(offsets.length + 3);
-    args.add(Long.toString(layout.bitmapBytes()));
-    args.add(Long.toString(ttlMillis));
-    args.add(expectFilters ? "1" : "0");
-    for (long o : offsets) {
-      args.add(Long.toString(o));
-    }
-    return args;
-  }
-
-  /** Runs the write script once per argument list, in one pipeline. */
-  private boolean runWrites(String op, String key, List<List<String>> chunks) {
-    List<String> keys = List.of(key, markerKey);
-    List<Response<Object>> replies = new ArrayList<>(chunks.size());
-    try (Pipeline p = jedis.pipelined()) {
-      for (List<String> args : chunks) {
-        replies.add(p.evalsha(RedisScripts.WRITE_SHA, keys, args));
-      }
-      p.sync();
-    } catch (JedisException e) {
-      throw failure(op, key, e);
-    }
-    boolean changed = false;
-    for (int c = 0; c < chunks.size(); c++) {
-      List<String> args = chunks.get(c);
-      List<?> r = scriptReply(op, key, replies.get(c), () -> jedis.eval(RedisScripts.WRITE, keys, args));
-      changed |= (Long) r.get(0) == 1;
-    }
-    return changed;
-  }
-
-  /**
-   * A script's reply, re-run with EVAL if the server lost its script cache (a restart or
-   * SCRIPT FLUSH), with the key and marker errors raised.
-   */
-  private List<?> scriptReply(String op, String key, Response<Object> reply, Supplier<Object> eval) {
-    Object value;
-    try {
-      value = reply.get();
-    } catch (JedisNoScriptException e) {
-      try {
-        value = eval.get();
-      } catch (JedisException again) {
-        throw failure(op, key, again);
-      }
-    } catch (JedisException e) {
-      throw failure(op, key, e);
-    }
-    List<?> r = (List<?>) value;
-    checkStatus(op, key, r);
-    return r;
-  }
-
-  private void checkStatus(String op, String key, List<?> r) {
-    long status = (Long) r.get(0);
-    if (status == RedisScripts.WRONG_TYPE) {
-      throw new RedisKeyException(
-          key, op + ": key '" + key + "' holds a Redis " + text(r.get(1)) + ", not a string bitmap of " + layout);
-    }
-    if (status == RedisScripts.TOO_LONG) {
-      checkLength(op, key, (Long) r.get(1));
-    }
-    if (status == RedisScripts.BITS_PAST_END) {
-      throw new RedisKeyException(
-          key,
-          op + ": key '" + key + "' has bits set at or above bit " + layout.bitSize()
-              + ": a filter of another layout than " + layout + " (left untouched)");
-    }
-    if (status == RedisScripts.MARKER_MISSING) {
-      throw missing(op);
-    }
-  }
-
-  private <T> T get(String op, String key, Response<T> response) {
-    try {
-      return response.get();
-    } catch (JedisException e) {
-      throw failure(op, key, e);
-    }
-  }
-
-  private void checkLength(String op, String key, long length) {
-    if (length > layout.bitmapBytes()) {
-      throw new RedisKeyException(
-          key,
-          op + ": key '" + key + "' holds a string of " + length + " bytes, longer than the "
-              + layout.bitmapBytes() + "-byte bitmap of " + layout);
-    }
-  }
-
-  private FiltersMissingException missing(String op) {
-    return new FiltersMissingException(
-        markerKey,
-        "Redis at " + server + ": " + op + " refused: the filters of " + layout
-            + " are gone (marker key '" + markerKey + "' is missing): the server lost its data"
-            + " (a restart without persistence, FLUSHALL or eviction), and a missing filter would"
-            + " read as \"nothing seen\". Rebuild the filters (push them again) or call markPresent()"
-            + " to go on without them");
-  }
-
-  private RedisBloomException failure(String op, String key, JedisException e) {
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    if (e instanceof JedisDataException && message.startsWith("WRONGTYPE")) {
-      return new RedisKeyException(
-          key, op + ": key '" + key + "' holds a Redis value that is not a string bitmap of " + layout + " (" + message + ")");
-    }
-    return new RedisBloomException(
-        "Redis at " + server + ": " + op + " of key '" + key + "' failed: " + message, e);
-  }
-
-  private static int[] absentInBitmap(byte[] bitmap, long[] offsets, int count, int k) {
-    int[] absent = new int[count];
-    int n = 0;
-    for (int j = 0; j < count; j++) {
-      for (int i = 0; i < k; i++) {
-        long o = offsets[j * k + i];
-        int at = (int) (o >>> 3);
-        if (at >= bitmap.length || (bitmap[at] & (0x80 >>> (o & 7))) == 0) {
-          absent[n++] = j;
-          break;
-        }
-      }
-    }
-    return Arrays.copyOf(absent, n);
-  }
-
-  private static int[] allIndexes(int count) {
-    int[] all = new int[count];
-    Arrays.setAll(all, i -> i);
-    return all;
-  }
-
-  private static byte[] bytes(String key) {
-    return Objects.requireNonNull(key, "key is null").getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String text(Object o) {
-    return o instanceof byte[] ? new String((byte[]) o, StandardCharsets.UTF_8) : String.valueOf(o);
+    return commands.runWrites(op, key, List.of(commands.writeArgs(offsets, expectFilters)));
   }
 }
