@@ -98,8 +98,10 @@ final class FilterCommands {
         bytes(Long.toString(layout.bitSize())));
   }
 
-
-  /** Queues the reads of one user's check; the supplier decodes them after the pipeline syncs. */
+  /**
+   * Queues the reads of one user's check; the supplier decodes them after the pipeline syncs.
+   * With {@code expect}, a missing marker key raises {@link FiltersMissingException}.
+   */
   Supplier<int[]> queueCheck(
       Pipeline p, String op, String key, long[] offsets, int count, RedisBloom.ReadMode readMode, boolean expect) {
     Objects.requireNonNull(key, "key is null");
@@ -135,7 +137,10 @@ final class FilterCommands {
     }
     // The marker is read before the key, in the same pipeline.
     Response<Boolean> marker = expect ? p.exists(markerKey) : null;
-    Supplier<int[]> read = mode == RedisBloom.ReadMode.FETCH ? queueFetch(p, op, key, offsets, count) : queueBitfield(p, op, key, offsets, count);
+    Supplier<int[]> read =
+        mode == RedisBloom.ReadMode.FETCH
+            ? queueFetch(p, op, key, offsets, count)
+            : queueBitfield(p, op, key, offsets, count);
     return () -> {
       if (marker != null && !get(op, key, marker)) {
         throw missing(op);
@@ -299,7 +304,9 @@ final class FilterCommands {
     String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (e instanceof JedisDataException && message.startsWith("WRONGTYPE")) {
       return new RedisKeyException(
-          key, op + ": key '" + key + "' holds a Redis value that is not a string bitmap of " + layout + " (" + message + ")");
+          key,
+          op + ": key '" + key + "' holds a Redis value that is not a string bitmap of " + layout
+              + " (" + message + ")");
     }
     return new RedisBloomException(
         "Redis at " + server + ": " + op + " of key '" + key + "' failed: " + message, e);
