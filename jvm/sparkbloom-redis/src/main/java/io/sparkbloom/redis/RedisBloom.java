@@ -273,13 +273,13 @@ public final class RedisBloom implements AutoCloseable {
 
   /** {@link #putAll(String, long[])} for string items. */
   public void putAll(String key, String[] items) {
-    Objects.requireNonNull(items, "items is null");
+    requireNoNull(items);
     writeItems("putAll", key, items.length, (from, to) -> layout.offsetsOf(items, from, to));
   }
 
   /** {@link #putAll(String, long[])} for byte-array items. */
   public void putAll(String key, byte[][] items) {
-    Objects.requireNonNull(items, "items is null");
+    requireNoNull(items);
     writeItems("putAll", key, items.length, (from, to) -> layout.offsetsOf(items, from, to));
   }
 
@@ -508,6 +508,14 @@ public final class RedisBloom implements AutoCloseable {
   /** The offsets of {@code items[from..to)}, for writing a batch chunk by chunk. */
   private interface ChunkOffsets {
     long[] of(int from, int to);
+  }
+
+  /** Refuses a null item before any chunk of the batch is written. */
+  private static void requireNoNull(Object[] items) {
+    Objects.requireNonNull(items, "items is null");
+    for (Object item : items) {
+      Objects.requireNonNull(item, "item is null");
+    }
   }
 
   /** The indexes of the items (k offsets each in {@code offsets}) whose bits are not all set. */

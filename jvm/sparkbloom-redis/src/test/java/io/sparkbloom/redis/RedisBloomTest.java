@@ -157,6 +157,22 @@ class RedisBloomTest {
     }
   }
 
+  /** putAll sends a long batch in chunks; a null item anywhere is refused before the first one. */
+  @Test
+  void nullItemInALongBatchWritesNothing() {
+    try (RedisBloom client = RedisBloom.connect(server.uri(), HELPER); Jedis jedis = server.raw()) {
+      String[] strings = new String[RedisBloom.PUT_ALL_ROUND_TRIP_OFFSETS / HELPER.numHashFunctions() + 10];
+      Arrays.setAll(strings, i -> "item-" + i);
+      strings[strings.length - 1] = null;
+      assertThrows(NullPointerException.class, () -> client.putAll("null-batch", strings));
+      byte[][] bytes = new byte[strings.length][];
+      Arrays.setAll(bytes, i -> new byte[] {(byte) i, (byte) (i >> 8), (byte) (i >> 16)});
+      bytes[bytes.length - 1] = null;
+      assertThrows(NullPointerException.class, () -> client.putAll("null-batch", bytes));
+      assertFalse(jedis.exists("null-batch"));
+    }
+  }
+
   /** Eight threads put disjoint items into one key: the key ends with every bit of every item. */
   @Test
   void concurrentPutsLoseNoBit() throws Exception {
