@@ -33,6 +33,11 @@ public final class RedisLayout implements Serializable {
   /** Redis strings hold at most 512 MiB: bits 0 .. 2^32 − 1. */
   public static final long MAX_BIT_SIZE = 1L << 32;
 
+  /**
+   * The largest bit count {@link #helperCompatible} gives: the helper holds m in an {@code int}.
+   */
+  public static final long HELPER_MAX_BITS = Integer.MAX_VALUE;
+
   private final long bitSize;
   private final int numHashFunctions;
   private final Strategy strategy;
@@ -69,13 +74,39 @@ public final class RedisLayout implements Serializable {
    *
    * @param expectedInsertions n, {@code >= 1}
    * @param fpp the false-positive probability at n items, in (0, 1)
-   * @throws IllegalArgumentException naming the argument out of range, or if the bit count is 0
+   * @throws IllegalArgumentException naming the argument out of range, if the bit count is 0,
+   *     if n exceeds {@code Integer.MAX_VALUE} or m exceeds {@link #HELPER_MAX_BITS} (the
+   *     helper's int arithmetic would break)
    * @return the layout
    */
   public static RedisLayout helperCompatible(long expectedInsertions, double fpp) {
     checkSizing(expectedInsertions, fpp);
+    // The helper takes n as an int and computes m as an int: past Integer.MAX_VALUE its cast
+    // saturates (and k follows from the saturated m), so such a layout would silently be
+    // another filter than the one asked for.
+    if (expectedInsertions > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "invalid argument expectedInsertions: "
+              + expectedInsertions
+              + " is more than the helper's int limit of "
+              + Integer.MAX_VALUE
+              + " (use guavaCompatible for larger filters)");
+    }
+    double exactBits = -expectedInsertions * Math.log(fpp) / (Math.log(2) * Math.log(2));
+    if (exactBits >= HELPER_MAX_BITS + 1.0) {
+      throw new IllegalArgumentException(
+          "invalid argument expectedInsertions/fpp: "
+              + expectedInsertions
+              + " insertions at fpp "
+              + fpp
+              + " need "
+              + (long) Math.min(exactBits, Long.MAX_VALUE)
+              + " bits, more than the helper's int bit count can hold ("
+              + HELPER_MAX_BITS
+              + " = Integer.MAX_VALUE; use guavaCompatible for larger filters)");
+    }
     // Exactly the helper's arithmetic, including its (int) cast.
-    int bitSize = (int) (-expectedInsertions * Math.log(fpp) / (Math.log(2) * Math.log(2)));
+    int bitSize = (int) exactBits;
     if (bitSize < 1) {
       throw new IllegalArgumentException(
           "invalid argument fpp: " + expectedInsertions + " insertions at fpp " + fpp + " give 0 bits");
@@ -209,22 +240,44 @@ public final class RedisLayout implements Serializable {
 
   /** The k offsets of each item, item after item: {@code out[j·k + i]}. */
   long[] offsetsOf(long[] items) {
+    return offsetsOf(items, 0, items.length);
+  }
+
+  /** The k offsets of {@code items[from..to)}, item after item. */
+  long[] offsetsOf(long[] items, int from, int to) {
     long[] hash = new long[2];
-    long[] out = new long[Math.multiplyExact(items.length, numHashFunctions)];
-    for (int j = 0; j < items.length; j++) {
+    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
+    for (int j = from; j < to; j++) {
       Murmur3.hashLong(items[j], hash);
-      offsets(hash, out, j * numHashFunctions);
+      offsets(hash, out, (j - from) * numHashFunctions);
     }
     return out;
   }
 
   /** The k offsets of each byte-array item, item after item. */
   long[] offsetsOf(byte[][] items) {
+    return offsetsOf(items, 0, items.length);
+  }
+
+  /** The k offsets of the UTF-8 bytes of {@code items[from..to)}, item after item. */
+  long[] offsetsOf(String[] items, int from, int to) {
     long[] hash = new long[2];
-    long[] out = new long[Math.multiplyExact(items.length, numHashFunctions)];
-    for (int j = 0; j < items.length; j++) {
+    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
+    for (int j = from; j < to; j++) {
+      byte[] bytes = Objects.requireNonNull(items[j], "item is null").getBytes(StandardCharsets.UTF_8);
+      Murmur3.hashBytes(bytes, hash);
+      offsets(hash, out, (j - from) * numHashFunctions);
+    }
+    return out;
+  }
+
+  /** The k offsets of {@code items[from..to)}, item after item. */
+  long[] offsetsOf(byte[][] items, int from, int to) {
+    long[] hash = new long[2];
+    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
+    for (int j = from; j < to; j++) {
       Murmur3.hashBytes(Objects.requireNonNull(items[j], "item is null"), hash);
-      offsets(hash, out, j * numHashFunctions);
+      offsets(hash, out, (j - from) * numHashFunctions);
     }
     return out;
   }

@@ -3,6 +3,7 @@ package io.sparkbloom.redis;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.hash.Funnel;
@@ -101,6 +102,46 @@ class HelperCompatibilityTest {
         assertEquals(helper.numHashFunctions, layout.numHashFunctions(), n + ", " + p);
       }
     }
+  }
+
+  /**
+   * Where the helper's int arithmetic breaks (its m saturates at Integer.MAX_VALUE and k follows
+   * the saturated m) the layout is refused, naming the limit; just under it the sizing is still
+   * the helper's.
+   */
+  @Test
+  void sizesPastTheHelpersIntArithmeticAreRefused() {
+    for (long n : new long[] {1_000_000_000L, 10_000_000_000L}) {
+      Helper<Long> broken = new Helper<>(n, 0.001, Funnels.longFunnel());
+      assertEquals(Integer.MAX_VALUE, broken.bitSize, "the helper's own cast saturates");
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(n, 0.001));
+      assertTrue(e.getMessage().contains("2147483647"), e.getMessage());
+    }
+    IllegalArgumentException m =
+        assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(1_000_000_000L, 0.001));
+    assertTrue(m.getMessage().contains("14377587566 bits") && m.getMessage().contains("Integer.MAX_VALUE"), m.getMessage());
+    // m = 2^31 exactly at n = 2^31 · ln²2 / ln(1/fpp): the first n past it is refused.
+    java.util.function.LongPredicate fits =
+        n -> -n * Math.log(0.01) / (Math.log(2) * Math.log(2)) < RedisLayout.HELPER_MAX_BITS + 1.0;
+    long start = (long) ((RedisLayout.HELPER_MAX_BITS + 1.0) * Math.log(2) * Math.log(2) / -Math.log(0.01));
+    long fitting = start;
+    while (!fits.test(fitting)) {
+      fitting--;
+    }
+    while (fits.test(fitting + 1)) {
+      fitting++;
+    }
+    long lastFitting = fitting;
+    Helper<Long> helper = new Helper<>(lastFitting, 0.01, Funnels.longFunnel());
+    RedisLayout layout = RedisLayout.helperCompatible(lastFitting, 0.01);
+    assertEquals(helper.bitSize, layout.bitSize());
+    assertEquals(helper.numHashFunctions, layout.numHashFunctions());
+    assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(lastFitting + 1, 0.01));
+    // The helper takes n as an int.
+    IllegalArgumentException n =
+        assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(1L << 31, 0.9));
+    assertTrue(n.getMessage().contains("expectedInsertions") && n.getMessage().contains("2147483647"), n.getMessage());
   }
 
   /** Every offset of every item, for many shapes: the layout's offsets are the helper's. */

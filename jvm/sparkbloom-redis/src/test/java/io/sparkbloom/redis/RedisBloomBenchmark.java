@@ -16,7 +16,7 @@ import redis.clients.jedis.Response;
 import scala.Tuple2;
 
 /**
- * Issue 12's benchmark, side by side in one run on a private local redis-server
+ * The Redis benchmark, side by side in one run on a private local redis-server
  * (scripts/bench-redis.sh):
  *
  * <ol>
@@ -90,7 +90,7 @@ public final class RedisBloomBenchmark {
         return 0;
       });
       rows.add(row("history of 200 items: SETBIT per bit (2,000 round trips)", setbits, store));
-      rows.add(row("history of 200 items: store (one SET)", store, store));
+      rows.add(row("history of 200 items: store (one script call, BITOP OR)", store, store));
 
       String push = pushFromSpark(server, users);
       System.out.println();

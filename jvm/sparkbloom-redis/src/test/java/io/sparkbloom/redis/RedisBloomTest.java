@@ -157,6 +157,22 @@ class RedisBloomTest {
     }
   }
 
+  /** putAll sends a long batch in chunks; a null item anywhere is refused before the first one. */
+  @Test
+  void nullItemInALongBatchWritesNothing() {
+    try (RedisBloom client = RedisBloom.connect(server.uri(), HELPER); Jedis jedis = server.raw()) {
+      String[] strings = new String[RedisBloom.PUT_ALL_ROUND_TRIP_OFFSETS / HELPER.numHashFunctions() + 10];
+      Arrays.setAll(strings, i -> "item-" + i);
+      strings[strings.length - 1] = null;
+      assertThrows(NullPointerException.class, () -> client.putAll("null-batch", strings));
+      byte[][] bytes = new byte[strings.length][];
+      Arrays.setAll(bytes, i -> new byte[] {(byte) i, (byte) (i >> 8), (byte) (i >> 16)});
+      bytes[bytes.length - 1] = null;
+      assertThrows(NullPointerException.class, () -> client.putAll("null-batch", bytes));
+      assertFalse(jedis.exists("null-batch"));
+    }
+  }
+
   /** Eight threads put disjoint items into one key: the key ends with every bit of every item. */
   @Test
   void concurrentPutsLoseNoBit() throws Exception {
@@ -267,6 +283,17 @@ class RedisBloomTest {
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(0, 0.01));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(10, 1.0));
     assertThrows(IllegalArgumentException.class, () -> RedisLayout.helperCompatible(1, 0.9));
+    // A TTL under Redis's unit of 1 ms would silently give no expiry at all.
+    for (Duration ttl : List.of(Duration.ofNanos(1), Duration.ofNanos(999_999), Duration.ofMillis(-1))) {
+      IllegalArgumentException sub =
+          assertThrows(IllegalArgumentException.class, () -> RedisBloom.connect(server.uri(), HELPER, ttl));
+      assertTrue(sub.getMessage().contains("ttl"), sub.getMessage());
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RedisBloom.connect(server.uri(), HELPER, Duration.ofSeconds(Long.MAX_VALUE)));
+    RedisBloom.connect(server.uri(), HELPER, Duration.ofMillis(1)).close();
+    assertEquals(1, RedisBloom.ttlMillis(Duration.ofNanos(1_500_000)), "whole milliseconds");
     RedisBloomException e =
         assertThrows(RedisBloomException.class, () -> RedisBloom.connect("redis://127.0.0.1:1", HELPER));
     assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());

@@ -62,6 +62,15 @@ final class RedisServer implements AutoCloseable {
     launch();
   }
 
+  /**
+   * Stops the server without saving and starts it again, empty, on the same port: what a
+   * restart of a server without persistence does to its data.
+   */
+  void restartEmpty() throws IOException {
+    stop(false);
+    launch();
+  }
+
   /** Stops the server (saving its data first if {@code save}). */
   void stop(boolean save) {
     if (process == null) {

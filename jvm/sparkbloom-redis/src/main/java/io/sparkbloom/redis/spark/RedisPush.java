@@ -35,11 +35,14 @@ import scala.Tuple2;
  * </ul>
  *
  * <p>Each partition opens one client and writes its filters in pipelined batches of {@link
- * #BATCH} ({@code SET} per filter, one round trip per batch). A batch that fails on a connection
- * error is retried up to {@link #ATTEMPTS} times with growing pauses; {@code SET} replaces the
- * value, so a retried batch, a re-run task or a second push leaves the same keys. A filter whose
- * shape is not the layout's fails the job with {@code IllegalArgumentException}. Progress: the
- * accumulator {@code "sparkbloom-redis: keys pushed"} (Spark UI) and a log line per partition.
+ * #BATCH} ({@link RedisBloom#storeAll}: one round trip per batch). Each filter is ORed into its
+ * key, so a batch retried after a connection error (up to {@link #ATTEMPTS} times, with growing
+ * pauses), a re-run task or a second push never erases what the service {@code put} since; it
+ * only adds the filter's items. Every push writes the layout's marker key ({@link
+ * RedisBloom#markerKey()}), by which clients notice a server that lost its data. A filter whose
+ * shape is not the layout's fails the job with {@code IllegalArgumentException}; a key that holds
+ * a filter of another layout fails it with {@code RedisKeyException}. Progress: the accumulator
+ * {@code "sparkbloom-redis: keys pushed"} (Spark UI) and a log line per partition.
  */
 public final class RedisPush {
   /** Filters per pipelined round trip. */
@@ -65,7 +68,11 @@ public final class RedisPush {
     return push(filters, redisUri, layout, keyPrefix, Duration.ZERO);
   }
 
-  /** {@link #push(JavaPairRDD, String, RedisLayout, String)} with a time to live on every key. */
+  /**
+   * {@link #push(JavaPairRDD, String, RedisLayout, String)} with a time to live on every key.
+   *
+   * @throws IllegalArgumentException for a TTL {@link RedisBloom#ttlMillis} refuses
+   */
   public static <K> long push(
       JavaPairRDD<K, BloomFilter> filters,
       String redisUri,
@@ -157,7 +164,8 @@ public final class RedisPush {
       JavaRDD<Tuple2<String, BloomFilter>> entries, String redisUri, RedisLayout layout, Duration ttl) {
     Objects.requireNonNull(redisUri, "redisUri is null");
     Objects.requireNonNull(layout, "layout is null");
-    long ttlMillis = Objects.requireNonNull(ttl, "ttl is null").toMillis();
+    // Checked here, on the driver, before any task runs.
+    long ttlMillis = RedisBloom.ttlMillis(ttl);
     LongAccumulator pushed = entries.context().longAccumulator("sparkbloom-redis: keys pushed");
     entries.foreachPartition(
         partition -> pushPartition(partition, redisUri, layout, Duration.ofMillis(ttlMillis), pushed));

@@ -136,6 +136,48 @@ class RedisPushTest {
     assertTrue(String.valueOf(e.getMessage()).contains("127.0.0.1:" + closedPort), e.getMessage());
   }
 
+  /**
+   * A push run again (a retried batch, a re-run task, tomorrow's push of the same history) after
+   * the service put items online keeps those items: pushes OR into the keys.
+   */
+  @Test
+  void pushAgainAfterOnlinePutsKeepsThem() {
+    RedisLayout layout = RedisLayout.helperCompatible(500, 0.001);
+    List<Tuple2<String, Long>> pairs = pairs(100);
+    JavaPairRDD<String, BloomFilter> filters =
+        RedisPush.buildPerKey(jsc.parallelizePairs(pairs, 4), layout).cache();
+    assertEquals(100, RedisPush.push(filters, server.uri(), layout, "rerun:"));
+    long[] online = new SplittableRandom(7).longs(100).toArray();
+    try (RedisBloom service = RedisBloom.connect(server.uri(), layout)) {
+      for (int u = 0; u < 100; u++) {
+        service.put("rerun:u" + u, online[u]);
+      }
+    }
+    assertEquals(100, RedisPush.push(filters, server.uri(), layout, "rerun:"));
+    try (RedisBloom service = RedisBloom.connect(server.uri(), layout)) {
+      for (int u = 0; u < 100; u++) {
+        assertTrue(service.mightContain("rerun:u" + u, online[u]), "online put of u" + u + " kept");
+      }
+      for (Tuple2<String, Long> p : pairs) {
+        assertTrue(service.mightContain("rerun:" + p._1(), p._2()), p._1());
+      }
+      // The push wrote the marker: the service expects the filters.
+      service.checkPresent();
+    }
+  }
+
+  /** A TTL Redis cannot express is refused on the driver, before any task runs. */
+  @Test
+  void subMillisecondTtlRefusedBeforeTheJob() {
+    RedisLayout layout = RedisLayout.helperCompatible(500, 0.001);
+    JavaPairRDD<String, BloomFilter> filters = RedisPush.buildPerKey(jsc.parallelizePairs(pairs(3), 1), layout);
+    IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class,
+        () -> RedisPush.push(filters, server.uri(), layout, "ttl:", java.time.Duration.ofNanos(500_000)));
+    assertTrue(e.getMessage().contains("ttl"), e.getMessage());
+    assertEquals(0, snapshot("ttl:*").size());
+  }
+
   @Test
   void dataFrameOfSqlBuiltFilters() {
     RedisLayout layout = RedisLayout.guavaCompatible(1_000, 0.01);

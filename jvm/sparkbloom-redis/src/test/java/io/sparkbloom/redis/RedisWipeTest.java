@@ -1,0 +1,119 @@
+package io.sparkbloom.redis;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sparkbloom.BloomFilter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import redis.clients.jedis.Jedis;
+
+/**
+ * A server restarted without persistence loses every filter: clients that expect filters raise
+ * {@link FiltersMissingException} instead of answering "nothing seen".
+ */
+class RedisWipeTest {
+  private static final RedisLayout LAYOUT = RedisLayout.helperCompatible(10_000, 0.001);
+
+  @Test
+  void restartWithoutPersistenceIsNoticed() throws Exception {
+    try (RedisServer server = RedisServer.start();
+        RedisBloom pusher = RedisBloom.connect(server.uri(), LAYOUT);
+        BloomFilter history = LAYOUT.newFilter()) {
+      long[] seen = new SplittableRandom(21).longs(200).toArray();
+      history.putAll(seen);
+      pusher.store("user:1", history);
+      // A service that connects after the push sees the marker and expects the filters.
+      try (RedisBloom service = RedisBloom.connect(server.uri(), LAYOUT)) {
+        assertEquals(0, service.retainAbsent("user:1", seen).length);
+        service.checkPresent();
+
+        server.restartEmpty();
+        for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+          service.readMode(mode);
+          assertMissing(service, "retainAbsent", () -> retry(() -> service.retainAbsent("user:1", seen)));
+          assertMissing(service, "mightContain", () -> retry(() -> service.mightContain("user:1", seen[0])));
+          Map<String, long[]> many = new LinkedHashMap<>();
+          many.put("user:1", seen);
+          assertMissing(service, "retainAbsent", () -> retry(() -> service.retainAbsent(many)));
+        }
+        service.readMode(RedisBloom.ReadMode.AUTO);
+        assertMissing(service, "put", () -> retry(() -> service.put("user:1", 5L)));
+        assertMissing(service, "putAll", () -> retry(() -> { service.putAll("user:1", seen); return null; }));
+        assertMissing(service, "load", () -> retry(() -> service.load("user:1")));
+        assertMissing(service, "checkPresent", () -> retry(() -> { service.checkPresent(); return null; }));
+        try (Jedis jedis = server.raw()) {
+          assertFalse(jedis.exists("user:1"), "the refused put recreated nothing");
+        }
+        // A client started after the wipe has no marker to miss, but checkPresent says so.
+        try (RedisBloom late = RedisBloom.connect(server.uri(), LAYOUT)) {
+          assertMissing(late, "checkPresent", late::checkPresent);
+        }
+
+        // Rebuilding (a push writes the marker again) brings the service back.
+        retry(() -> { pusher.store("user:1", history); return null; });
+        assertEquals(0, retry(() -> service.retainAbsent("user:1", seen)).length);
+      }
+    }
+  }
+
+  @Test
+  void markPresentGoesOnWithoutTheLostFilters() throws Exception {
+    try (RedisServer server = RedisServer.start();
+        RedisBloom service = RedisBloom.connect(server.uri(), LAYOUT)) {
+      // A put-only deployment marks the filters present once at set-up.
+      service.markPresent();
+      service.put("user:2", 1L);
+      server.restartEmpty();
+      assertMissing(service, "mightContain", () -> retry(() -> service.mightContain("user:2", 1L)));
+      service.markPresent();
+      assertFalse(service.mightContain("user:2", 1L), "the history is gone, knowingly");
+      assertTrue(service.put("user:2", 1L));
+      assertArrayEquals(new long[] {2L}, service.retainAbsent("user:2", new long[] {1L, 2L}));
+    }
+  }
+
+  /** A client that never saw a marker keeps the plain semantics: a missing key is no history. */
+  @Test
+  void noMarkerNoExpectation() throws Exception {
+    try (RedisServer server = RedisServer.start();
+        RedisBloom client = RedisBloom.connect(server.uri(), LAYOUT)) {
+      assertTrue(client.put("user:3", 1L));
+      assertArrayEquals(new long[] {2L}, client.retainAbsent("user:3", new long[] {1L, 2L}));
+      server.restartEmpty();
+      long[] kept = retry(() -> client.retainAbsent("user:3", new long[] {1L, 2L}));
+      assertArrayEquals(new long[] {1L, 2L}, kept);
+    }
+  }
+
+  private static void assertMissing(RedisBloom client, String op, Executable call) {
+    FiltersMissingException e = assertThrows(FiltersMissingException.class, call);
+    assertEquals(client.markerKey(), e.markerKey());
+    assertTrue(e.getMessage().startsWith("Redis at 127.0.0.1:"), e.getMessage());
+    assertTrue(e.getMessage().contains(": " + op + " refused"), e.getMessage());
+  }
+
+  /**
+   * The call, retried while it meets pooled connections that broke with the restart (each such
+   * failure is an exception, never an answer); any other exception is the call's outcome.
+   */
+  private static <T> T retry(java.util.function.Supplier<T> call) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return call.get();
+      } catch (FiltersMissingException | RedisKeyException outcome) {
+        throw outcome;
+      } catch (RedisBloomException brokenConnection) {
+        if (attempt >= 20) {
+          throw brokenConnection;
+        }
+      }
+    }
+  }
+}
