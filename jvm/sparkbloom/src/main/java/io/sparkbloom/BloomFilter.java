@@ -118,7 +118,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param fpp the false-positive probability wanted at that many keys; in (0, 1)
    * @throws IllegalArgumentException naming the argument that is out of range, or if the filter
    *     would exceed 2<sup>43</sup> bits
-   * @throws OutOfMemoryError if the bit array cannot be allocated
+   * @throws FilterExceedsMemoryException if the bit array exceeds this process's memory limit
+   * @throws OutOfMemoryError if memory runs out below that limit
    * @return an empty filter
    */
   public static BloomFilter create(long expectedInsertions, double fpp) {
@@ -167,7 +168,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    *     64 bits per key reach (about 10<sup>−13</sup>)
    * @return an empty filter
    * @throws IllegalArgumentException naming the argument that is out of range
-   * @throws OutOfMemoryError if the bit array cannot be allocated, naming the size
+   * @throws FilterExceedsMemoryException if the bit array exceeds this process's memory limit
+   * @throws OutOfMemoryError if memory runs out below that limit, naming the size
    */
   public static BloomFilter createBestPractice(long expectedInsertions, double fpp) {
     return new BloomFilter(BloomFilterNative.nCreateBestPractice(expectedInsertions, fpp));
@@ -191,7 +193,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @param numHashFunctions k, in 1..255
    * @param strategy how hashes become bit positions; not null
    * @throws IllegalArgumentException naming the argument that is out of range
-   * @throws OutOfMemoryError if the bit array cannot be allocated
+   * @throws FilterExceedsMemoryException if the bit array exceeds this process's memory limit
+   * @throws OutOfMemoryError if memory runs out below that limit
    * @return an empty filter
    */
   public static BloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
@@ -208,8 +211,9 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * An independent copy of this filter (Guava's {@code copy()}).
    *
    * @throws IllegalStateException if this filter is closed
-   * @throws OutOfMemoryError if the copy's bit array cannot be allocated (or exceeds this
-   *     process's memory limit), naming the size
+   * @throws FilterExceedsMemoryException if the copy's bit array exceeds this process's memory
+   *     limit
+   * @throws OutOfMemoryError if memory runs out below that limit, naming the size
    * @return a new filter with the same shape, strategy and bits
    */
   public BloomFilter copy() {
@@ -538,7 +542,8 @@ public final class BloomFilter extends NativeHandle implements Serializable {
    * @throws IllegalStateException if this filter is closed
    * @throws IllegalArgumentException if the bytes would exceed a Java array (a dense filter of
    *     more than about 1.7 &middot; 10<sup>10</sup> bits); the message names the size
-   * @throws OutOfMemoryError if the bytes cannot be allocated, naming the size
+   * @throws FilterExceedsMemoryException if the bytes exceed the Java heap's maximum
+   * @throws OutOfMemoryError if memory runs out below that, naming the size
    * @return the FORMAT.md bytes
    */
   public byte[] toByteArray() {

@@ -10,7 +10,7 @@ import java.util.Objects;
 
 /**
  * A Bloom filter that can forget: a 4-bit counter per position instead of a bit, incremented by
- * {@link #add}, decremented by {@link #remove} (seeds 002 and 003). For dedup over a sliding
+ * {@link #add}, decremented by {@link #remove}. For dedup over a sliding
  * window: add today's keys, {@link #subtract} the day that leaves the window.
  *
  * <p>Sized exactly as {@link BloomFilter#create(long, double)} (same m, same k, same strategies
@@ -22,7 +22,9 @@ import java.util.Objects;
  *   <li><b>Saturation.</b> A counter that reaches 15 stays at 15 forever: never incremented past
  *       it, never decremented. Saturation can therefore never cause a false negative (a
  *       saturated position only stays set); {@link #saturatedCounters()} reports how many
- *       counters saturated. At design capacity a counter reaches 15 with probability ~10^-16.
+ *       counters saturated. At design capacity (k = (m/n) ln 2) a counter's count is about
+ *       Poisson(ln 2), so it reaches 15 with probability P(Poisson(ln 2) ≥ 15) ≈ 1.6 ·
+ *       10<sup>−15</sup>.
  *   <li><b>Removing a key the filter says is definitely absent</b> changes nothing and returns
  *       {@code false}.
  *   <li><b>Removing a key that was never added is a caller error that can cause false
@@ -57,6 +59,8 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @param fpp the false-positive probability at that load, in (0, 1)
    * @return an empty filter
    * @throws IllegalArgumentException if an argument is out of range
+   * @throws FilterExceedsMemoryException if the counters (m / 2 bytes) exceed this process's
+   *     memory limit
    */
   public static CountingBloomFilter create(long expectedInsertions, double fpp) {
     return create(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);

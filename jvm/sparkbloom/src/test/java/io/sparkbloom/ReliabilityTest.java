@@ -25,17 +25,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
- * Regression tests of issue 9's findings, each named after the finding: what aborted the JVM,
- * lost keys or allocated from unchecked fields. Runs under the suite's -Xcheck:jni; scenarios
- * whose old failure was a crash run in a child JVM ({@link ReliabilityChildMain}).
+ * Regression tests of what aborted the JVM, lost keys, allocated from unchecked fields or threw
+ * an {@code Error} for an argument or a limit, grouped by finding. Runs under the suite's
+ * -Xcheck:jni; scenarios whose old failure was a crash run in a child JVM ({@link
+ * ReliabilityChildMain}).
  */
 class ReliabilityTest {
 
   // ---- Finding 1: toByteArray of a large filter a little under half full
 
-  /** The issue's reproducer (every word 0x5555555555555554, k = 7), at 2^22 words (32 MiB). */
+  /** Every word 0x5555555555555554, k = 7, at 2^22 words (32 MiB). */
   @Test
   void finding1_nearlyHalfFullFilterSerializes() throws Exception {
     int words = 1 << 22;
@@ -375,17 +377,73 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding6_aResultTheHeapCannotHoldIsAnOutOfMemoryErrorNamingItsSize() throws Exception {
+  void finding6_aResultLargerThanTheHeapIsAnExceptionNamingItsSizeAndTheHeap() throws Exception {
     ChildJvmTest.Result r =
         ChildJvmTest.runChild(List.of(), ReliabilityChildMain.class, "small-heap", "-Xmx96m",
             "-Xcheck:jni");
     assertEquals(0, r.exitCode, r.toString());
+    String heap = ", more than the Java heap's maximum of [0-9]+ bytes \\(-Xmx\\)";
     assertTrue(
         r.lines.stream().anyMatch(l -> l.matches(
-            "RESULT toByteArray java.lang.OutOfMemoryError: cannot allocate 1[0-9]{8} bytes for the serialized filter")),
+            "RESULT toByteArray io.sparkbloom.FilterExceedsMemoryException: cannot allocate 1[0-9]{8}"
+                + " bytes for the serialized filter" + heap)),
         r.toString());
-    assertTrue(r.lines.contains(
-        "RESULT toGuavaByteArray java.lang.OutOfMemoryError: cannot allocate 134217734 bytes for Guava's stream"),
+    assertTrue(
+        r.lines.stream().anyMatch(l -> l.matches(
+            "RESULT toGuavaByteArray io.sparkbloom.FilterExceedsMemoryException: cannot allocate"
+                + " 134217734 bytes for Guava's stream" + heap)),
+        r.toString());
+  }
+
+  // ---- Finding 8: a filter larger than the process's memory is an exception, not an Error
+
+  /**
+   * Each factory asked for more memory than this machine has (7 · 10^11 keys at 1 %: about
+   * 6.7 · 10^12 bits, 840 GB, and four times that for the counting filter's 4-bit counters): an
+   * {@link IllegalArgumentException} Spark reports, naming the size and the limit; it was an
+   * {@link OutOfMemoryError}, which Spark treats as fatal to the executor.
+   */
+  @Test
+  void finding8_aFilterBeyondTheMemoryLimitIsAnIllegalArgumentNotAnError() {
+    long keys = 700_000_000_000L;
+    List<Executable> factories =
+        List.of(
+            () -> BloomFilter.create(keys, 0.01),
+            () -> BloomFilter.create(keys, 0.01, Strategy.BLOCKED),
+            () -> BloomFilter.createBestPractice(keys, 0.01),
+            () -> BloomFilter.withShape(1L << 43, 7, Strategy.MURMUR128_MITZ_64),
+            () -> CountingBloomFilter.create(keys, 0.01));
+    for (Executable factory : factories) {
+      FilterExceedsMemoryException e = assertThrows(FilterExceedsMemoryException.class, factory);
+      assertTrue(
+          e.getMessage().matches(
+              "cannot allocate [0-9]+ bytes for the (bit|counter) array, more than this process's memory"
+                  + " limit"
+                  + " of [0-9]+ bytes \\(cgroup memory.max or physical memory\\)"),
+          e.getMessage());
+    }
+  }
+
+  // ---- Finding 9: a library built without the JNI bridge
+
+  /**
+   * -Dsparkbloom.native.path naming a shared library that loads but exports no sparkbloom JNI
+   * method (what {@code cargo build --release} without {@code --features jni} produces; zlib
+   * stands in for it here): the error names the likely cause and the command that fixes it. It
+   * was a bare UnsatisfiedLinkError naming the first native method called.
+   */
+  @Test
+  void finding9_aLibraryWithoutTheJniBridgeIsNamedAsSuch() throws Exception {
+    Path noBridge = Path.of("/lib/x86_64-linux-gnu/libz.so.1");
+    Assumptions.assumeTrue(Files.exists(noBridge), "no zlib to stand in for a library without JNI");
+    ChildJvmTest.Result r =
+        ChildJvmTest.runChild(
+            List.of(), ReliabilityChildMain.class, "create", "-Dsparkbloom.native.path=" + noBridge);
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(
+        r.lines.stream().anyMatch(l -> l.startsWith("RESULT create java.lang.UnsatisfiedLinkError: sparkbloom: "
+            + noBridge + " loaded but exports no sparkbloom JNI method")
+            && l.contains("cargo build --release --features jni")),
         r.toString());
   }
 
@@ -393,8 +451,8 @@ class ReliabilityTest {
 
   /**
    * A real memory cgroup (v1 or v2) of 1 GiB around a child JVM that creates a 1.5 GiB filter:
-   * creation throws OutOfMemoryError naming the limit (before, it succeeded and the kernel
-   * killed the process at the first putAll). Skipped where this process may not create cgroups.
+   * creation throws FilterExceedsMemoryException naming the limit (before, it succeeded and the
+   * kernel killed the process at the first putAll). Skipped where this process may not create cgroups.
    */
   @Test
   void finding7_aFilterBeyondTheCgroupLimitFailsAtCreation() throws Exception {
@@ -408,7 +466,7 @@ class ReliabilityTest {
       assertEquals(0, r.exitCode, r.toString());
       assertTrue(
           r.lines.contains(
-              "RESULT create java.lang.OutOfMemoryError: cannot allocate 1610612736 bytes for the bit array,"
+              "RESULT create io.sparkbloom.FilterExceedsMemoryException: cannot allocate 1610612736 bytes for the bit array,"
                   + " more than this process's memory limit of 1073741824 bytes (cgroup memory.max or physical memory)"),
           r.toString());
     } finally {

@@ -176,6 +176,50 @@ class SerializationTest {
     }
   }
 
+  /** Where the array form's length int sits: just before the FORMAT.md magic "SBLM". */
+  private static int arrayLengthOffset(byte[] stream) {
+    for (int i = 4; i + 4 <= stream.length; i++) {
+      if (stream[i] == 'S' && stream[i + 1] == 'B' && stream[i + 2] == 'L' && stream[i + 3] == 'M') {
+        return i - 4;
+      }
+    }
+    throw new AssertionError("no FORMAT.md bytes in the stream");
+  }
+
+  /**
+   * The array form (the counting filter's stream, and the plain filter's before block data)
+   * with a forged length is an InvalidObjectException, as the block-data form's is; a length
+   * the heap cannot hold (2^30 under the suite's -Xmx1g, as in a 121-byte counting stream at
+   * -Xmx512m) was an OutOfMemoryError, and a length beyond the bytes an EOFException.
+   */
+  @Test
+  void arrayFormStreamsWithAForgedLengthAreInvalidObjects() throws Exception {
+    byte[] counting;
+    try (CountingBloomFilter c = CountingBloomFilter.create(100, 0.03)) {
+      c.add(1);
+      c.add(2);
+      c.add("sparkbloom");
+      counting = javaSerialize(c);
+    }
+    byte[] plainArrayForm = SerialFormV1Test.golden().get("java.dense");
+    for (byte[] stream : new byte[][] {counting, plainArrayForm}) {
+      int at = arrayLengthOffset(stream);
+      int length = java.nio.ByteBuffer.wrap(stream, at, 4).getInt();
+      for (int forged :
+          new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30, length + 1, length + 4096}) {
+        byte[] tampered = stream.clone();
+        java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
+        assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered), "length " + forged);
+      }
+      // Cut anywhere inside the filter's bytes: an IOException, never an Error.
+      for (int cut = at + 4; cut < stream.length - 1; cut += 7) {
+        byte[] truncated = Arrays.copyOf(stream, cut);
+        Exception e = assertThrows(Exception.class, () -> javaDeserialize(truncated));
+        assertInstanceOf(IOException.class, e, "cut at " + cut + ": " + e);
+      }
+    }
+  }
+
   /**
    * Reads {@code bytes} as Spark's streams deliver them: {@code available()} always 0 and at
    * most 7 bytes per read.
