@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -41,11 +40,34 @@ import java.util.Objects;
  * CorruptFilterException} naming the field.
  */
 @com.esotericsoftware.kryo.DefaultSerializer(CountingBloomFilterKryoSerializer.class)
-public final class CountingBloomFilter extends NativeHandle implements Serializable {
+public final class CountingBloomFilter extends NativeFilter implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** A counter at this value is saturated and never changes again. */
   public static final int MAX_COUNT = 15;
+
+  /** The natives {@link NativeFilter} calls for a counting filter. */
+  private static final Natives NATIVES =
+      new Natives(
+          CountingBloomFilterNative::nBitSize,
+          CountingBloomFilterNative::nNumHashes,
+          CountingBloomFilterNative::nStrategy,
+          CountingBloomFilterNative::nToBytes,
+          CountingBloomFilterNative::nEquals,
+          CountingBloomFilterNative::nHashCode,
+          h ->
+              format(
+                  "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
+                  CountingBloomFilterNative.nBitSize(h),
+                  CountingBloomFilterNative.nNumHashes(h),
+                  Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
+                  CountingBloomFilterNative.nNonzeroCounters(h),
+                  CountingBloomFilterNative.nSaturatedCounters(h)));
+
+  @Override
+  Natives natives() {
+    return NATIVES;
+  }
 
   private CountingBloomFilter(long handle) {
     super(handle, (CountingBloomFilterNative.nBitSize(handle) + 1) / 2, CountingBloomFilterNative::nFree);
@@ -104,7 +126,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
   }
 
   // ---------------------------------------------------------------------------------------
-  // Add, remove, query. Long keys go through NativeHandle.testKey: no lambda allocated per key.
+  // Add, remove, query. Long keys go through NativeFilter.testKey: no lambda allocated per key.
 
   /**
    * Adds a key: increments its k counters (saturating at 15).
@@ -133,7 +155,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return whether any counter changed
    */
   public boolean add(String key) {
-    return add(utf8(key));
+    return add(KeyArgs.utf8(key));
   }
 
   /**
@@ -174,7 +196,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(String key) {
-    return remove(utf8(key));
+    return remove(KeyArgs.utf8(key));
   }
 
   /**
@@ -214,7 +236,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(String key) {
-    return mightContain(utf8(key));
+    return mightContain(KeyArgs.utf8(key));
   }
 
   /**
@@ -268,7 +290,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return the count estimate, 0..15
    */
   public int count(String key) {
-    return count(utf8(key));
+    return count(KeyArgs.utf8(key));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -314,38 +336,11 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return a new plain filter
    */
   public BloomFilter toBloomFilter() {
-    return BloomFilter.fromHandle(callLong(CountingBloomFilterNative::nToBloomFilter));
+    return new BloomFilter(callLong(CountingBloomFilterNative::nToBloomFilter));
   }
 
   // ---------------------------------------------------------------------------------------
   // Properties
-
-  /**
-   * m: the number of counters (the plain filter's bit count).
-   *
-   * @return m
-   */
-  public long bitSize() {
-    return callLong(CountingBloomFilterNative::nBitSize);
-  }
-
-  /**
-   * k.
-   *
-   * @return the number of hash functions
-   */
-  public int numHashFunctions() {
-    return callInt(CountingBloomFilterNative::nNumHashes);
-  }
-
-  /**
-   * Guava's strategy.
-   *
-   * @return the strategy
-   */
-  public Strategy strategy() {
-    return Strategy.ofOrdinal(callInt(CountingBloomFilterNative::nStrategy));
-  }
 
   /**
    * Counters stuck at 15 (see the class doc): 0 in normal use.
@@ -367,15 +362,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
 
   // ---------------------------------------------------------------------------------------
   // Bytes: FORMAT.md §10
-
-  /**
-   * The filter in FORMAT.md §10 (version 3), sparse or dense, whichever is smaller.
-   *
-   * @return the serialized filter
-   */
-  public byte[] toByteArray() {
-    return call(CountingBloomFilterNative::nToBytes);
-  }
 
   /**
    * Decodes {@link #toByteArray()}'s bytes, refusing filters above the default decode limit.
@@ -401,17 +387,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
       throws CorruptFilterException {
     return new CountingBloomFilter(
         CountingBloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
-  }
-
-  /**
-   * Writes {@link #toByteArray()} to {@code out}.
-   *
-   * @param out the stream (not closed)
-   * @throws IOException from the stream
-   */
-  public void writeTo(OutputStream out) throws IOException {
-    Objects.requireNonNull(out, "out is null");
-    out.write(toByteArray());
   }
 
   /**
@@ -442,39 +417,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
         "payload",
         CountingBloomFilterNative::nTotalLength,
         CountingBloomFilter::fromByteArray);
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // Lifecycle and Object
-
-  /** Frees the native counters (see {@link NativeHandle}); later calls throw. */
-  @Override
-  public void close() {
-    super.close();
-  }
-
-  /** Equal m, k, strategy and counters. A closed filter equals only itself. */
-  @Override
-  public boolean equals(Object o) {
-    return contentEquals(o, CountingBloomFilterNative::nEquals);
-  }
-
-  @Override
-  public int hashCode() {
-    return contentHash(CountingBloomFilterNative::nHashCode);
-  }
-
-  @Override
-  public String toString() {
-    return describe(
-        h ->
-            format(
-                "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
-                CountingBloomFilterNative.nBitSize(h),
-                CountingBloomFilterNative.nNumHashes(h),
-                Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
-                CountingBloomFilterNative.nNonzeroCounters(h),
-                CountingBloomFilterNative.nSaturatedCounters(h)));
   }
 
   // Java serialization: a serial proxy carrying toByteArray(), never the handle.

@@ -68,7 +68,7 @@ public final class GuavaInterop {
    * @throws NullPointerException if {@code bytes} is null
    */
   public static BloomFilter readGuava(byte[] bytes, long maxNumBits) throws CorruptFilterException {
-    return BloomFilter.fromHandle(
+    return new BloomFilter(
         BloomFilterNative.nFromGuava(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
