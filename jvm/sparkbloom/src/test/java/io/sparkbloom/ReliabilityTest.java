@@ -321,7 +321,7 @@ class ReliabilityTest {
     }
   }
 
-  /** The case: a 2 GiB long[] (2^28 keys) under -Xcheck:jni, in a 3 GiB child JVM. */
+  /** A 2 GiB long[] (2^28 keys) under -Xcheck:jni, in a 3 GiB child JVM. */
   @Test
   void aTwoGiBBatchUnderXcheckJni() throws Exception {
     ChildJvmTest.Result r =
