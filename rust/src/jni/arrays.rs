@@ -10,8 +10,8 @@
 //! contiguous (a serialized filter, one key) are copied into a Rust buffer whose allocation is
 //! fallible.
 
-use jni::Env;
 use jni::objects::{JPrimitiveArray, TypeArray};
+use jni::{Env, jni_sig, jni_str};
 
 use super::critical::{Critical, Mode, length};
 use super::errors::{JniError, JniResult};
@@ -133,8 +133,9 @@ pub(crate) fn try_buffer<T: Default + Clone>(len: usize, what: &'static str) -> 
 }
 
 /// A new Java array holding `elements`; `what` names the result in errors. Longer than a Java
-/// array can be (2^31 − 1 elements) is an `IllegalArgumentException` naming the size; a
-/// Java heap without room an `OutOfMemoryError` naming it.
+/// array can be (2^31 − 1 elements) is an `IllegalArgumentException` naming the size; larger
+/// than the heap's maximum (`Runtime.maxMemory()`) a `FilterExceedsMemoryException`; a heap
+/// that has no room now an `OutOfMemoryError` naming it.
 pub(crate) fn new_array<'l, T: TypeArray>(
     env: &mut Env<'l>,
     elements: &[T],
@@ -154,11 +155,36 @@ pub(crate) fn new_array<'l, T: TypeArray>(
         // The JVM's own OutOfMemoryError says only "Java heap space": replace it with one that
         // names the size and what it was for.
         env.exception_clear();
-        JniError::Core(Error::allocation(
-            what,
-            (len as u64) * size_of::<T>() as u64,
-        ))
+        let bytes = (len as u64) * size_of::<T>() as u64;
+        match max_heap_bytes(env).filter(|&max| bytes > max) {
+            Some(max) => JniError::ExceedsMemory(format!(
+                "cannot allocate {bytes} bytes for {what}, more than the Java heap's maximum of \
+                 {max} bytes (-Xmx)"
+            )),
+            None => JniError::Core(Error::allocation(what, bytes)),
+        }
     })?;
     array.set_region(env, 0, elements)?;
     Ok(array)
+}
+
+/// `Runtime.getRuntime().maxMemory()`, or `None` if asking fails (the failure is cleared).
+fn max_heap_bytes(env: &mut Env<'_>) -> Option<u64> {
+    let max = env
+        .call_static_method(
+            jni_str!("java/lang/Runtime"),
+            jni_str!("getRuntime"),
+            jni_sig!("()Ljava/lang/Runtime;"),
+            &[],
+        )
+        .and_then(|runtime| runtime.l())
+        .and_then(|runtime| env.call_method(&runtime, jni_str!("maxMemory"), jni_sig!("()J"), &[]))
+        .and_then(|max| max.j());
+    match max {
+        Ok(max) => u64::try_from(max).ok(),
+        Err(_) => {
+            env.exception_clear();
+            None
+        }
+    }
 }

@@ -4,7 +4,8 @@
 //! |--------------------------------------------------|----------------------------------------|
 //! | `Error::InvalidArgument`, `Error::Incompatible`  | `java.lang.IllegalArgumentException`   |
 //! | `Error::Corrupt`                                 | `io.sparkbloom.CorruptFilterException` |
-//! | `Error::Allocation`                              | `java.lang.OutOfMemoryError`           |
+//! | `Error::Allocation` refused by the allocator     | `java.lang.OutOfMemoryError`           |
+//! | `Error::Allocation` above the memory limit, [`JniError::ExceedsMemory`] | `io.sparkbloom.FilterExceedsMemoryException` (an `IllegalArgumentException`) |
 //! | `Error::TooLarge`, and `Error::Allocation` while decoding ([`decoding`]) | `io.sparkbloom.FilterTooLargeException` (a `CorruptFilterException`) |
 //! | [`JniError::Null`]                               | `java.lang.NullPointerException`       |
 //! | [`JniError::Closed`]                             | `java.lang.IllegalStateException`      |
@@ -31,6 +32,9 @@ pub(crate) enum JniError {
     /// A decoder refused or could not allocate a valid filter: a checked exception, since the
     /// bytes come from outside (Spark treats an `Error` as fatal to the executor).
     TooLargeToDecode(String),
+    /// A result larger than the most the Java heap can ever hold (`-Xmx`): a limit, not an
+    /// exhausted heap, so not an `OutOfMemoryError`.
+    ExceedsMemory(String),
 }
 
 /// A decoder's result, with the filter's allocation failing as [`JniError::TooLargeToDecode`]
@@ -124,7 +128,14 @@ fn describe(error: JniError) -> (&'static JNIStr, String) {
             jni_str!("io/sparkbloom/CorruptFilterException"),
             e.to_string(),
         ),
-        JniError::Core(e @ crate::Error::Allocation { .. }) => {
+        // A request above the process's memory limit can never succeed: the filter is too
+        // large for this process, which Spark must report or retry elsewhere, not treat as a
+        // dying JVM. Only an allocator that refused below the limit is memory exhaustion.
+        JniError::Core(e @ crate::Error::Allocation { limit: Some(_), .. }) => (
+            jni_str!("io/sparkbloom/FilterExceedsMemoryException"),
+            e.to_string(),
+        ),
+        JniError::Core(e @ crate::Error::Allocation { limit: None, .. }) => {
             (jni_str!("java/lang/OutOfMemoryError"), e.to_string())
         }
         JniError::Core(e @ crate::Error::TooLarge { .. }) => (
@@ -134,6 +145,10 @@ fn describe(error: JniError) -> (&'static JNIStr, String) {
         JniError::TooLargeToDecode(message) => {
             (jni_str!("io/sparkbloom/FilterTooLargeException"), message)
         }
+        JniError::ExceedsMemory(message) => (
+            jni_str!("io/sparkbloom/FilterExceedsMemoryException"),
+            message,
+        ),
         JniError::Null(name) => (
             jni_str!("java/lang/NullPointerException"),
             format!("{name} is null"),

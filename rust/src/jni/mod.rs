@@ -11,6 +11,8 @@
 //! * [`long_slices`]: the batch exports over a slice `keys[from..to]` of a Java `long[]`.
 //! * [`utf16_keys`]: `String[]` batches as UTF-16 chars, encoded to UTF-8 as Java encodes them
 //!   (the exports behind `nPutAllUtf16` / `nMightContainAllUtf16`).
+//! * [`native_library`]: the probe the Java loader calls to tell this bridge from a library
+//!   built without it.
 //! * [`critical`]: no-copy access to Java primitive arrays that makes no JNI call inside the
 //!   critical section (jni 0.22.4's own guard calls `ExceptionCheck` there, which
 //!   `-Xcheck:jni` reports).
@@ -22,5 +24,6 @@ mod critical;
 mod errors;
 mod handle_ops;
 mod long_slices;
+mod native_library;
 mod packed_keys;
 mod utf16_keys;

@@ -1,7 +1,8 @@
 package io.sparkbloom;
 
 /**
- * The native methods behind {@link BloomFilter}, and nothing else (the JNI exports are in {@code
+ * The native methods behind {@link BloomFilter}, and the table of those {@link NativeFilter}
+ * calls for both filter classes (the JNI exports are in {@code
  * rust/src/jni/bloom_filter_native.rs}, one Rust function per method). Loading this class loads
  * the library.
  *
@@ -15,6 +16,23 @@ final class BloomFilterNative {
   }
 
   private BloomFilterNative() {}
+
+  /** The natives {@link NativeFilter} calls for a {@link BloomFilter}. */
+  static final NativeFilter.Natives NATIVES =
+      new NativeFilter.Natives(
+          BloomFilterNative::nBitSize,
+          BloomFilterNative::nNumHashes,
+          BloomFilterNative::nStrategy,
+          BloomFilterNative::nToBytes,
+          BloomFilterNative::nEquals,
+          BloomFilterNative::nHashCode,
+          h ->
+              NativeFilter.format(
+                  "m=%d, k=%d, strategy=%s, fill=%.2f%%",
+                  nBitSize(h),
+                  nNumHashes(h),
+                  Strategy.ofOrdinal(nStrategy(h)),
+                  100.0 * nBitCount(h) / nBitSize(h)));
 
   static native long nCreate(long expectedInsertions, double fpp, int strategy);
 

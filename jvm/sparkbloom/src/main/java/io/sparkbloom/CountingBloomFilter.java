@@ -4,13 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * A Bloom filter that can forget: a 4-bit counter per position instead of a bit, incremented by
- * {@link #add}, decremented by {@link #remove} (seeds 002 and 003). For dedup over a sliding
+ * {@link #add}, decremented by {@link #remove}. For dedup over a sliding
  * window: add today's keys, {@link #subtract} the day that leaves the window.
  *
  * <p>Sized exactly as {@link BloomFilter#create(long, double)} (same m, same k, same strategies
@@ -22,7 +21,9 @@ import java.util.Objects;
  *   <li><b>Saturation.</b> A counter that reaches 15 stays at 15 forever: never incremented past
  *       it, never decremented. Saturation can therefore never cause a false negative (a
  *       saturated position only stays set); {@link #saturatedCounters()} reports how many
- *       counters saturated. At design capacity a counter reaches 15 with probability ~10^-16.
+ *       counters saturated. At design capacity (k = (m/n) ln 2) a counter's count is about
+ *       Poisson(ln 2), so it reaches 15 with probability P(Poisson(ln 2) ≥ 15) ≈ 1.6 ·
+ *       10<sup>−15</sup>.
  *   <li><b>Removing a key the filter says is definitely absent</b> changes nothing and returns
  *       {@code false}.
  *   <li><b>Removing a key that was never added is a caller error that can cause false
@@ -39,11 +40,34 @@ import java.util.Objects;
  * CorruptFilterException} naming the field.
  */
 @com.esotericsoftware.kryo.DefaultSerializer(CountingBloomFilterKryoSerializer.class)
-public final class CountingBloomFilter extends NativeHandle implements Serializable {
+public final class CountingBloomFilter extends NativeFilter implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** A counter at this value is saturated and never changes again. */
   public static final int MAX_COUNT = 15;
+
+  /** The natives {@link NativeFilter} calls for a counting filter. */
+  private static final Natives NATIVES =
+      new Natives(
+          CountingBloomFilterNative::nBitSize,
+          CountingBloomFilterNative::nNumHashes,
+          CountingBloomFilterNative::nStrategy,
+          CountingBloomFilterNative::nToBytes,
+          CountingBloomFilterNative::nEquals,
+          CountingBloomFilterNative::nHashCode,
+          h ->
+              format(
+                  "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
+                  CountingBloomFilterNative.nBitSize(h),
+                  CountingBloomFilterNative.nNumHashes(h),
+                  Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
+                  CountingBloomFilterNative.nNonzeroCounters(h),
+                  CountingBloomFilterNative.nSaturatedCounters(h)));
+
+  @Override
+  Natives natives() {
+    return NATIVES;
+  }
 
   private CountingBloomFilter(long handle) {
     super(handle, (CountingBloomFilterNative.nBitSize(handle) + 1) / 2, CountingBloomFilterNative::nFree);
@@ -57,6 +81,8 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @param fpp the false-positive probability at that load, in (0, 1)
    * @return an empty filter
    * @throws IllegalArgumentException if an argument is out of range
+   * @throws FilterExceedsMemoryException if the counters (m / 2 bytes) exceed this process's
+   *     memory limit
    */
   public static CountingBloomFilter create(long expectedInsertions, double fpp) {
     return create(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);
@@ -100,7 +126,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
   }
 
   // ---------------------------------------------------------------------------------------
-  // Add, remove, query. Long keys go through NativeHandle.testKey: no lambda allocated per key.
+  // Add, remove, query. Long keys go through NativeFilter.testKey: no lambda allocated per key.
 
   /**
    * Adds a key: increments its k counters (saturating at 15).
@@ -129,7 +155,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return whether any counter changed
    */
   public boolean add(String key) {
-    return add(utf8(key));
+    return add(KeyArgs.utf8(key));
   }
 
   /**
@@ -170,7 +196,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(String key) {
-    return remove(utf8(key));
+    return remove(KeyArgs.utf8(key));
   }
 
   /**
@@ -210,7 +236,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(String key) {
-    return mightContain(utf8(key));
+    return mightContain(KeyArgs.utf8(key));
   }
 
   /**
@@ -264,7 +290,7 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return the count estimate, 0..15
    */
   public int count(String key) {
-    return count(utf8(key));
+    return count(KeyArgs.utf8(key));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -310,38 +336,11 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
    * @return a new plain filter
    */
   public BloomFilter toBloomFilter() {
-    return BloomFilter.fromHandle(callLong(CountingBloomFilterNative::nToBloomFilter));
+    return new BloomFilter(callLong(CountingBloomFilterNative::nToBloomFilter));
   }
 
   // ---------------------------------------------------------------------------------------
   // Properties
-
-  /**
-   * m: the number of counters (the plain filter's bit count).
-   *
-   * @return m
-   */
-  public long bitSize() {
-    return callLong(CountingBloomFilterNative::nBitSize);
-  }
-
-  /**
-   * k.
-   *
-   * @return the number of hash functions
-   */
-  public int numHashFunctions() {
-    return callInt(CountingBloomFilterNative::nNumHashes);
-  }
-
-  /**
-   * Guava's strategy.
-   *
-   * @return the strategy
-   */
-  public Strategy strategy() {
-    return Strategy.ofOrdinal(callInt(CountingBloomFilterNative::nStrategy));
-  }
 
   /**
    * Counters stuck at 15 (see the class doc): 0 in normal use.
@@ -363,15 +362,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
 
   // ---------------------------------------------------------------------------------------
   // Bytes: FORMAT.md §10
-
-  /**
-   * The filter in FORMAT.md §10 (version 3), sparse or dense, whichever is smaller.
-   *
-   * @return the serialized filter
-   */
-  public byte[] toByteArray() {
-    return call(CountingBloomFilterNative::nToBytes);
-  }
 
   /**
    * Decodes {@link #toByteArray()}'s bytes, refusing filters above the default decode limit.
@@ -397,17 +387,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
       throws CorruptFilterException {
     return new CountingBloomFilter(
         CountingBloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
-  }
-
-  /**
-   * Writes {@link #toByteArray()} to {@code out}.
-   *
-   * @param out the stream (not closed)
-   * @throws IOException from the stream
-   */
-  public void writeTo(OutputStream out) throws IOException {
-    Objects.requireNonNull(out, "out is null");
-    out.write(toByteArray());
   }
 
   /**
@@ -438,39 +417,6 @@ public final class CountingBloomFilter extends NativeHandle implements Serializa
         "payload",
         CountingBloomFilterNative::nTotalLength,
         CountingBloomFilter::fromByteArray);
-  }
-
-  // ---------------------------------------------------------------------------------------
-  // Lifecycle and Object
-
-  /** Frees the native counters (see {@link NativeHandle}); later calls throw. */
-  @Override
-  public void close() {
-    super.close();
-  }
-
-  /** Equal m, k, strategy and counters. A closed filter equals only itself. */
-  @Override
-  public boolean equals(Object o) {
-    return contentEquals(o, CountingBloomFilterNative::nEquals);
-  }
-
-  @Override
-  public int hashCode() {
-    return contentHash(CountingBloomFilterNative::nHashCode);
-  }
-
-  @Override
-  public String toString() {
-    return describe(
-        h ->
-            format(
-                "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
-                CountingBloomFilterNative.nBitSize(h),
-                CountingBloomFilterNative.nNumHashes(h),
-                Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
-                CountingBloomFilterNative.nNonzeroCounters(h),
-                CountingBloomFilterNative.nSaturatedCounters(h)));
   }
 
   // Java serialization: a serial proxy carrying toByteArray(), never the handle.

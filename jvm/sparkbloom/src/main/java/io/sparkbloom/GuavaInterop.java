@@ -33,7 +33,9 @@ public final class GuavaInterop {
    * @return the bytes of Guava's {@code writeTo}
    * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits,
    *     which Guava cannot represent
-   * @throws OutOfMemoryError if the bytes cannot be allocated, naming the size
+   * @throws FilterExceedsMemoryException if the bytes exceed the Java heap's maximum ({@code
+   *     -Xmx}), naming both
+   * @throws OutOfMemoryError only if the heap, below that maximum, has no room for them now
    * @throws IllegalStateException if the filter is closed
    */
   public static byte[] toGuavaByteArray(BloomFilter filter) {
@@ -66,7 +68,7 @@ public final class GuavaInterop {
    * @throws NullPointerException if {@code bytes} is null
    */
   public static BloomFilter readGuava(byte[] bytes, long maxNumBits) throws CorruptFilterException {
-    return BloomFilter.fromHandle(
+    return new BloomFilter(
         BloomFilterNative.nFromGuava(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 

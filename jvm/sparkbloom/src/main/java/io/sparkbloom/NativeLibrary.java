@@ -50,14 +50,58 @@ final class NativeLibrary {
   private static Throwable loadOnce() {
     try {
       String override = System.getProperty(PATH_PROPERTY);
+      String loaded;
       if (override != null && !override.isEmpty()) {
-        System.load(new File(override).getAbsolutePath());
+        loaded = new File(override).getAbsolutePath();
+        System.load(loaded);
       } else {
-        extractAndLoad(platform(System.getProperty("os.name"), System.getProperty("os.arch")));
+        loaded = extractAndLoad(platform(System.getProperty("os.name"), System.getProperty("os.arch")));
       }
+      checkBridge(loaded);
       return null;
     } catch (Throwable t) {
       return t;
+    }
+  }
+
+  /** The JNI bridge's contract version this Java code expects ({@code rust/src/jni}). */
+  static final int BRIDGE_VERSION = 1;
+
+  /** The version the loaded library's JNI bridge answers. */
+  private static native int nBridgeVersion();
+
+  /**
+   * Throws unless the library just loaded from {@code path} carries sparkbloom's JNI bridge: a
+   * {@code libsparkbloom.so} built without {@code --features jni} loads fine but exports no
+   * native method, which would otherwise surface as a bare {@link UnsatisfiedLinkError} naming
+   * the first native method called.
+   */
+  private static void checkBridge(String path) {
+    int version;
+    try {
+      version = nBridgeVersion();
+    } catch (UnsatisfiedLinkError e) {
+      UnsatisfiedLinkError clear =
+          new UnsatisfiedLinkError(
+              "sparkbloom: "
+                  + path
+                  + " loaded but exports no sparkbloom JNI method: it was most likely built"
+                  + " without the JNI bridge. Build it with `cargo build --release --features"
+                  + " jni` (or use the library bundled in the jar by not setting -D"
+                  + PATH_PROPERTY
+                  + ")");
+      clear.initCause(e);
+      throw clear;
+    }
+    if (version != BRIDGE_VERSION) {
+      throw new UnsatisfiedLinkError(
+          "sparkbloom: "
+              + path
+              + " has JNI bridge version "
+              + version
+              + ", this jar expects "
+              + BRIDGE_VERSION
+              + ": load the library built from the same sources as the jar");
     }
   }
 
@@ -84,7 +128,8 @@ final class NativeLibrary {
             + "=/path/to/libsparkbloom.so");
   }
 
-  private static void extractAndLoad(String platform) throws IOException {
+  /** Loads the library bundled for {@code platform}; returns the file it was loaded from. */
+  private static String extractAndLoad(String platform) throws IOException {
     String resource = "/native/" + platform + "/libsparkbloom.so";
     try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
       if (in == null) {
@@ -105,6 +150,7 @@ final class NativeLibrary {
       try {
         Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
         System.load(file.toAbsolutePath().toString());
+        return resource;
       } finally {
         // On Linux the loaded mapping outlives the directory entry; elsewhere this may fail
         // and the file goes at exit.

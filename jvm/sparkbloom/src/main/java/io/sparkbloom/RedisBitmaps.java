@@ -45,7 +45,7 @@ public final class RedisBitmaps {
   public static BloomFilter fromRedisBitmap(
       byte[] bitmap, long bitSize, int numHashFunctions, Strategy strategy) {
     Objects.requireNonNull(strategy, "strategy is null");
-    return BloomFilter.fromHandle(
+    return new BloomFilter(
         BloomFilterNative.nFromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy.ordinal()));
   }
 }

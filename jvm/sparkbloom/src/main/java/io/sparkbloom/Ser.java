@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.lang.ref.Reference;
 
 /**
  * The serial proxy of {@link BloomFilter} (see {@link SerialProxy}): Java serialization writes
@@ -44,7 +45,8 @@ final class Ser extends SerialProxy implements Serializable {
 
   @Override
   Object decodePrefix(byte[] buffer, int length) throws CorruptFilterException {
-    return BloomFilter.fromByteArrayPrefix(buffer, length);
+    return new BloomFilter(
+        BloomFilterNative.nFromBytesPrefix(buffer, length, DecodeLimit.defaultMaxNumBits()));
   }
 
   private void writeObject(ObjectOutputStream out) throws IOException {
@@ -55,7 +57,7 @@ final class Ser extends SerialProxy implements Serializable {
     }
     byte[] buffer = SerialBuffer.take(0);
     try {
-      long length = filter.encodeInto(buffer);
+      long length = encodeInto(buffer);
       if (length < 0) { // the buffer is smaller than the filter's dense bytes: -length
         SerialBuffer.give(buffer);
         buffer = null;
@@ -65,13 +67,25 @@ final class Ser extends SerialProxy implements Serializable {
           return;
         }
         buffer = SerialBuffer.take((int) -length);
-        length = filter.encodeInto(buffer);
+        length = encodeInto(buffer);
       }
       writeBlock(out, buffer, (int) length);
     } finally {
       if (buffer != null) {
         SerialBuffer.give(buffer);
       }
+    }
+  }
+
+  /**
+   * Encodes the filter into the front of {@code out} in one native call: the length, or minus
+   * the length {@code out} must have (the dense form's, which the encoder writes first).
+   */
+  private long encodeInto(byte[] out) {
+    try {
+      return BloomFilterNative.nEncodeInto(filter.handle(), out);
+    } finally {
+      Reference.reachabilityFence(filter);
     }
   }
 

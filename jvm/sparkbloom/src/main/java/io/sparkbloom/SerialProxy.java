@@ -6,6 +6,7 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamException;
+import java.io.StreamCorruptedException;
 import java.util.Arrays;
 
 /**
@@ -130,10 +131,23 @@ abstract class SerialProxy {
     Object read;
     try {
       read = in.readUnshared();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | EOFException | StreamCorruptedException e) {
       // A tampered stream makes ObjectInputStream itself throw NegativeArraySizeException,
-      // ClassCastException, NullPointerException...: an invalid stream, not a bug to crash on.
+      // ClassCastException, NullPointerException, or run out of bytes before the length it
+      // declares: an invalid stream, not a bug to crash on.
       throw invalid(name + ": unreadable filter bytes: " + e, e);
+    } catch (OutOfMemoryError e) {
+      // ObjectInputStream allocates the array length the stream declares before reading a
+      // byte of it, and gives no hook in between. An array the heap cannot hold at all is a
+      // lying length (or a filter this JVM cannot read): the stream's fault, not the JVM's.
+      // The block-data form never gets here: it grows its buffer as bytes arrive.
+      throw invalid(
+          name
+              + ": the filter's byte array declared by the stream does not fit this heap"
+              + " (max "
+              + Runtime.getRuntime().maxMemory()
+              + " bytes): a corrupt length, or a filter too large for this JVM",
+          null);
     }
     if (!(read instanceof byte[])) {
       throw new InvalidObjectException(
@@ -150,7 +164,9 @@ abstract class SerialProxy {
 
   private static InvalidObjectException invalid(String message, Exception cause) {
     InvalidObjectException invalid = new InvalidObjectException(message);
-    invalid.initCause(cause);
+    if (cause != null) {
+      invalid.initCause(cause);
+    }
     return invalid;
   }
 

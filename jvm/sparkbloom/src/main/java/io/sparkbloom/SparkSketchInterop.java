@@ -67,7 +67,7 @@ public final class SparkSketchInterop {
    *     length)
    */
   public static BloomFilter readSpark(byte[] bytes, long maxNumBits) throws CorruptFilterException {
-    return BloomFilter.fromHandle(
+    return new BloomFilter(
         BloomFilterNative.nFromSpark(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 

@@ -22,10 +22,23 @@ public enum Strategy {
   SPARK_SKETCH_V2,
   /**
    * Ours, opt-in, for filters larger than the CPU cache: all of a key's bits lie in one 512-bit
-   * block (one 64-byte cache line), so a query costs one cache miss instead of k. It takes a few
-   * more bits for the same false-positive probability (9.9 bits per key at 1 % instead of 9.6;
-   * FORMAT.md) and has no Guava, Spark or Redis form: those conversions, and counting filters,
-   * refuse it with an {@link IllegalArgumentException}.
+   * block (one 64-byte cache line), so a query costs one cache miss instead of k. The price is
+   * memory: small at everyday probabilities, large at tiny ones, where one block holds too few
+   * bits for the many hash functions (and k is capped at 24). Bits per key (m / n, n =
+   * 10<sup>6</sup>) and k as {@link BloomFilter#create(long, double, Strategy)} sizes them:
+   *
+   * <table>
+   *   <caption>Bits per key of BLOCKED against the Guava layout</caption>
+   *   <tr><th>fpp</th><th>MURMUR128_MITZ_64</th><th>BLOCKED</th><th>ratio</th><th>BLOCKED k</th></tr>
+   *   <tr><td>1e-2</td><td>9.6</td><td>9.9</td><td>1.03×</td><td>6</td></tr>
+   *   <tr><td>1e-3</td><td>14.4</td><td>15.5</td><td>1.08×</td><td>9</td></tr>
+   *   <tr><td>1e-6</td><td>28.8</td><td>38.8</td><td>1.35×</td><td>16</td></tr>
+   *   <tr><td>1e-9</td><td>43.1</td><td>80.1</td><td>1.86×</td><td>22</td></tr>
+   *   <tr><td>1e-12</td><td>57.5</td><td>160.6</td><td>2.79×</td><td>24</td></tr>
+   * </table>
+   *
+   * <p>It has no Guava, Spark or Redis form: those conversions, and counting filters, refuse it
+   * with an {@link IllegalArgumentException}.
    */
   BLOCKED;
 

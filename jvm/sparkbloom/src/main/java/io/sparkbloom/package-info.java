@@ -15,7 +15,7 @@
  *   <li><b>Fixed size</b>: {@code m} bits and {@code k} hash functions chosen at creation, the
  *       same as Guava's {@code BloomFilter.create(funnel, n, fpp)}: {@code m = -n ln(fpp) /
  *       ln(2)^2} rounded up to a multiple of 64, {@code k = round(-ln(fpp) / ln 2)} (Guava 33.8;
- *       {@code create(n, fpp, MURMUR128_MITZ_32)} reproduces Guava 14.0.1's k). The seed's
+ *       {@code create(n, fpp, MURMUR128_MITZ_32)} reproduces Guava 14.0.1's k). A typical
  *       per-user filter, {@code create(10_000, 0.001)}, has m = 143,808 bits (17,976 bytes,
  *       14.4 bits per key) and k = 10.
  * </ul>

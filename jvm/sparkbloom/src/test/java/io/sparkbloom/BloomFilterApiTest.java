@@ -54,14 +54,14 @@ class BloomFilterApiTest {
   }
 
   @Test
-  void unallocatableFilterIsAnOutOfMemoryError() {
-    // ~900 GB of bits: refused by the kernel unless memory overcommit is unlimited, in which
-    // case the untouched pages cost nothing and the filter is simply closed again.
+  void aFilterLargerThanMemoryIsAnIllegalArgument() {
+    // ~900 GB of bits: more than this process's memory limit (physical memory, or a cgroup's),
+    // unless the machine has that much, in which case the filter is simply closed again.
     try {
       BloomFilter huge = BloomFilter.create(5_000_000_000_000L, 0.5);
       huge.close();
-      org.junit.jupiter.api.Assumptions.assumeTrue(false, "this kernel overcommits 900 GB");
-    } catch (OutOfMemoryError e) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, "this machine has 900 GB");
+    } catch (FilterExceedsMemoryException e) {
       assertTrue(e.getMessage().contains("bytes"), e.getMessage());
     }
   }

@@ -30,7 +30,8 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  *
  * <pre>
  * java -Xcheck:jni -Xmx128m -cp TEST_CLASSPATH io.sparkbloom.DecoderFuzzMain inputs=1000000 [first=0] [seed=1]
- *     [paths=fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo] [golden=tests/golden]
+ *     [paths=fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo,countingFromByteArray,countingJava]
+ *     [golden=tests/golden]
  *     [progress=FILE]
  * java ... io.sparkbloom.DecoderFuzzMain replay=PATH:INDEX [seed=1]
  * </pre>
@@ -42,9 +43,9 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
  * <p>The contract checked per input: either a valid filter, which re-encodes and decodes to an
  * equal filter (and, for Guava bytes, re-encodes to exactly the input), or the documented
  * exception of the path: {@link CorruptFilterException} for {@code fromByteArray},
- * {@code readFrom}, {@code fromGuavaByteArray} and {@code readGuava} (their streams never fail,
- * so every failure is the bytes'); an {@code IOException} or {@code ClassNotFoundException}
- * for Java deserialization; a {@code KryoException} (caused by nothing or an
+ * {@code readFrom}, {@code fromGuavaByteArray}, {@code readGuava} and the counting filter's
+ * {@code fromByteArray} (their streams never fail, so every failure is the bytes'); an {@code
+ * IOException} or {@code ClassNotFoundException} for Java deserialization (of either filter); a {@code KryoException} (caused by nothing or an
  * {@code IOException}) for Kryo. Anything else (an {@code Error}, an undocumented
  * {@code RuntimeException}, a round trip that changes the filter) is a finding. A crash or a
  * hang ends the child; the index of the input being decoded is then in the progress file (a
@@ -67,13 +68,17 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 public final class DecoderFuzzMain {
   private DecoderFuzzMain() {}
 
+  /** Every path, the default of {@code paths=}. */
+  static final String PATHS =
+      "fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo,countingFromByteArray,countingJava";
+
   /** Reproducers kept per finding type: the shortest inputs. */
   static final int REPRODUCERS = 3;
 
   /**
    * Valid filters above this many bits (32 MiB) skip the round trip: a 45-byte input can declare
    * a 4 GiB filter, and the round trip's byte arrays must fit the child's 128 MiB heap (a
-   * {@code toGuavaByteArray()} that does not fit is issue 9's item 6, not a decoder's fault).
+   * {@code toGuavaByteArray()} that does not fit is the heap's limit, not a decoder's fault).
    */
   static final long ROUND_TRIP_MAX_BITS = 1L << 28;
 
@@ -83,7 +88,9 @@ public final class DecoderFuzzMain {
     FROM_GUAVA_BYTE_ARRAY("fromGuavaByteArray"),
     READ_GUAVA("readGuava"),
     JAVA("java"),
-    KRYO("kryo");
+    KRYO("kryo"),
+    COUNTING_FROM_BYTE_ARRAY("countingFromByteArray"),
+    COUNTING_JAVA("countingJava");
 
     final String label;
 
@@ -98,6 +105,10 @@ public final class DecoderFuzzMain {
         }
       }
       throw new IllegalArgumentException("unknown path " + label + "; paths: " + Arrays.toString(values()));
+    }
+
+    boolean isJava() {
+      return this == JAVA || this == COUNTING_JAVA;
     }
 
     @Override
@@ -170,7 +181,7 @@ public final class DecoderFuzzMain {
     long count = Long.parseLong(opts.getOrDefault("inputs", "1000"));
     long first = Long.parseLong(opts.getOrDefault("first", "0"));
     List<Decoder> decoders = new ArrayList<>();
-    for (String p : opts.getOrDefault("paths", "fromByteArray,readFrom,fromGuavaByteArray,readGuava,java,kryo").split(",")) {
+    for (String p : opts.getOrDefault("paths", PATHS).split(",")) {
       decoders.add(Decoder.of(p.trim()));
     }
     MappedByteBuffer progress = null;
@@ -238,6 +249,10 @@ public final class DecoderFuzzMain {
           return inputs.guava(r);
         case JAVA:
           return inputs.java(r);
+        case COUNTING_FROM_BYTE_ARRAY:
+          return inputs.countingFormat(r);
+        case COUNTING_JAVA:
+          return inputs.countingJava(r);
         default:
           return inputs.kryo(r);
       }
@@ -263,7 +278,7 @@ public final class DecoderFuzzMain {
           String name = outcomeName(d, e);
           if (documented(d, e)) {
             t.documented.merge(name, 1L, Long::sum);
-          } else if (d == Decoder.JAVA && !reachesSparkbloom(e)) {
+          } else if (d.isJava() && !reachesSparkbloom(e)) {
             // thrown by ObjectInputStream before any sparkbloom code ran: the JDK's, not ours
             t.documented.merge("jdk:" + name, 1L, Long::sum);
           } else {
@@ -289,6 +304,19 @@ public final class DecoderFuzzMain {
      * decoder threw, or a {@link ContractViolation}.
      */
     boolean decodeAndCheck(Decoder d, byte[] input) throws Exception {
+      if (d == Decoder.COUNTING_FROM_BYTE_ARRAY || d == Decoder.COUNTING_JAVA) {
+        Object decoded =
+            d == Decoder.COUNTING_JAVA ? javaRead(input) : CountingBloomFilter.fromByteArray(input);
+        List<CountingBloomFilter> filters = new ArrayList<>();
+        collectFilters(decoded, filters, CountingBloomFilter.class);
+        boolean roundTripped = true;
+        for (CountingBloomFilter f : filters) {
+          try (f) {
+            roundTripped &= roundTrip(f);
+          }
+        }
+        return roundTripped;
+      }
       List<BloomFilter> filters = new ArrayList<>();
       try {
         switch (d) {
@@ -320,7 +348,7 @@ public final class DecoderFuzzMain {
             break;
           }
           case JAVA:
-            collectFilters(javaRead(input), filters);
+            collectFilters(javaRead(input), filters, BloomFilter.class);
             break;
           default:
             // the serializer itself, as Kryo calls it once it has resolved the class
@@ -348,18 +376,31 @@ public final class DecoderFuzzMain {
       }
     }
 
-    private static void collectFilters(Object o, List<BloomFilter> out) {
-      if (o instanceof BloomFilter) {
-        out.add((BloomFilter) o);
+    private static <T> void collectFilters(Object o, List<T> out, Class<T> type) {
+      if (type.isInstance(o)) {
+        out.add(type.cast(o));
       } else if (o instanceof Object[]) {
         for (Object e : (Object[]) o) {
-          collectFilters(e, out);
+          collectFilters(e, out, type);
         }
       } else if (o instanceof Collection) {
         for (Object e : (Collection<?>) o) {
-          collectFilters(e, out);
+          collectFilters(e, out, type);
         }
       }
+    }
+
+    /** A counting filter's round trip through its bytes: an equal filter. */
+    private static boolean roundTrip(CountingBloomFilter f) throws CorruptFilterException {
+      if (f.bitSize() > ROUND_TRIP_MAX_BITS) {
+        return false;
+      }
+      try (CountingBloomFilter back = CountingBloomFilter.fromByteArray(f.toByteArray())) {
+        if (!back.equals(f)) {
+          throw new ContractViolation("a counting filter's bytes decode to a different filter " + f);
+        }
+      }
+      return true;
     }
 
     /** Re-encode and decode: an equal filter; Guava bytes re-encode to exactly the input. */
@@ -400,8 +441,10 @@ public final class DecoderFuzzMain {
       case READ_FROM:
       case FROM_GUAVA_BYTE_ARRAY:
       case READ_GUAVA:
+      case COUNTING_FROM_BYTE_ARRAY:
         return t instanceof CorruptFilterException;
       case JAVA:
+      case COUNTING_JAVA:
         return t instanceof IOException || t instanceof ClassNotFoundException;
       default:
         return t instanceof KryoException && (t.getCause() == null || t.getCause() instanceof IOException);
@@ -434,7 +477,7 @@ public final class DecoderFuzzMain {
     if (t instanceof ContractViolation) {
       return "contract(" + t.getMessage().replaceAll("[0-9]+", "N").replaceAll("\\{.*\\}", "") + ")";
     }
-    if (t.getCause() != null && (t instanceof KryoException || d == Decoder.JAVA)) {
+    if (t.getCause() != null && (t instanceof KryoException || d.isJava())) {
       name += "(" + t.getCause().getClass().getSimpleName() + ")";
     }
     return name;

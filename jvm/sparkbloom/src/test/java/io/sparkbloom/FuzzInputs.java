@@ -29,6 +29,8 @@ final class FuzzInputs {
   private final List<byte[]> guavaSeeds = new ArrayList<>();
   private final List<byte[]> javaSeeds = new ArrayList<>();
   private final List<byte[]> kryoSeeds = new ArrayList<>();
+  private final List<byte[]> countingSeeds = new ArrayList<>();
+  private final List<byte[]> countingJavaSeeds = new ArrayList<>();
 
   /** Seeds from {@code golden} (the tests/golden folder, corrupt/ included). */
   FuzzInputs(Path golden) throws IOException {
@@ -46,6 +48,14 @@ final class FuzzInputs {
     // Java and Kryo streams of the valid filters: alone, in an Object[] as saveAsObjectFile
     // writes records, and two in a list.
     for (byte[] format : formatSeeds) {
+      try (CountingBloomFilter c = CountingBloomFilter.fromByteArray(format)) {
+        countingSeeds.add(format);
+        countingJavaSeeds.add(javaStream(c));
+        countingJavaSeeds.add(javaStream(new Object[] {"user-1", c}));
+        continue;
+      } catch (CorruptFilterException notCounting) {
+        // a plain filter's bytes, or a corrupt/ seed
+      }
       BloomFilter f;
       try {
         f = BloomFilter.fromByteArray(format);
@@ -92,6 +102,15 @@ final class FuzzInputs {
 
   /** FORMAT v1 bytes: a mutated seed (half with a recomputed CRC), or random bytes. */
   byte[] format(SplittableRandom r) {
+    return format(r, formatSeeds);
+  }
+
+  /** A counting filter's FORMAT bytes (§10), mutated as {@link #format(SplittableRandom)}. */
+  byte[] countingFormat(SplittableRandom r) {
+    return format(r, countingSeeds);
+  }
+
+  private static byte[] format(SplittableRandom r, List<byte[]> formatSeeds) {
     if (r.nextInt(32) == 0) {
       return randomBytes(r, r.nextInt(80));
     }
@@ -156,6 +175,18 @@ final class FuzzInputs {
       }
     }
     return mutate(r, pick(r, javaSeeds), javaSeeds, true);
+  }
+
+  /**
+   * A Java serialization stream carrying counting filters: well-formed framing around mutated
+   * counting bytes, or a mutated stream of real ones (its array length among the targets).
+   */
+  byte[] countingJava(SplittableRandom r) {
+    if (r.nextBoolean()) {
+      CountingSer proxy = new CountingSer(countingFormat(r));
+      return r.nextBoolean() ? javaStream(proxy) : javaStream(new Object[] {"user-1", proxy});
+    }
+    return mutate(r, pick(r, countingJavaSeeds), countingJavaSeeds, true);
   }
 
   /** Kryo bytes for {@link BloomFilterKryoSerializer#read}: a length varint and FORMAT bytes. */

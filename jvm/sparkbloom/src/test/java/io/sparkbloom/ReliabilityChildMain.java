@@ -23,6 +23,9 @@ public final class ReliabilityChildMain {
       case "small-heap":
         smallHeap();
         break;
+      case "create":
+        report("create", () -> BloomFilter.create(10, 0.1).close());
+        break;
       case "create-beyond-limit":
         createBeyondLimit(Long.parseLong(modeAndArgument[1]));
         break;
@@ -69,8 +72,8 @@ public final class ReliabilityChildMain {
   }
 
   /**
-   * A heap too small for the result array: OutOfMemoryError naming the size, not "JNI call
-   * failed".
+   * A heap whose maximum is smaller than the result array: FilterExceedsMemoryException naming
+   * the size and the heap, not "JNI call failed" or an OutOfMemoryError.
    */
   private static void smallHeap() {
     try (BloomFilter f = dense(128L << 20)) {

@@ -25,19 +25,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
- * Regression tests of issue 9's findings, each named after the finding: what aborted the JVM,
- * lost keys or allocated from unchecked fields. Runs under the suite's -Xcheck:jni; scenarios
- * whose old failure was a crash run in a child JVM ({@link ReliabilityChildMain}).
+ * Regression tests of what aborted the JVM, lost keys, allocated from unchecked fields or threw
+ * an {@code Error} for an argument or a limit, grouped by failure. Runs under the suite's
+ * -Xcheck:jni; scenarios whose old failure was a crash run in a child JVM ({@link
+ * ReliabilityChildMain}).
  */
 class ReliabilityTest {
 
-  // ---- Finding 1: toByteArray of a large filter a little under half full
+  // ---- toByteArray of a large filter a little under half full
 
-  /** The issue's reproducer (every word 0x5555555555555554, k = 7), at 2^22 words (32 MiB). */
+  /** Every word 0x5555555555555554, k = 7, at 2^22 words (32 MiB). */
   @Test
-  void finding1_nearlyHalfFullFilterSerializes() throws Exception {
+  void nearlyHalfFullFilterSerializes() throws Exception {
     int words = 1 << 22;
     ByteBuffer guava = ByteBuffer.allocate(6 + 8 * words);
     guava.put((byte) 1).put((byte) 7).putInt(words);
@@ -52,10 +54,10 @@ class ReliabilityTest {
     }
   }
 
-  // ---- Finding 2: copy() and toByteArray() aborted the process when memory ran out
+  // ---- copy() and toByteArray() aborted the process when memory ran out
 
   @Test
-  void finding2_allocationFailuresUnderAnAddressSpaceLimitAreOutOfMemoryErrors() throws Exception {
+  void allocationFailuresUnderAnAddressSpaceLimitAreOutOfMemoryErrors() throws Exception {
     ChildJvmTest.Result r =
         ChildJvmTest.runChild(
             List.of(), ReliabilityChildMain.class, "copy-under-limit:268435456", "-Xmx512m",
@@ -72,11 +74,11 @@ class ReliabilityTest {
     assertTrue(r.lines.contains("DONE"), r.toString());
   }
 
-  // ---- Finding 3: intersect racing puts lost keys whose put had returned
+  // ---- intersect racing puts lost keys whose put had returned
 
   /** Rounds of puts into two-word filters, so the intersecting thread is nearly always mid-word. */
   @Test
-  void finding3_intersectWithItselfBesidePutsLosesNothing() throws Exception {
+  void intersectWithItselfBesidePutsLosesNothing() throws Exception {
     try (BloomFilter f = BloomFilter.withShape(128, 2, Strategy.MURMUR128_MITZ_64);
         BloomFilter empty = BloomFilter.withShape(128, 2, Strategy.MURMUR128_MITZ_64)) {
       AtomicBoolean stop = new AtomicBoolean();
@@ -113,7 +115,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding3_intersectBesidePutsIntoBothKeepsEveryKeyInBoth() throws Exception {
+  void intersectBesidePutsIntoBothKeepsEveryKeyInBoth() throws Exception {
     long[] state = {5};
     int lost = 0;
     for (int round = 0; round < 300; round++) {
@@ -140,7 +142,7 @@ class ReliabilityTest {
     assertEquals(0, lost, "keys in both filters lost by intersect");
   }
 
-  // ---- Finding 4 and deliverable 2: allocations sized by unchecked fields; decode limits
+  // ---- allocations sized by unchecked fields; decode limits
 
   /** A FORMAT.md header (dense, k = 7) declaring {@code numBits}, with nothing after it. */
   private static byte[] denseHeader(long numBits) {
@@ -179,7 +181,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding4_aHeaderClaiming2GiBAllocatesOnlyWhatArrives() {
+  void aHeaderClaiming2GiBAllocatesOnlyWhatArrives() {
     byte[] header = denseHeader(1L << 33); // 1 GiB of payload declared, none present
     CorruptFilterException e =
         assertThrows(CorruptFilterException.class,
@@ -197,7 +199,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding4_aHeaderBeyondAJavaArrayIsFilterTooLarge() {
+  void aHeaderBeyondAJavaArrayIsFilterTooLarge() {
     // A dense filter of 2^35 bits: 4 GiB of payload, more than any byte[].
     FilterTooLargeException e =
         assertThrows(FilterTooLargeException.class,
@@ -207,7 +209,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding4_aTinySparseInputDeclaringAHugeFilterIsRefusedByTheLimit() throws Exception {
+  void aTinySparseInputDeclaringAHugeFilterIsRefusedByTheLimit() throws Exception {
     byte[] tiny = emptySparse(1L << 35); // 37 bytes → a 4 GiB filter
     FilterTooLargeException e =
         assertThrows(FilterTooLargeException.class, () -> BloomFilter.fromByteArray(tiny, 1L << 30));
@@ -237,7 +239,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding4_aFilterBeyondMemoryIsACheckedExceptionNotAnError() {
+  void aFilterBeyondMemoryIsACheckedExceptionNotAnError() {
     // 2^40 bits (128 GiB) declared in 37 bytes: more than this machine's memory.
     Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < (128L << 30));
     FilterTooLargeException e =
@@ -256,7 +258,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding4_kryoCountsAreChecked() throws Exception {
+  void kryoCountsAreChecked() throws Exception {
     Kryo kryo = new Kryo();
     Output negative = new Output(16, -1);
     negative.writeInt(-1, true);
@@ -290,11 +292,11 @@ class ReliabilityTest {
     }
   }
 
-  // ---- Finding 5: arrays of 2 GiB or more; large batches in chunks
+  // ---- arrays of 2 GiB or more; large batches in chunks
 
   /** Batches just above the pinning limit (16 MiB) take the chunked path: same answers. */
   @Test
-  void finding5_largeBatchesAreAnsweredInChunks() {
+  void largeBatchesAreAnsweredInChunks() {
     long[] keys = TestSupport.keys(99, 3_000_000); // 24 MB: chunked
     long[] probe = TestSupport.keys(100, 3_000_000);
     try (BloomFilter chunked = BloomFilter.create(2_000_000, 0.01);
@@ -319,9 +321,9 @@ class ReliabilityTest {
     }
   }
 
-  /** The issue's case: a 2 GiB long[] (2^28 keys) under -Xcheck:jni, in a 3 GiB child JVM. */
+  /** A 2 GiB long[] (2^28 keys) under -Xcheck:jni, in a 3 GiB child JVM. */
   @Test
-  void finding5_aTwoGiBBatchUnderXcheckJni() throws Exception {
+  void aTwoGiBBatchUnderXcheckJni() throws Exception {
     ChildJvmTest.Result r =
         ChildJvmTest.runChild(List.of(), ReliabilityChildMain.class, "huge-array:268435456",
             "-Xmx3g", "-Xcheck:jni");
@@ -335,7 +337,7 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding5_fromGuavaOfAGuava23PlusFilterCopiesThroughABoundedBuffer() {
+  void fromGuavaOfAGuava23PlusFilterCopiesThroughABoundedBuffer() {
     com.google.common.hash.BloomFilter<Long> guava =
         com.google.common.hash.BloomFilter.create(
             com.google.common.hash.Funnels.longFunnel(), 20_000_000, 0.01); // 24 MB of words
@@ -355,10 +357,10 @@ class ReliabilityTest {
     }
   }
 
-  // ---- Finding 6: unclear errors
+  // ---- unclear errors
 
   @Test
-  void finding6_messagesNameTheRuleTheSizeAndTheNumber() throws Exception {
+  void messagesNameTheRuleTheSizeAndTheNumber() throws Exception {
     IllegalArgumentException fpp =
         assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(1L << 40, Double.MIN_VALUE));
     assertTrue(fpp.getMessage().contains("at fpp 5e-324 need"), fpp.getMessage());
@@ -375,29 +377,85 @@ class ReliabilityTest {
   }
 
   @Test
-  void finding6_aResultTheHeapCannotHoldIsAnOutOfMemoryErrorNamingItsSize() throws Exception {
+  void aResultLargerThanTheHeapIsAnExceptionNamingItsSizeAndTheHeap() throws Exception {
     ChildJvmTest.Result r =
         ChildJvmTest.runChild(List.of(), ReliabilityChildMain.class, "small-heap", "-Xmx96m",
             "-Xcheck:jni");
     assertEquals(0, r.exitCode, r.toString());
+    String heap = ", more than the Java heap's maximum of [0-9]+ bytes \\(-Xmx\\)";
     assertTrue(
         r.lines.stream().anyMatch(l -> l.matches(
-            "RESULT toByteArray java.lang.OutOfMemoryError: cannot allocate 1[0-9]{8} bytes for the serialized filter")),
+            "RESULT toByteArray io.sparkbloom.FilterExceedsMemoryException: cannot allocate 1[0-9]{8}"
+                + " bytes for the serialized filter" + heap)),
         r.toString());
-    assertTrue(r.lines.contains(
-        "RESULT toGuavaByteArray java.lang.OutOfMemoryError: cannot allocate 134217734 bytes for Guava's stream"),
+    assertTrue(
+        r.lines.stream().anyMatch(l -> l.matches(
+            "RESULT toGuavaByteArray io.sparkbloom.FilterExceedsMemoryException: cannot allocate"
+                + " 134217734 bytes for Guava's stream" + heap)),
         r.toString());
   }
 
-  // ---- Finding 7: a filter larger than the container's memory fails at creation
+  // ---- a filter larger than the process's memory is an exception, not an Error
+
+  /**
+   * Each factory asked for more memory than this machine has (7 · 10^11 keys at 1 %: about
+   * 6.7 · 10^12 bits, 840 GB, and four times that for the counting filter's 4-bit counters): an
+   * {@link IllegalArgumentException} Spark reports, naming the size and the limit; it was an
+   * {@link OutOfMemoryError}, which Spark treats as fatal to the executor.
+   */
+  @Test
+  void aFilterBeyondTheMemoryLimitIsAnIllegalArgumentNotAnError() {
+    long keys = 700_000_000_000L;
+    List<Executable> factories =
+        List.of(
+            () -> BloomFilter.create(keys, 0.01),
+            () -> BloomFilter.create(keys, 0.01, Strategy.BLOCKED),
+            () -> BloomFilter.createBestPractice(keys, 0.01),
+            () -> BloomFilter.withShape(1L << 43, 7, Strategy.MURMUR128_MITZ_64),
+            () -> CountingBloomFilter.create(keys, 0.01));
+    for (Executable factory : factories) {
+      FilterExceedsMemoryException e = assertThrows(FilterExceedsMemoryException.class, factory);
+      assertTrue(
+          e.getMessage().matches(
+              "cannot allocate [0-9]+ bytes for the (bit|counter) array, more than this process's memory"
+                  + " limit"
+                  + " of [0-9]+ bytes \\(cgroup memory.max or physical memory\\)"),
+          e.getMessage());
+    }
+  }
+
+  // ---- a library built without the JNI bridge
+
+  /**
+   * -Dsparkbloom.native.path naming a shared library that loads but exports no sparkbloom JNI
+   * method (what {@code cargo build --release} without {@code --features jni} produces; zlib
+   * stands in for it here): the error names the likely cause and the command that fixes it. It
+   * was a bare UnsatisfiedLinkError naming the first native method called.
+   */
+  @Test
+  void aLibraryWithoutTheJniBridgeIsNamedAsSuch() throws Exception {
+    Path noBridge = Path.of("/lib/x86_64-linux-gnu/libz.so.1");
+    Assumptions.assumeTrue(Files.exists(noBridge), "no zlib to stand in for a library without JNI");
+    ChildJvmTest.Result r =
+        ChildJvmTest.runChild(
+            List.of(), ReliabilityChildMain.class, "create", "-Dsparkbloom.native.path=" + noBridge);
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(
+        r.lines.stream().anyMatch(l -> l.startsWith("RESULT create java.lang.UnsatisfiedLinkError: sparkbloom: "
+            + noBridge + " loaded but exports no sparkbloom JNI method")
+            && l.contains("cargo build --release --features jni")),
+        r.toString());
+  }
+
+  // ---- a filter larger than the container's memory fails at creation
 
   /**
    * A real memory cgroup (v1 or v2) of 1 GiB around a child JVM that creates a 1.5 GiB filter:
-   * creation throws OutOfMemoryError naming the limit (before, it succeeded and the kernel
-   * killed the process at the first putAll). Skipped where this process may not create cgroups.
+   * creation throws FilterExceedsMemoryException naming the limit (before, it succeeded and the
+   * kernel killed the process at the first putAll). Skipped where this process may not create cgroups.
    */
   @Test
-  void finding7_aFilterBeyondTheCgroupLimitFailsAtCreation() throws Exception {
+  void aFilterBeyondTheCgroupLimitFailsAtCreation() throws Exception {
     Path cgroup = MemoryCgroup.create("sparkbloom-test-" + ProcessHandle.current().pid(), 1L << 30);
     Assumptions.assumeTrue(cgroup != null, "cannot create a memory cgroup here");
     try {
@@ -408,7 +466,7 @@ class ReliabilityTest {
       assertEquals(0, r.exitCode, r.toString());
       assertTrue(
           r.lines.contains(
-              "RESULT create java.lang.OutOfMemoryError: cannot allocate 1610612736 bytes for the bit array,"
+              "RESULT create io.sparkbloom.FilterExceedsMemoryException: cannot allocate 1610612736 bytes for the bit array,"
                   + " more than this process's memory limit of 1073741824 bytes (cgroup memory.max or physical memory)"),
           r.toString());
     } finally {

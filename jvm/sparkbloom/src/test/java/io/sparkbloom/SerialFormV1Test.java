@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class SerialFormV1Test {
 
-  private static Map<String, byte[]> golden() throws IOException {
+  static Map<String, byte[]> golden() throws IOException {
     Map<String, byte[]> golden = new HashMap<>();
     try (InputStream in = SerialFormV1Test.class.getResourceAsStream("serialized-streams-v1.hex")) {
       String text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);

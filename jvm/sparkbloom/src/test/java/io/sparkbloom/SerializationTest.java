@@ -45,7 +45,7 @@ class SerializationTest {
     }
   }
 
-  static BloomFilter seedFilter(int keys) {
+  static BloomFilter sampleFilter(int keys) {
     BloomFilter f = BloomFilter.create(10_000, 0.001);
     f.putAll(TestSupport.keys(keys, keys));
     return f;
@@ -66,7 +66,7 @@ class SerializationTest {
   void javaSerializationRoundTripAndEnvelopeSize() throws Exception {
     StringBuilder report = new StringBuilder();
     for (int keys : new int[] {10_000, 200, 0}) {
-      try (BloomFilter f = seedFilter(keys)) {
+      try (BloomFilter f = sampleFilter(keys)) {
         byte[] format = f.toByteArray();
         byte[] stream = javaSerialize(f);
         int envelope = stream.length - format.length;
@@ -100,7 +100,7 @@ class SerializationTest {
           assertTrue(stream.length < guavaStream.length, "no larger than Guava's when full");
         }
         if (keys == 200) {
-          assertTrue(stream.length < guavaStream.length / 5, "sparse encoding for seed-like filters");
+          assertTrue(stream.length < guavaStream.length / 5, "sparse encoding for a filter of 200 keys at 10^4 capacity");
         }
       }
     }
@@ -111,7 +111,7 @@ class SerializationTest {
   void tenFiltersInOneStreamAsSaveAsObjectFileWritesThem() throws Exception {
     BloomFilter[] filters = new BloomFilter[10];
     for (int i = 0; i < filters.length; i++) {
-      filters[i] = seedFilter(100 + i);
+      filters[i] = sampleFilter(100 + i);
     }
     Object[] back = (Object[]) javaDeserialize(javaSerialize(filters));
     for (int i = 0; i < filters.length; i++) {
@@ -123,7 +123,7 @@ class SerializationTest {
 
   @Test
   void closedFilterCannotBeSerializedAndCorruptStreamsAreRejected() throws Exception {
-    BloomFilter f = seedFilter(10);
+    BloomFilter f = sampleFilter(10);
     byte[] stream = javaSerialize(f);
     f.close();
     assertThrows(IllegalStateException.class, () -> javaSerialize(f));
@@ -142,7 +142,7 @@ class SerializationTest {
   @Test
   void truncatedAndForgedBlockDataStreamsAreInvalidObjects() throws Exception {
     for (int keys : new int[] {10_000, 200}) {
-      try (BloomFilter f = seedFilter(keys)) {
+      try (BloomFilter f = sampleFilter(keys)) {
         byte[] stream = javaSerialize(f);
         int at = lengthOffset(stream);
         assertEquals(f.toByteArray().length, java.nio.ByteBuffer.wrap(stream, at, 4).getInt());
@@ -176,6 +176,50 @@ class SerializationTest {
     }
   }
 
+  /** Where the array form's length int sits: just before the FORMAT.md magic "SBLM". */
+  private static int arrayLengthOffset(byte[] stream) {
+    for (int i = 4; i + 4 <= stream.length; i++) {
+      if (stream[i] == 'S' && stream[i + 1] == 'B' && stream[i + 2] == 'L' && stream[i + 3] == 'M') {
+        return i - 4;
+      }
+    }
+    throw new AssertionError("no FORMAT.md bytes in the stream");
+  }
+
+  /**
+   * The array form (the counting filter's stream, and the plain filter's before block data)
+   * with a forged length is an InvalidObjectException, as the block-data form's is; a length
+   * the heap cannot hold (2^30 under the suite's -Xmx1g, as in a 121-byte counting stream at
+   * -Xmx512m) was an OutOfMemoryError, and a length beyond the bytes an EOFException.
+   */
+  @Test
+  void arrayFormStreamsWithAForgedLengthAreInvalidObjects() throws Exception {
+    byte[] counting;
+    try (CountingBloomFilter c = CountingBloomFilter.create(100, 0.03)) {
+      c.add(1);
+      c.add(2);
+      c.add("sparkbloom");
+      counting = javaSerialize(c);
+    }
+    byte[] plainArrayForm = SerialFormV1Test.golden().get("java.dense");
+    for (byte[] stream : new byte[][] {counting, plainArrayForm}) {
+      int at = arrayLengthOffset(stream);
+      int length = java.nio.ByteBuffer.wrap(stream, at, 4).getInt();
+      for (int forged :
+          new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30, length + 1, length + 4096}) {
+        byte[] tampered = stream.clone();
+        java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
+        assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered), "length " + forged);
+      }
+      // Cut anywhere inside the filter's bytes: an IOException, never an Error.
+      for (int cut = at + 4; cut < stream.length - 1; cut += 7) {
+        byte[] truncated = Arrays.copyOf(stream, cut);
+        Exception e = assertThrows(Exception.class, () -> javaDeserialize(truncated));
+        assertInstanceOf(IOException.class, e, "cut at " + cut + ": " + e);
+      }
+    }
+  }
+
   /**
    * Reads {@code bytes} as Spark's streams deliver them: {@code available()} always 0 and at
    * most 7 bytes per read.
@@ -203,7 +247,7 @@ class SerializationTest {
     // Spark's task and object-file streams answer available() with 0: the form is told apart
     // without it (the zero value of aggregateByKey in a closure found this).
     for (int keys : new int[] {10_000, 200, 0}) {
-      try (BloomFilter f = seedFilter(keys);
+      try (BloomFilter f = sampleFilter(keys);
           BloomFilter back = (BloomFilter) javaDeserializeStingy(javaSerialize(f))) {
         assertEquals(f, back);
       }
@@ -224,7 +268,7 @@ class SerializationTest {
       }
     }
     // A filter written inside another object's stream, twice, then more data.
-    try (BloomFilter f = seedFilter(300)) {
+    try (BloomFilter f = sampleFilter(300)) {
       Object[] back = (Object[]) javaDeserialize(javaSerialize(new Object[] {f, "x", f, 7}));
       assertEquals(f, back[0]);
       assertEquals("x", back[1]);
@@ -259,7 +303,7 @@ class SerializationTest {
     Kryo kryo = kryo();
     kryo.setRegistrationRequired(false);
     assertInstanceOf(BloomFilterKryoSerializer.class, kryo.getSerializer(BloomFilter.class));
-    try (BloomFilter f = seedFilter(200)) {
+    try (BloomFilter f = sampleFilter(200)) {
       byte[] bytes = kryoWrite(kryo, f);
       BloomFilter back = (BloomFilter) kryoRead(kryo, bytes);
       assertEquals(f, back);
@@ -274,8 +318,8 @@ class SerializationTest {
     kryo.setRegistrationRequired(true);
     kryo.register(BloomFilter.class, new BloomFilterKryoSerializer());
     kryo.register(BloomFilter[].class);
-    try (BloomFilter a = seedFilter(10_000);
-        BloomFilter b = seedFilter(5)) {
+    try (BloomFilter a = sampleFilter(10_000);
+        BloomFilter b = sampleFilter(5)) {
       BloomFilter[] back = (BloomFilter[]) kryoRead(kryo, kryoWrite(kryo, new BloomFilter[] {a, b, a}));
       assertEquals(a, back[0]);
       assertEquals(b, back[1]);
@@ -297,7 +341,7 @@ class SerializationTest {
   void kryoFallingBackToJavaSerialization() {
     Kryo kryo = kryo();
     kryo.register(BloomFilter.class, new JavaSerializer());
-    try (BloomFilter f = seedFilter(300)) {
+    try (BloomFilter f = sampleFilter(300)) {
       BloomFilter back = (BloomFilter) kryoRead(kryo, kryoWrite(kryo, f));
       assertEquals(f, back);
       back.close();
@@ -308,7 +352,7 @@ class SerializationTest {
   void kryoFieldSerializerNeverCopiesAHandle() {
     Kryo kryo = kryo();
     kryo.register(BloomFilter.class, new FieldSerializer<>(kryo, BloomFilter.class));
-    try (BloomFilter f = seedFilter(300)) {
+    try (BloomFilter f = sampleFilter(300)) {
       byte[] bytes = kryoWrite(kryo, f);
       assertTrue(bytes.length < 8, "no field is written: " + bytes.length + " bytes");
       BloomFilter back = (BloomFilter) kryoRead(kryo, bytes);
@@ -323,7 +367,7 @@ class SerializationTest {
   @Test
   void kryoCorruptBytesAreAKryoExceptionCausedByCorruptFilter() {
     Kryo kryo = kryo();
-    try (BloomFilter f = seedFilter(300)) {
+    try (BloomFilter f = sampleFilter(300)) {
       byte[] bytes = kryoWrite(kryo, f);
       bytes[bytes.length - 3] ^= 1;
       KryoException e = assertThrows(KryoException.class, () -> kryoRead(kryo, bytes));
