@@ -21,9 +21,9 @@ import java.util.Arrays;
  * read by {@link #read}:
  *
  * <ul>
- *   <li><b>array</b> (every stream before 2026-11-23, and {@link CountingSer} still): one
+ *   <li><b>array</b> (streams of earlier builds, still read): one
  *       unshared {@code byte[]} object, written by {@link #write};
- *   <li><b>block data</b> ({@link Ser} since 2026-11-23): the length as an {@code int}, then the
+ *   <li><b>block data</b> (what both proxies write): the length as an {@code int}, then the
  *       bytes, in the proxy's own block data (the stream's 1024-byte blocks), written from and
  *       read into a reused {@link SerialBuffer}: no array as large as the filter is allocated.
  * </ul>

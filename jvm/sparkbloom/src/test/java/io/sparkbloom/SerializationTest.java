@@ -187,22 +187,16 @@ class SerializationTest {
   }
 
   /**
-   * The array form (the counting filter's stream, and the plain filter's before block data)
-   * with a forged length is an InvalidObjectException, as the block-data form's is; a length
-   * the heap cannot hold (2^30 under the suite's -Xmx1g, as in a 121-byte counting stream at
-   * -Xmx512m) was an OutOfMemoryError, and a length beyond the bytes an EOFException.
+   * The array form (written by earlier builds of both filters) with a forged length is an
+   * InvalidObjectException, as the block-data form's is; a length the heap cannot hold (2^30
+   * under the suite's -Xmx1g, as in a 121-byte counting stream at -Xmx512m) was an
+   * OutOfMemoryError, and a length beyond the bytes an EOFException.
    */
   @Test
   void arrayFormStreamsWithAForgedLengthAreInvalidObjects() throws Exception {
-    byte[] counting;
-    try (CountingBloomFilter c = CountingBloomFilter.create(100, 0.03)) {
-      c.add(1);
-      c.add(2);
-      c.add("sparkbloom");
-      counting = javaSerialize(c);
-    }
+    byte[] countingArrayForm = SerializedFormFixtureTest.committed().get("java.CountingBloomFilter");
     byte[] plainArrayForm = SerialFormV1Test.golden().get("java.dense");
-    for (byte[] stream : new byte[][] {counting, plainArrayForm}) {
+    for (byte[] stream : new byte[][] {countingArrayForm, plainArrayForm}) {
       int at = arrayLengthOffset(stream);
       int length = java.nio.ByteBuffer.wrap(stream, at, 4).getInt();
       for (int forged :
@@ -216,6 +210,35 @@ class SerializationTest {
         byte[] truncated = Arrays.copyOf(stream, cut);
         Exception e = assertThrows(Exception.class, () -> javaDeserialize(truncated));
         assertInstanceOf(IOException.class, e, "cut at " + cut + ": " + e);
+      }
+    }
+  }
+
+  /**
+   * The counting filter writes block data as the plain filter does: a forged length is read
+   * against the bytes that are there (named as truncated), never allocated up front.
+   */
+  @Test
+  void countingStreamsAreBlockDataAndAForgedLengthIsNamed() throws Exception {
+    try (CountingBloomFilter c = CountingBloomFilter.create(100, 0.03)) {
+      c.add(1);
+      c.add("sparkbloom");
+      byte[] stream = javaSerialize(c);
+      int at = arrayLengthOffset(stream);
+      assertEquals(c.toByteArray().length, java.nio.ByteBuffer.wrap(stream, at, 4).getInt());
+      // Block data: TC_BLOCKDATA (0x77) or TC_BLOCKDATALONG (0x7A) right before the length.
+      assertTrue(stream[at - 2] == 0x77 || stream[at - 5] == 0x7A, "not block data");
+      for (int forged : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30}) {
+        byte[] tampered = stream.clone();
+        java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
+        InvalidObjectException e =
+            assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered));
+        assertTrue(
+            e.getMessage().contains(forged < 0 ? "negative filter length" : "truncated"),
+            e.getMessage());
+      }
+      try (CountingBloomFilter back = (CountingBloomFilter) javaDeserialize(stream)) {
+        assertEquals(c, back);
       }
     }
   }

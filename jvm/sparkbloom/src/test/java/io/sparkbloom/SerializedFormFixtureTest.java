@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * Java-serialization and Kryo streams written by an earlier build (committed as hex in {@code
  * serialized-streams.hex}, generated before the serial proxies and Kryo serializers were shared
  * between the two filter types) still read back, and today's build writes the same bytes. The
- * plain filter's Java stream {@code java.BloomFilter} is the serial proxy's array form, which
- * no build writes since {@link Ser} switched to block data ({@code java.BloomFilter.block}).
+ * Java streams {@code java.BloomFilter} and {@code java.CountingBloomFilter} are the serial
+ * proxies' array form, which no build writes since both switched to block data ({@code
+ * *.block}): its array length is allocated by the JDK before any check can see it.
  *
  * <p>Regenerate only when the serialized form changes on purpose (it is persisted by Spark's
  * {@code saveAsObjectFile}): {@code -Dsparkbloom.writeSerializedFixture=<path>}.
@@ -78,14 +79,14 @@ class SerializedFormFixtureTest {
     try (BloomFilter p = plain();
         CountingBloomFilter c = counting()) {
       streams.put("java.BloomFilter.block", SerializationTest.javaSerialize(p));
-      streams.put("java.CountingBloomFilter", SerializationTest.javaSerialize(c));
+      streams.put("java.CountingBloomFilter.block", SerializationTest.javaSerialize(c));
       streams.put("kryo.BloomFilter", kryo(p));
       streams.put("kryo.CountingBloomFilter", kryo(c));
     }
     return streams;
   }
 
-  private static Map<String, byte[]> committed() throws IOException {
+  static Map<String, byte[]> committed() throws IOException {
     Map<String, byte[]> fixture = new LinkedHashMap<>();
     try (InputStream in =
         SerializedFormFixtureTest.class.getResourceAsStream("serialized-streams.hex")) {
@@ -107,6 +108,7 @@ class SerializedFormFixtureTest {
   private static Map<String, byte[]> committedOrToday() throws IOException {
     Map<String, byte[]> all = new LinkedHashMap<>();
     all.put("java.BloomFilter", committed().get("java.BloomFilter"));
+    all.put("java.CountingBloomFilter", committed().get("java.CountingBloomFilter"));
     all.putAll(streams());
     return all;
   }
@@ -127,6 +129,7 @@ class SerializedFormFixtureTest {
     Map<String, byte[]> expectedKeys = new LinkedHashMap<>(streams());
     // The plain filter's stream in the array form, written before Ser switched to block data.
     expectedKeys.put("java.BloomFilter", null);
+    expectedKeys.put("java.CountingBloomFilter", null);
     assertEquals(expectedKeys.keySet(), fixture.keySet());
     try (BloomFilter p = plain();
         CountingBloomFilter c = counting();
@@ -137,6 +140,9 @@ class SerializedFormFixtureTest {
         CountingBloomFilter javaCounting =
             (CountingBloomFilter)
                 SerializationTest.javaDeserialize(fixture.get("java.CountingBloomFilter"));
+        CountingBloomFilter javaBlockCounting =
+            (CountingBloomFilter)
+                SerializationTest.javaDeserialize(fixture.get("java.CountingBloomFilter.block"));
         BloomFilter kryoPlain = fromKryo(fixture.get("kryo.BloomFilter"), BloomFilter.class);
         CountingBloomFilter kryoCounting =
             fromKryo(fixture.get("kryo.CountingBloomFilter"), CountingBloomFilter.class)) {
@@ -144,6 +150,7 @@ class SerializedFormFixtureTest {
       assertEquals(p, javaBlockPlain);
       assertEquals(p, kryoPlain);
       assertEquals(c, javaCounting);
+      assertEquals(c, javaBlockCounting);
       assertEquals(c, kryoCounting);
       assertEquals(2, javaCounting.count(2));
     }
