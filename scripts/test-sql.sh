@@ -6,6 +6,7 @@
 #   (b) a Spark Connect server started from that pyspark with the jars and the extension, and a
 #       Python client without a JVM (python/tests/connect_sql_client.py): the same dedup through
 #       SQL and through the DataFrame API (F.call_function), merge, count, an analysis error;
+#   (b') a Thrift JDBC server started the same way, queried with beeline: the SQL dedup again;
 #   (c) the spark-sql CLI of pyspark 3.5.9 with the Scala 2.12 jar, unless
 #       SPARKBLOOM_SKIP_SPARK35=1.
 #
@@ -96,38 +97,86 @@ export SPARK_CONF_DIR="$ROOT/jvm/sparkbloom-spark/conf"   # log4j2.properties: w
 SPARK_JAR="$(jar_of sparkbloom-spark sparkbloom-spark_2.13)"
 spark_sql_check spark-sql "$SPARK_JAR"
 
+free_port() {
+  "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_server LOG WHAT CMD...: CMD in the background (spark-submit execs the JVM, so its pid is
+# the server's: SERVER_PID), then waits until 127.0.0.1:$PORT accepts connections, failing with
+# the log's tail as soon as the server exits instead
+start_server() {
+  local log="$1" what="$2"
+  shift 2
+  echo "$what: starting on 127.0.0.1:$PORT" >&2
+  "$@" > "$log" 2>&1 &
+  SERVER_PID=$!
+  local waited=0
+  until "$VENV/bin/python" -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null; do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "$what exited:" >&2; tail -n 40 "$log" >&2; exit 1
+    fi
+    # a liveness guard, not a timing check: a server still silent after 10 minutes is stuck
+    if [ $((waited += 1)) -ge 600 ]; then
+      echo "$what did not open its port in 600 s:" >&2; tail -n 40 "$log" >&2; exit 1
+    fi
+    sleep 1
+  done
+}
+
+stop_server() {
+  kill "$SERVER_PID"
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+}
+
 # ---- (b) Spark Connect server + a client without a JVM ------------------------------------
 if ! "$VENV/bin/python" -c "import pandas, pyarrow, grpc, grpc_status, google.api, zstandard" 2>/dev/null; then
   echo "[connect] pip install the Spark Connect client's dependencies ..." >&2
   "$VENV/bin/pip" install -q --disable-pip-version-check pandas pyarrow grpcio grpcio-status \
     googleapis-common-protos zstandard
 fi
-PORT="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-echo "[connect] starting the Spark Connect server on 127.0.0.1:$PORT" >&2
-# what sbin/start-connect-server.sh runs, in the foreground of a background job (pip pyspark has
-# no sbin launcher for it); spark-submit execs the JVM, so $! is the server's pid
-"$VENV/bin/spark-submit" --class org.apache.spark.sql.connect.service.SparkConnectServer \
+PORT="$(free_port)"
+start_server "$WORK/connect.log" "[connect] the Spark Connect server" \
+  "$VENV/bin/spark-submit" --class org.apache.spark.sql.connect.service.SparkConnectServer \
   --master 'local[2]' --jars "$CORE_JAR,$SPARK_JAR" \
   --conf spark.sql.extensions=$EXTENSION \
   --conf spark.connect.grpc.binding.address=127.0.0.1 --conf "spark.connect.grpc.binding.port=$PORT" \
   --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
   --conf spark.ui.enabled=false --conf spark.sql.shuffle.partitions=4 \
-  --conf "spark.sql.warehouse.dir=$WORK/connect-warehouse" \
-  > "$WORK/connect.log" 2>&1 &
-SERVER_PID=$!
-# wait until it accepts connections, or fail as soon as it exits
-until "$VENV/bin/python" -c "import socket, sys; socket.create_connection(('127.0.0.1', $PORT), 1)" 2>/dev/null; do
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "[connect] the server exited:" >&2; tail -n 40 "$WORK/connect.log" >&2; exit 1
-  fi
-  sleep 1
-done
+  --conf "spark.sql.warehouse.dir=$WORK/connect-warehouse"
 "$VENV/bin/python" python/tests/connect_sql_client.py "sc://127.0.0.1:$PORT" || {
   echo "[connect] FAIL; server log:" >&2; tail -n 40 "$WORK/connect.log" >&2; exit 1
 }
-kill "$SERVER_PID"
-wait "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=""
+stop_server
+
+# ---- (b') the Thrift JDBC server + beeline: the SQL dedup in a server session -----------------
+dir="$WORK/thrift"
+mkdir -p "$dir"
+PORT="$(free_port)"
+cd "$dir"   # the server's Derby metastore log and scratch files
+start_server "$dir/server.log" "[thrift] the Thrift JDBC server" \
+  "$VENV/bin/spark-submit" --class org.apache.spark.sql.hive.thriftserver.HiveThriftServer2 \
+  --master 'local[2]' --jars "$CORE_JAR,$SPARK_JAR" \
+  --conf spark.sql.extensions=$EXTENSION \
+  --hiveconf hive.server2.thrift.bind.host=127.0.0.1 --hiveconf "hive.server2.thrift.port=$PORT" \
+  --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
+  --conf spark.ui.enabled=false --conf spark.sql.shuffle.partitions=4 \
+  --conf "spark.sql.warehouse.dir=$dir/warehouse" \
+  --conf "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=$dir/metastore_db;create=true"
+cd "$ROOT"
+"$VENV/bin/beeline" -u "jdbc:hive2://127.0.0.1:$PORT" --silent=true --outputformat=tsv2 \
+  --showHeader=false -f "$WORK/dedup.sql" > "$dir/out.txt" 2> "$dir/beeline.err" || {
+  echo "[thrift] beeline failed:" >&2; tail -n 20 "$dir/beeline.err" "$dir/server.log" >&2; exit 1
+}
+# beeline prints "null" padding for the DDL statements' empty results on the rows' lines: the
+# rows are read from their first column on
+if ! diff -u "$WORK/expected.txt" <(grep -oE $'(u[0-9]+|merged)\t.*' "$dir/out.txt") >&2; then
+  echo "[thrift] FAIL: beeline output differs from the expected dedup (above)" >&2
+  tail -n 20 "$dir/server.log" >&2
+  exit 1
+fi
+echo "[thrift] OK: beeline output as expected" >&2
+stop_server
 
 # ---- (c) spark-sql, Spark 3.5 / Scala 2.12 --------------------------------------------------
 if [ "${SPARKBLOOM_SKIP_SPARK35:-0}" != "1" ]; then
