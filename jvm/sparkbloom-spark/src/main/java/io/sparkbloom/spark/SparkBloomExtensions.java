@@ -17,8 +17,11 @@ import scala.runtime.BoxedUnit;
  * </pre>
  *
  * <p>The functions ({@link SparkBloomSql#functions()}) are the six of {@link BloomFunctions} and
- * {@value SparkBloomSql#MERGE} and {@value SparkBloomSql#COUNT}; they are session functions, so
- * a temporary or persistent function of the same name is resolved first.
+ * {@value SparkBloomSql#MERGE} and {@value SparkBloomSql#COUNT}. They enter each session's
+ * function registry as built-in functions do: they shadow a persistent function of the same name,
+ * and {@code BloomFunctions.register} on such a session replaces six of them with the same
+ * functions. The Spark 3.5 / Scala 2.12 artifact ({@code sparkbloom-spark_2.12}) takes the same
+ * setting.
  */
 public final class SparkBloomExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
 
