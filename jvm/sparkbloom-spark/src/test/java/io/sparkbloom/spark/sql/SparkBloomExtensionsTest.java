@@ -96,6 +96,30 @@ class SparkBloomExtensionsTest {
   }
 
   @Test
+  void filtersWrittenAsParquetFilesAreReadBackBySqlAndByTheCoreReader(@TempDir Path dir)
+      throws Exception {
+    String path = dir.resolve("user_filters").toString();
+    spark.sql("INSERT OVERWRITE DIRECTORY '" + path + "' USING parquet SELECT user,"
+        + " sparkbloom_build_per_key(item, " + FPP + ") AS filter FROM history GROUP BY user");
+    SparkSession other = spark.newSession();
+    String filters = "parquet.`" + path + "`";
+    // every history item offered again as a candidate: none may come back
+    assertEquals(0L, other.sql("SELECT count(*) FROM (SELECT explode(sparkbloom_retain_absent("
+        + "f.filter, c.items)) FROM " + filters + " f JOIN (SELECT user, collect_list(item) AS items"
+        + " FROM (" + HISTORY + ") GROUP BY user) c ON f.user = c.user)").first().getLong(0));
+    List<Row> rows = other.sql("SELECT user, filter FROM " + filters).collectAsList();
+    assertEquals(USERS, rows.size());
+    for (Row row : rows) {
+      long user = Long.parseLong(row.getString(0).substring(1));
+      try (BloomFilter f = BloomFilter.fromByteArray((byte[]) row.get(1))) {
+        for (long k = 0; k < ITEMS_PER_USER; k++) {
+          assertTrue(f.mightContain(user * 1_000_000 + 2 * k), row.getString(0) + " lost item " + k);
+        }
+      }
+    }
+  }
+
+  @Test
   void mergeOfShardFiltersIsTheFilterOfAllItems() throws Exception {
     spark.sql("CREATE OR REPLACE TEMPORARY VIEW shards AS SELECT item % 4 AS shard,"
         + " sparkbloom_build(item, 20000, 0.01) AS filter FROM history GROUP BY item % 4");
