@@ -9,9 +9,10 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 /**
  * Catalyst {@link Expression} to {@link Column} and back, on both Spark lines this module is
  * compiled for from one source tree. Spark 3.5's Column wraps an Expression ({@code new
- * Column(expr)}, {@code column.expr()}); Spark 4's Column wraps a ColumnNode, converted by the
- * classic session's {@code ExpressionUtils.column} / {@code ExpressionUtils.expression}. Neither
- * pair exists on the other line, so the pair present is looked up once, by method handle.
+ * Column(expr)}, {@code column.expr()}); Spark 4's Column wraps a ColumnNode ({@code
+ * ExpressionUtils.column(expr)}, {@code ColumnNodeToExpressionConverter.apply(column.node())} of
+ * the classic session). Neither pair exists on the other line, so the pair present is looked up
+ * once, by method handle.
  */
 final class ColumnExpressions {
   private ColumnExpressions() {}
