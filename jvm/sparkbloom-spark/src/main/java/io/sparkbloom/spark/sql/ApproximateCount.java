@@ -1,0 +1,28 @@
+package io.sparkbloom.spark.sql;
+
+import io.sparkbloom.BloomFilter;
+import io.sparkbloom.CorruptFilterException;
+import org.apache.spark.sql.api.java.UDF1;
+
+/**
+ * {@code (filter BINARY) -> BIGINT} behind {@value SparkBloomSql#COUNT}: the filter's estimate of
+ * the distinct items put ({@link BloomFilter#approximateElementCount()}, Guava's estimate from
+ * the bits set), {@code Long.MAX_VALUE} once every bit is set; null for a null filter.
+ */
+public final class ApproximateCount implements UDF1<byte[], Long> {
+  private static final long serialVersionUID = 1L;
+
+  /** @throws IllegalArgumentException if the bytes are not a filter, naming the bad field */
+  @Override
+  public Long call(byte[] filterBytes) {
+    if (filterBytes == null) {
+      return null;
+    }
+    try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
+      return f.approximateElementCount();
+    } catch (CorruptFilterException e) {
+      throw new IllegalArgumentException(SparkBloomSql.COUNT + ": not a sparkbloom filter ("
+          + e.getMessage() + ")", e);
+    }
+  }
+}

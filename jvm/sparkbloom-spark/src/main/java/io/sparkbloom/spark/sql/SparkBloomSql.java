@@ -1,0 +1,89 @@
+package io.sparkbloom.spark.sql;
+
+import static io.sparkbloom.spark.sql.ArgumentType.BINARY;
+import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL;
+import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL_ARRAY;
+import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL_OR_STRING;
+import static io.sparkbloom.spark.sql.ArgumentType.NUMERIC;
+import static io.sparkbloom.spark.sql.ArgumentType.STRING;
+import static io.sparkbloom.spark.sql.ArgumentType.STRING_ARRAY;
+
+import io.sparkbloom.spark.BloomFunctions;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * Every sparkbloom SQL function, as {@link io.sparkbloom.spark.SparkBloomExtensions} injects them
+ * into each session: the six of {@link BloomFunctions} and the two filter-level functions
+ * defined here, {@value #MERGE} and {@value #COUNT} (also usable from the DataFrame API through
+ * {@link #merge} and {@link #approximateCount}).
+ */
+public final class SparkBloomSql {
+  private SparkBloomSql() {}
+
+  /** SQL {@code sparkbloom_merge(filter BINARY) -> BINARY} (aggregate): the OR of same-shaped filters. */
+  public static final String MERGE = "sparkbloom_merge";
+  /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}: the approximate distinct items put. */
+  public static final String COUNT = "sparkbloom_count";
+
+  /** The functions in the order they are injected. */
+  public static List<SqlFunction> functions() {
+    return List.of(
+        new SqlFunction(BloomFunctions.BUILD,
+            "_FUNC_(item, n, p) - Aggregate: the FORMAT.md bytes of a Bloom filter sized for n"
+                + " items at false-positive probability p, holding the group's integer items.",
+            BloomFunctions.class, BloomFunctions::buildSqlUdaf,
+            INTEGRAL, INTEGRAL, NUMERIC),
+        new SqlFunction(BloomFunctions.BUILD_PER_KEY,
+            "_FUNC_(item, p) - Aggregate: the bytes of a Bloom filter sized for the group's own"
+                + " distinct item count at false-positive probability p.",
+            BloomFunctions.class, BloomFunctions::buildPerKeySqlUdaf, INTEGRAL, NUMERIC),
+        new SqlFunction(BloomFunctions.RETAIN_ABSENT,
+            "_FUNC_(filter, candidates) - The integer candidates the filter has definitely not"
+                + " seen, order kept; a null filter keeps them all.",
+            BloomFunctions.class, BloomFunctions::retainAbsentUdf, BINARY, INTEGRAL_ARRAY),
+        new SqlFunction(BloomFunctions.MIGHT_CONTAIN,
+            "_FUNC_(filter, item) - Whether the filter might contain the integer or string item"
+                + " (false: definitely not).",
+            BloomFunctions.class, BloomFunctions::mightContainUdf, BINARY, INTEGRAL_OR_STRING),
+        new SqlFunction(BloomFunctions.BUILD_STRING,
+            "_FUNC_(item, n, p) - Aggregate: the bytes of a Bloom filter sized for n items at"
+                + " false-positive probability p, holding the group's string items (UTF-8, as Guava).",
+            BloomFunctions.class, BloomFunctions::buildStringsSqlUdaf,
+            STRING, INTEGRAL, NUMERIC),
+        new SqlFunction(BloomFunctions.RETAIN_ABSENT_STRING,
+            "_FUNC_(filter, candidates) - The string candidates the filter has definitely not"
+                + " seen, order kept; a null filter keeps them all.",
+            BloomFunctions.class, BloomFunctions::retainAbsentStringsUdf,
+            BINARY, STRING_ARRAY),
+        new SqlFunction(MERGE,
+            "_FUNC_(filter) - Aggregate: the union (bitwise OR) of the group's filters, which must"
+                + " have the same shape (built with the same n and p); nulls skipped.",
+            MergeAggregator.class, SparkBloomSql::mergeUdaf, BINARY),
+        new SqlFunction(COUNT,
+            "_FUNC_(filter) - The filter's estimate of the distinct items put into it.",
+            ApproximateCount.class, SparkBloomSql::countUdf, BINARY));
+  }
+
+  /** Aggregate: the union of the group's same-shaped filters ({@value #MERGE}). */
+  public static Column merge(Column filter) {
+    return mergeUdaf().apply(filter);
+  }
+
+  /** The approximate number of distinct items put into the filter ({@value #COUNT}). */
+  public static Column approximateCount(Column filter) {
+    return countUdf().apply(filter);
+  }
+
+  public static UserDefinedFunction mergeUdaf() {
+    return functions.udaf(new MergeAggregator(), Encoders.BINARY()).withName(MERGE);
+  }
+
+  public static UserDefinedFunction countUdf() {
+    return functions.udf(new ApproximateCount(), DataTypes.LongType).withName(COUNT);
+  }
+}

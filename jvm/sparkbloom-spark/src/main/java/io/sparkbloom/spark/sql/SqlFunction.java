@@ -1,0 +1,117 @@
+package io.sparkbloom.spark.sql;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import scala.Tuple3;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * One sparkbloom SQL function as a session extension injects it: its name, its description
+ * ({@code DESCRIBE FUNCTION}), the types of its arguments, and the UDF or aggregate that
+ * evaluates it. {@link #build} checks the call at analysis time (argument count, then each
+ * resolved argument's type) and returns the UDF's Catalyst expression, as {@code
+ * spark.udf().register} would, so a query sees the same function either way.
+ */
+public final class SqlFunction {
+  private final String name;
+  private final String usage;
+  private final Class<?> implementation;
+  private final List<ArgumentType> arguments;
+  private final Supplier<UserDefinedFunction> udf;
+
+  SqlFunction(String name, String usage, Class<?> implementation, Supplier<UserDefinedFunction> udf,
+      ArgumentType... arguments) {
+    this.name = name;
+    this.usage = usage;
+    this.implementation = implementation;
+    this.udf = udf;
+    this.arguments = List.of(arguments);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The {@code DESCRIBE FUNCTION} text, {@code _FUNC_} standing for the name. */
+  public String usage() {
+    return usage;
+  }
+
+  /**
+   * The expression of {@code name(arguments...)}: a {@code ScalaUDF}, or the aggregate function
+   * of a {@code ScalaAggregator} (Spark's analyzer wraps it, honouring {@code DISTINCT} and
+   * {@code FILTER}).
+   *
+   * @throws org.apache.spark.sql.AnalysisException {@code WRONG_NUM_ARGS} if the count differs,
+   *     {@code DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE} naming the argument and the accepted types
+   *     if a resolved argument has another type
+   */
+  public Expression build(List<Expression> args) throws AnalysisException {
+    if (args.size() != arguments.size()) {
+      throw SqlErrors.wrongArity(name, arguments.size(), args.size());
+    }
+    Column[] columns = new Column[args.size()];
+    for (int i = 0; i < columns.length; i++) {
+      Expression arg = args.get(i);
+      if (arg.resolved() && !arguments.get(i).accepts(arg.dataType())) {
+        throw SqlErrors.wrongType(name, args, i, arg, arguments.get(i));
+      }
+      columns[i] = ColumnExpressions.column(arg);
+    }
+    Expression call = ColumnExpressions.expression(udf.get().apply(columns));
+    return call instanceof AggregateExpression ? ((AggregateExpression) call).aggregateFunction() : call;
+  }
+
+  /**
+   * The {@code (identifier, description, builder)} triple {@code
+   * SparkSessionExtensions.injectFunction} takes. Raw: the builder's parameter is a {@code
+   * scala.collection.Seq} on Scala 2.12 and a {@code scala.collection.immutable.Seq} on 2.13;
+   * the builder takes either.
+   */
+  @SuppressWarnings("rawtypes")
+  public Tuple3 injection() {
+    ExpressionInfo info = new ExpressionInfo(implementation.getName(), null, name, usage, "");
+    return new Tuple3<>(new FunctionIdentifier(name), info, new Builder(this));
+  }
+
+  /** {@code Seq<Expression> => Expression}, Spark's {@code FunctionBuilder}, from Java. */
+  static final class Builder extends AbstractFunction1<scala.collection.Seq<Expression>, Expression> {
+    private final SqlFunction function;
+
+    Builder(SqlFunction function) {
+      this.function = function;
+    }
+
+    @Override
+    public Expression apply(scala.collection.Seq<Expression> children) {
+      List<Expression> args = new ArrayList<>(children.length());
+      scala.collection.Iterator<Expression> it = children.iterator();
+      while (it.hasNext()) {
+        args.add(it.next());
+      }
+      try {
+        return function.build(Collections.unmodifiableList(args));
+      } catch (AnalysisException e) {
+        throw Builder.<RuntimeException>rethrow(e);
+      }
+    }
+
+    /**
+     * Throws {@code e} as is: Scala has no checked exceptions, and Spark's analyzer reports an
+     * AnalysisException from a function builder to the user as it does its own.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T rethrow(Throwable e) throws T {
+      throw (T) e;
+    }
+  }
+}
