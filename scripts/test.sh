@@ -13,6 +13,7 @@
 #   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and 4.1.3 (2.13), and
 #            its pipeline check on the newest PySpark on PyPI (4.3.0, 2.13 jars).
 #   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
+#   Gradle consumer: a Gradle build (Debian's gradle) using sparkbloom-spark_2.13 from Java.
 #   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
 #            build and in the dedup stage, and corrupt part files (same pyspark distribution).
@@ -153,6 +154,12 @@ sbt_consumer_tests() {
   SPARKBLOOM_SKIP_BUILD=1 scripts/test-sbt-consumer.sh
 }
 
+# A Gradle build consuming the installed sparkbloom-spark_2.13 from Java (Debian's gradle package,
+# installed when missing; Spark from Maven Central).
+gradle_consumer_tests() {
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-gradle-consumer.sh
+}
+
 # The Spark module built against the newest Spark 4 on Maven Central (SPARKBLOOM_SPARK_NEWEST,
 # default 4.2.0; main builds against 4.1.3) and a representative subset of its tests. Runs last:
 # it rebuilds jvm/sparkbloom-spark/target for that Spark.
@@ -185,6 +192,7 @@ suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests
 suite "sbt-consumer" sbt_consumer_tests
+suite "gradle-consumer" gradle_consumer_tests
 suite "spark-fault" spark_fault_tests
 suite "spark-newest" spark_newest_tests
 
