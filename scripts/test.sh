@@ -101,7 +101,7 @@ pyspark_venvs() {
 maven_dependencies() {
   mvn -B -ntp -Dstyle.color=never --fail-never -f jvm/pom.xml -Pbench dependency:go-offline &&
     mvn -B -ntp -Dstyle.color=never --fail-never -f jvm/pom.xml -pl sparkbloom-spark \
-      -Dspark.version="$spark_newest" dependency:go-offline
+      -Dspark.version="$spark_newest" -DexcludeGroupIds=io.sparkbloom dependency:go-offline
 }
 
 ensure_rust_components() {
