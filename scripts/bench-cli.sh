@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The `sparkbloom` CLI's benchmark (issue 13): `sparkbloom dedup` against `awk '!seen[$0]++'` and
+# The `sparkbloom` CLI's benchmark: `sparkbloom dedup` against `awk '!seen[$0]++'` and
 # `sort -u` on URL-like lines with 30 % repeats (wall time, peak RSS), and `build` throughput.
 #
 #   scripts/bench-cli.sh [LINES] [FPP]      # defaults: 10000000 lines, p = 0.001
 #
-# The data is generated from a fixed seed (the same file for the same LINES on any machine).
+# The data comes from a fixed random generator state (the same file for the same LINES on any
+# machine).
 # Figures are only worth quoting from a quiet machine: the table prints the load average.
 # Needs cargo, python3 and GNU time (/usr/bin/time, installed from Debian's `time` if missing).
 set -euo pipefail
@@ -23,7 +24,7 @@ cli=$(pwd)/target/release/sparkbloom
 work=$(mktemp -d "${TMPDIR:-/tmp}/sparkbloom-bench-cli.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "generating $lines lines ($distinct distinct, 30 % repeats), seed 13" >&2
+echo "generating $lines lines ($distinct distinct, 30 % repeats)" >&2
 python3 - "$lines" "$distinct" >"$work/urls.txt" <<'PY'
 import random, sys
 lines, distinct = int(sys.argv[1]), int(sys.argv[2])

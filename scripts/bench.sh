@@ -2,7 +2,7 @@
 # Runs the criterion benchmarks (Rust core beside fastbloom), the JMH benchmarks (sparkbloom
 # through JNI beside Guava 33 and Spark's sketch filter V1/V2) and, in --targets/--full, the
 # example job and BLOCKED's FPP check; then prints Markdown tables of ns/op side by side, the
-# ratios sparkbloom/peer and the targets of issues 5, 14 and 15, each with its ratio per run.
+# ratios sparkbloom/peer and the performance targets, each with its ratio per run.
 #
 #   scripts/bench.sh [--quick|--targets|--full] [--runs N] [--no-build] [--no-job]
 #
@@ -30,6 +30,9 @@
 # jobs run are noisy: run on a quiet machine and check the load averages in machine.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
+# the reset codes Debian's Maven 3.8 prints before it has read its options.
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 
 mode=quick
 build=1
@@ -111,10 +114,10 @@ if [[ $build == 1 ]]; then
   echo "== building criterion benches" >&2
   cargo bench --bench filter --no-run 2>&1 | tail -3 >&2
   echo "== building the JMH jar" >&2
-  mvn -B -q -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests >&2
+  mvn -Dstyle.color=never -B -q -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests >&2
   if [[ $job == 1 ]]; then
     echo "== building the example job" >&2
-    mvn -B -q -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
+    mvn -Dstyle.color=never -B -q -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
   fi
 fi
 

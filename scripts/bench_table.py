@@ -73,10 +73,10 @@ STRING_BATCH = ("StringBatchBench.mightContain", "StringBatchBench.put")
 # StringBatchBench's shapes are whichever its results carry (None: a bench without the param).
 STRING_SHAPES = "as measured"
 
-# The targets of issues 5, 14 and 15. They will change: edit this table, not the code below.
+# The performance targets. They will change: edit this table, not the code below.
 TARGETS = [
     Target(BOTH, BATCH_QUERIES, (4096,), SB, RUST_SB, "<=", 1.5),
-    # Issue 15, item 4: the classic layout, batched from Java with the caller slicing its array.
+    # The classic layout, batched from Java with the caller slicing its array.
     Target(SMALL, BATCH_QUERIES, (4096,), GUAVA, SB, ">=", 12),
     Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V1, SB, ">=", 4),
     Target(SMALL, BATCH_QUERIES, (4096,), SPARK_V2, SB, ">=", 4),
@@ -86,26 +86,26 @@ TARGETS = [
     Target(BOTH, SINGLE_QUERIES, NO_BATCH, SPARK_V2, SB, ">=", 1.0),
     Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, GUAVA, SB, ">=", 5),
     Target(SMALL_ALL_AND_SPARSE, JAVA_SERIALIZATION, NO_BATCH, SB_BYTES, GUAVA_BYTES, "<", 1),
-    # Issue 15, item 3: the cache-blocked layout (Strategy.BLOCKED) on the big filter.
+    # The cache-blocked layout (Strategy.BLOCKED) on the big filter.
     Target(LARGE, BATCH_QUERIES, (4096,), GUAVA, SB_BLOCKED, ">=", 20),
     Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V1, SB_BLOCKED, ">=", 6),
     Target(LARGE, BATCH_QUERIES, (4096,), SPARK_V2, SB_BLOCKED, ">=", 6),
-    # Issue 14, item 4: String batches of 32-byte keys against Guava's stringFunnel(UTF_8).
+    # String batches of 32-byte keys against Guava's stringFunnel(UTF_8).
     Target(STRING_SHAPES, STRING_BATCH, NO_BATCH, GUAVA, SB, ">=", 5),
 ]
 
 # The example job (scripts/run-example.sh, best of 3 inside each report): the report file's
-# name, what it runs, and the least Guava-time ÷ sparkbloom-time that issue 15 item 2 asks for.
+# name, what it runs, and the least Guava-time ÷ sparkbloom-time it must reach.
 JobTarget = namedtuple("JobTarget", "name label bound")
 JOB_TARGETS = [
     JobTarget("per-key", "10,000 users, helpers, per-key sizing (README's default run)", 3.0),
     JobTarget("fixed", "10,000 users, helpers, fixed sizing", 3.0),
-    JobTarget("plain", "10,000 users, the seed's code with sparkbloom swapped in", 1.5),
+    JobTarget("plain", "10,000 users, the Guava job's code with sparkbloom swapped in", 1.5),
     JobTarget("users100", "100 users, helpers, per-key sizing (shown, not a target)", None),
 ]
-# Issue 15 item 1: bytes on disk per user with per-key sizing, at most Guava's ÷ 40.
+# Bytes on disk per user with per-key sizing: at most Guava's ÷ 40.
 JOB_BYTES_BOUND = 40.0
-# Issue 15 item 3: BLOCKED's observed FPP at (10^7, 10^-2) at most 1.1·p.
+# BLOCKED's observed FPP at (10^7, 10^-2): at most 1.1·p.
 BLOCKED_FPP_BOUND = 1.1
 
 # The criterion operation that a JMH batch method measures, for the JNI ÷ Rust targets.
@@ -421,7 +421,7 @@ def targets(per_run, indicative):
 
 
 def job_section(runs, indicative):
-    """The example job's reports: times, bytes, FPP per run, and issue 15's job targets."""
+    """The example job's reports: times, bytes, FPP per run, and the job targets."""
     if not any(run.jobs for run in runs):
         return ""
     lines = ["| job | sparkbloom s | Guava s | Guava ÷ sparkbloom per run | needed | |",
@@ -512,7 +512,7 @@ def main():
     if jobs:
         print("\n### The example job (scripts/run-example.sh; each report is the best of 3)\n")
         print(jobs)
-    print("\n### Targets (issues 5, 14, 15)\n")
+    print("\n### Targets\n")
     if args.indicative:
         print("Quick mode: one short run, so a shortfall here is noise as often as not; "
               "`scripts/bench.sh --targets` gives the verdicts (3 runs, longer iterations).\n")

@@ -3,7 +3,7 @@
 # foreign bytes: format v1 as handed over (`decode`), format v1 past its checksum
 # (`decode_checksummed`), Guava's writeTo stream (`read_guava`), the counting filter past its
 # checksum (`decode_counting`), Spark's sketch writeTo stream (`read_spark`, V1 and V2).
-# Seeds: tests/golden, and two small Spark streams made here.
+# Starting corpus: tests/golden, and two small Spark streams made here.
 #   scripts/fuzz.sh [seconds per target, default 60] [target ...]
 # Needs a nightly toolchain (rustup) and installs cargo-fuzz from crates.io if missing.
 set -euo pipefail
@@ -27,7 +27,7 @@ cp tests/golden/*.guava tests/golden/corrupt/*.guava "$work/read_guava/"
 for f in tests/golden/counting/*.sbloom tests/golden/counting/corrupt/*.sbloom; do
   head -c -4 "$f" > "$work/decode_counting/$(basename "$f")"
 done
-# Spark V1 (version 1, k = 3, one word) and V2 (version 2, k = 3, seed 0, one word).
+# Spark V1 (version 1, k = 3, one word) and V2 (version 2, k = 3, hash seed 0, one word).
 printf '\x00\x00\x00\x01\x00\x00\x00\x03\x00\x00\x00\x01\x00\x00\x00\x00\x10\x20\x00\x01' > "$work/read_spark/v1"
 printf '\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x10\x20\x00\x01' > "$work/read_spark/v2"
 

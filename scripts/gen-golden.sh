@@ -8,5 +8,6 @@ set -eu
 cd "$(dirname "$0")/.."
 out=${1:-tests/golden}
 rm -rf "$out"
-cargo run --quiet --locked --example gen_golden -- "$out"
+# The test profile: the build `cargo test --all-targets` (scripts/test.sh) has already made.
+cargo run --quiet --locked --profile test --example gen_golden -- "$out"
 echo "wrote $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KiB in $out"

@@ -2,8 +2,10 @@
 # Runs the per-user dedup example job (io.sparkbloom.spark.example.PerUserDedupJob) on Spark local
 # mode: sparkbloom and Guava side by side on the same data, then a report.
 #
-#   scripts/run-example.sh                                   # 100 users x 200 records
-#   scripts/run-example.sh --users 10000 --records 200 --candidates 1000
+#   scripts/run-example.sh                                   # 10,000 users x 200 records, 1,000
+#                                                            # candidates each; a warm-up, then 3
+#                                                            # runs of each pipeline
+#   scripts/run-example.sh --users 100 --runs 1 --no-warmup  # a quick look
 #   scripts/run-example.sh --input my-history.csv            # your own (user,item) CSV or Parquet
 #   scripts/run-example.sh --help                            # all flags
 #
@@ -15,11 +17,14 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
+# the reset codes Debian's Maven 3.8 prints before it has read its options.
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 MOD=jvm/sparkbloom-examples
 
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
   echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark, sparkbloom-examples); the first run downloads Spark ..." >&2
-  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
+  mvn -Dstyle.color=never -q -B -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
 fi
 
 JAR="$(ls "$MOD"/target/sparkbloom-examples_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"

@@ -7,14 +7,18 @@
 # truncated or has bytes flipped: the job must fail naming the file.
 # (jvm/sparkbloom-spark/src/test/java/io/sparkbloom/spark/fault/SparkFaultApp.java)
 #
-# local-cluster needs a Spark distribution (bin/, jars/): the pip pyspark==<spark.version of
-# jvm/pom.xml> package is one. It is installed into a virtualenv under target/ (about 450 MB,
-# once; SPARKBLOOM_PYSPARK_VENV reuses another one, e.g. the PySpark suite's). Builds the jars
+# local-cluster needs a Spark distribution (bin/, jars/): the pip pyspark package is one,
+# pyspark==$PYSPARK_VERSION (default: spark.version of jvm/pom.xml; scripts/test.sh passes the
+# newest PySpark, its PySpark suites' one). It is installed into a virtualenv under target/ (about
+# 450 MB, once; shared with the PySpark scripts, see pyspark-venv.sh). Builds the jars
 # unless SPARKBLOOM_SKIP_BUILD=1 (and they exist). SPARKBLOOM_FAULT_USERS sets the number of users (4000).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
+# the reset codes Debian's Maven 3.8 prints before it has read its options.
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 
 # shellcheck source=pyspark-venv.sh
 source "$ROOT/scripts/pyspark-venv.sh" spark-fault
@@ -29,7 +33,7 @@ built() {
 # suite's), unless they are missing (e.g. a failing test stopped that build).
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ] || ! built; then
   echo "[spark-fault] cargo + mvn package (sparkbloom, sparkbloom-spark; test classes compiled) ..." >&2
-  mvn -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -DskipTests >&2
+  mvn -Dstyle.color=never -q -B -ntp -f jvm/pom.xml -pl sparkbloom-spark -am package -DskipTests >&2
 fi
 CORE_JAR="$(ls jvm/sparkbloom/target/sparkbloom-*.jar | grep -v -e sources -e tests -e javadoc | head -n 1)"
 SPARK_JAR="$(ls jvm/sparkbloom-spark/target/sparkbloom-spark_2.13-*.jar | grep -v -e sources -e tests -e javadoc | head -n 1)"

@@ -7,18 +7,26 @@
 #         2.12; Redis client and push against private redis-server instances, installed from
 #         Debian's redis-server package when missing), JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
-#   Fuzz: 30 s of libFuzzer per decoder (where a nightly toolchain is installed).
+#   Fuzz: 10 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
-#   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and 4.1.3 (2.13), and
-#            its pipeline check on the newest PySpark on PyPI (4.3.0, 2.13 jars).
+#   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and on the newest
+#            PySpark on PyPI (4.3.0, Scala 2.13 jars built against Spark 4.1.3).
 #   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
+#   Gradle consumer: a Gradle build (Debian's gradle) using sparkbloom-spark_2.13 from Java.
 #   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
 #            build and in the dedup stage, and corrupt part files (same pyspark distribution).
+# The PySpark suites share one pyspark per Spark line (3.5.9; SPARKBLOOM_PYSPARK_NEWEST, default
+# 4.3.0), about 450 MB each; the JVM suites test Spark 4.1.3 itself. Downloads that need no build
+# (those two, the Maven dependencies) start in the background while the Rust suites compile; the
+# sbt and Gradle consumers' once jvm-tests has installed the jars.
 # Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
+# the reset codes Debian's Maven 3.8 prints before it has read its options.
+export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 root=$(pwd)
 
 passed=0
@@ -40,6 +48,62 @@ suite() {
   fi
 }
 
+# Downloads started in the background at the start and awaited before the first suite that needs
+# them (logs in target/ci-prefetch). Best effort: where one failed, that suite fetches on its own
+# and fails there if the download does.
+prefetch_logs=$root/target/ci-prefetch
+declare -A prefetch_pids=()
+prefetch() {
+  local name=$1
+  shift
+  mkdir -p "$prefetch_logs"
+  ("$@") >"$prefetch_logs/$name.log" 2>&1 </dev/null &
+  prefetch_pids[$name]=$!
+}
+await_prefetch() {
+  local name=$1 pid=${prefetch_pids[$1]:-}
+  [ -n "$pid" ] || return 0
+  unset "prefetch_pids[$name]"
+  local start=$SECONDS
+  if wait "$pid"; then
+    echo "(prefetch $name: waited $((SECONDS - start)) s)"
+  else
+    echo "(prefetch $name failed, the suite fetches on its own; last lines of $prefetch_logs/$name.log:)"
+    tail -n 5 "$prefetch_logs/$name.log"
+  fi
+}
+
+pom_prop() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" jvm/pom.xml | head -n 1; }
+# The pyspark of each Spark line, shared by the PySpark suites: spark.legacy.version's (Scala 2.12)
+# and the newest on PyPI (Scala 2.13; an empty SPARKBLOOM_PYSPARK_NEWEST takes spark.version's).
+pyspark_legacy=$(pom_prop spark.legacy.version)
+pyspark_newest=${SPARKBLOOM_PYSPARK_NEWEST-4.3.0}
+[ -n "$pyspark_newest" ] || pyspark_newest=$(pom_prop spark.version)
+spark_newest=${SPARKBLOOM_SPARK_NEWEST:-4.2.0}
+
+# sbt and Gradle (installed from Debian when missing) and the consumer builds' dependencies, which
+# take sparkbloom from ~/.m2: started once jvm-tests has installed it.
+consumer_dependencies() {
+  SPARKBLOOM_CONSUMER_FETCH_ONLY=1 SPARKBLOOM_SKIP_BUILD=1 scripts/test-sbt-consumer.sh &&
+    SPARKBLOOM_CONSUMER_FETCH_ONLY=1 SPARKBLOOM_SKIP_BUILD=1 scripts/test-gradle-consumer.sh
+}
+
+pyspark_venv() {
+  # shellcheck source=pyspark-venv.sh
+  ROOT=$root PYSPARK_VERSION=$1 source "$root/scripts/pyspark-venv.sh" prefetch
+}
+pyspark_venvs() {
+  pyspark_venv "$pyspark_legacy" && pyspark_venv "$pyspark_newest"
+}
+# Every module's dependencies and plugins (the benchmarks' too), and sparkbloom-spark's for the
+# newest Spark. Without the jars being built, the modules' own snapshots cannot resolve
+# (--fail-never: the rest is fetched all the same).
+maven_dependencies() {
+  mvn -B -ntp -Dstyle.color=never --fail-never -f jvm/pom.xml -Pbench dependency:go-offline &&
+    mvn -B -ntp -Dstyle.color=never --fail-never -f jvm/pom.xml -pl sparkbloom-spark \
+      -Dspark.version="$spark_newest" -DexcludeGroupIds=io.sparkbloom dependency:go-offline
+}
+
 ensure_rust_components() {
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
   rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
@@ -58,8 +122,11 @@ rust_tests() {
     SPARKBLOOM_DISABLE_AVX512=1 cargo test --locked --lib --test laws --test golden --test format
 }
 
+# Without the bench profile's line tables (debug = 1, for profiling the benches; a compile check
+# does not need them) the bench profile is the release profile: the dependencies compiled here are
+# the ones jvm-tests' `cargo build --release` links, and its CLI build finds itself done.
 rust_benches_compile() {
-  cargo bench --locked --no-run
+  CARGO_PROFILE_BENCH_DEBUG=0 cargo bench --locked --no-run
 }
 
 golden_regenerates() {
@@ -79,7 +146,9 @@ fuzz_smoke() {
     echo "no nightly Rust toolchain installed: fuzz smoke run skipped (scripts/fuzz.sh runs it)"
     return 0
   fi
-  scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-30}"
+  # 10 s from the golden files is tens of thousands of inputs per decoder: a smoke test that a
+  # decoder change did not open a shallow crash; scripts/fuzz.sh runs the long campaigns.
+  scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-10}"
 }
 
 # sparkbloom-redis's tests start private redis-server instances (Debian package redis-server).
@@ -90,8 +159,12 @@ ensure_redis_server() {
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server
 }
 
+# -T 2: after the core module, the modules that depend on it only build and test side by side
+# (the Spark 3.5 module beside sparkbloom-spark, then the examples beside sparkbloom-redis); each
+# test class still has a JVM of its own.
 jvm_tests() {
-  ensure_redis_server && mvn -B -ntp -f jvm/pom.xml install
+  await_prefetch maven-dependencies
+  ensure_redis_server && mvn -B -ntp -Dstyle.color=never -T 2 -f jvm/pom.xml install
 }
 
 # A JDK under /usr/lib/jvm whose version differs from the one Maven runs on (here the machine's
@@ -102,7 +175,7 @@ second_jdk() {
     return
   fi
   local main_version jdk
-  main_version=$(mvn -B -v 2>/dev/null | sed -n 's/^Java version: \([^,]*\),.*/\1/p')
+  main_version=$(mvn -B -Dstyle.color=never -v 2>/dev/null | sed -n 's/^Java version: \([^,]*\),.*/\1/p')
   for jdk in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
     jdk=${jdk%/}
     [ -x "$jdk/bin/java" ] || continue
@@ -122,11 +195,11 @@ jvm_tests_second_jdk() {
     return 0
   fi
   echo "second JDK: $jdk ($("$jdk/bin/java" -version 2>&1 | head -1))"
-  mvn -B -ntp -f jvm/pom.xml -pl sparkbloom surefire:test -Djvm="$jdk/bin/java"
+  mvn -B -ntp -Dstyle.color=never -f jvm/pom.xml -pl sparkbloom surefire:test -Djvm="$jdk/bin/java"
 }
 
 jvm_benches_compile() {
-  mvn -B -ntp -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests -DskipCargo
+  mvn -B -ntp -Dstyle.color=never -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests -DskipCargo
 }
 
 pyspark_tests() {
@@ -134,45 +207,61 @@ pyspark_tests() {
     echo "PySpark suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
     return 0
   fi
+  await_prefetch pyspark
   # The jvm-tests suite has just built and tested the jars.
-  SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark.sh
+  PYSPARK_VERSION=$pyspark_newest SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark.sh
 }
 
-# The Python package on both PySpark lines (a second ~450 MB pyspark download, once).
+# The Python package on both PySpark lines.
 pyspark_package_tests() {
   if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
     echo "PySpark package suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
     return 0
   fi
+  await_prefetch pyspark
   # The jvm-tests suite has just installed the jars into ~/.m2, where sparkbloom.jars() finds them.
-  SPARKBLOOM_SKIP_BUILD=1 scripts/test-pyspark-package.sh
+  SPARKBLOOM_PYSPARK_VERSIONS="$pyspark_legacy $pyspark_newest" SPARKBLOOM_SKIP_BUILD=1 \
+    scripts/test-pyspark-package.sh
 }
 
 # An sbt build consuming the installed artifacts with %% (sbt from Maven Central).
 sbt_consumer_tests() {
+  await_prefetch consumers
   SPARKBLOOM_SKIP_BUILD=1 scripts/test-sbt-consumer.sh
+}
+
+# A Gradle build consuming the installed sparkbloom-spark_2.13 from Java (Debian's gradle package,
+# installed when missing; Spark from Maven Central).
+gradle_consumer_tests() {
+  await_prefetch consumers
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-gradle-consumer.sh
 }
 
 # The Spark module built against the newest Spark 4 on Maven Central (SPARKBLOOM_SPARK_NEWEST,
 # default 4.2.0; main builds against 4.1.3) and a representative subset of its tests. Runs last:
 # it rebuilds jvm/sparkbloom-spark/target for that Spark.
 spark_newest_tests() {
-  local version=${SPARKBLOOM_SPARK_NEWEST:-4.2.0}
-  echo "sparkbloom-spark_2.13 against Spark $version"
-  mvn -B -ntp -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$version" \
+  echo "sparkbloom-spark_2.13 against Spark $spark_newest"
+  mvn -B -ntp -Dstyle.color=never -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$spark_newest" \
     -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest,StringItemsTest,SqlArgumentTypesTest'
 }
 
-# Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed.
+# Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed
+# (the newest: the jars and test classes built against spark.version run on it).
 spark_fault_tests() {
   if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
     echo "Spark fault suite skipped (SPARKBLOOM_SKIP_PYSPARK=1: no pyspark distribution)"
     return 0
   fi
+  await_prefetch pyspark
   # The jvm-tests suite has just built the jars and compiled the test classes.
-  SPARKBLOOM_SKIP_BUILD=1 scripts/test-spark-fault.sh
+  PYSPARK_VERSION=$pyspark_newest SPARKBLOOM_SKIP_BUILD=1 scripts/test-spark-fault.sh
 }
 
+prefetch maven-dependencies maven_dependencies
+if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" != 1 ]; then
+  prefetch pyspark pyspark_venvs
+fi
 ensure_rust_components
 suite "rust-lint" rust_lint
 suite "rust-tests" rust_tests
@@ -180,15 +269,23 @@ suite "rust-benches-compile" rust_benches_compile
 suite "golden-files-regenerate" golden_regenerates
 suite "fuzz-smoke" fuzz_smoke
 suite "jvm-tests" jvm_tests
+prefetch consumers consumer_dependencies
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests
 suite "sbt-consumer" sbt_consumer_tests
+suite "gradle-consumer" gradle_consumer_tests
 suite "spark-fault" spark_fault_tests
 suite "spark-newest" spark_newest_tests
 
+# nothing left running behind the summary
+for name in "${!prefetch_pids[@]}"; do
+  await_prefetch "$name"
+done
+
 echo
+echo "total: $SECONDS s"
 if [ "$failed" -gt 0 ]; then
   echo "failed suites: ${failures[*]}"
 fi

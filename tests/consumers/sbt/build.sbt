@@ -1,5 +1,5 @@
 // A consumer of the installed artifacts, as a user's sbt build would be: sparkbloom-spark with %%
-// (so _2.12 or _2.13 by the Scala version), Spark for that Scala, and the seed's per-user dedup
+// (so _2.12 or _2.13 by the Scala version), Spark for that Scala, and the per-user dedup
 // pipeline (jvm/sparkbloom-examples/scala/PerUserDedup.scala) compiled and run on local Spark.
 // scripts/test-sbt-consumer.sh passes the versions read from jvm/pom.xml and runs `+run`.
 val sparkbloomVersion = sys.props.getOrElse("sparkbloom.version", "0.1.0-SNAPSHOT")
