@@ -224,6 +224,17 @@ pyspark_package_tests() {
     scripts/test-pyspark-package.sh
 }
 
+# The SQL extension from the real spark-sql CLIs (newest PySpark with the _2.13 jar, 3.5.9 with the
+# _2.12 one), a Spark Connect server with a JVM-less Python client, and the Thrift server.
+sql_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "SQL suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
+    return 0
+  fi
+  await_prefetch pyspark
+  PYSPARK_VERSION=$pyspark_newest SPARKBLOOM_SKIP_BUILD=1 scripts/test-sql.sh
+}
+
 # An sbt build consuming the installed artifacts with %% (sbt from Maven Central).
 sbt_consumer_tests() {
   await_prefetch consumers
@@ -274,6 +285,7 @@ suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests
+suite "sql" sql_tests
 suite "sbt-consumer" sbt_consumer_tests
 suite "gradle-consumer" gradle_consumer_tests
 suite "spark-fault" spark_fault_tests
