@@ -1,11 +1,13 @@
 //! Lines from files or standard input (`-`), read one at a time into a reused buffer, so memory
 //! stays constant whatever the input size. A line is its bytes without the line ending (`\n` or
-//! `\r\n`); a last line without an ending counts.
+//! `\r\n`); a last line without an ending counts. A line longer than `--max-line-bytes` is an
+//! error naming it, and the buffer grows only through fallible reservations, so a huge line
+//! under a memory limit is an error too, never an abort.
 
 use crate::error::{CliError, CliResult, display};
 use crate::progress::Progress;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
 const BUFFER_BYTES: usize = 256 * 1024;
@@ -16,6 +18,9 @@ pub struct Lines {
     current: usize,
     line_number: u64,
     buf: Vec<u8>,
+    /// `buf` holds a whole line already returned: cleared before the next read.
+    line_ready: bool,
+    max_line_bytes: u64,
     pub progress: Progress,
 }
 
@@ -33,7 +38,12 @@ impl std::fmt::Display for Location<'_> {
 
 impl Lines {
     /// Opens every input; no inputs means standard input.
-    pub fn open(inputs: &[PathBuf], label: &str, progress: bool) -> CliResult<Lines> {
+    pub fn open(
+        inputs: &[PathBuf],
+        label: &str,
+        progress: bool,
+        max_line_bytes: u64,
+    ) -> CliResult<Lines> {
         let inputs: Vec<PathBuf> = if inputs.is_empty() {
             vec![PathBuf::from("-")]
         } else {
@@ -68,6 +78,8 @@ impl Lines {
             current: 0,
             line_number: 0,
             buf: Vec::new(),
+            line_ready: false,
+            max_line_bytes,
             progress: Progress::new(label, progress, total_bytes),
         })
     }
@@ -83,39 +95,130 @@ impl Lines {
 
     /// The next line, without its ending, and the raw bytes read for it (with the ending).
     pub fn next_line(&mut self) -> CliResult<Option<Line<'_>>> {
-        let read = loop {
+        loop {
+            match self.advance(false)? {
+                Advance::Line => return Ok(Some(self.line())),
+                Advance::End => return Ok(None),
+                Advance::Interrupted => continue,
+            }
+        }
+    }
+
+    /// [`next_line`](Self::next_line), but a read cut short by a signal returns
+    /// [`Event::Interrupted`] (keeping what was read of the line) so the caller can act on it.
+    pub fn next_event(&mut self) -> CliResult<Event<'_>> {
+        Ok(match self.advance(true)? {
+            Advance::Line => Event::Line(self.line()),
+            Advance::End => Event::End,
+            Advance::Interrupted => Event::Interrupted,
+        })
+    }
+
+    /// Reads up to the next line ending (or the end of the last input) into `buf`, growing it
+    /// only fallibly and never past the line limit.
+    fn advance(&mut self, report_interrupts: bool) -> CliResult<Advance> {
+        if std::mem::take(&mut self.line_ready) {
+            self.buf.clear();
+        }
+        loop {
             let Some((path, reader)) = self.sources.get_mut(self.current) else {
                 self.progress.finish();
-                return Ok(None);
+                return Ok(Advance::End);
             };
-            self.buf.clear();
-            let read = reader
-                .read_until(b'\n', &mut self.buf)
-                .map_err(|e| CliError::io(path, "read", e))?;
-            if read > 0 {
-                break read;
+            let available = match reader.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {
+                    if report_interrupts {
+                        return Ok(Advance::Interrupted);
+                    }
+                    continue;
+                }
+                Err(e) => return Err(CliError::io(path, "read", e)),
+            };
+            if available.is_empty() {
+                if !self.buf.is_empty() {
+                    break; // a last line without an ending
+                }
+                self.current += 1;
+                self.line_number = 0;
+                continue;
             }
-            self.current += 1;
-            self.line_number = 0;
-        };
+            let (take, complete) = match available.iter().position(|&b| b == b'\n') {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            let line = self.line_number + 1;
+            // Room for the longest line and its "\r\n"; the exact length is checked below.
+            if (self.buf.len() + take) as u64 > self.max_line_bytes.saturating_add(2) {
+                return Err(too_long(path, line, self.max_line_bytes));
+            }
+            if self.buf.try_reserve(take).is_err() && self.buf.try_reserve_exact(take).is_err() {
+                return Err(CliError::new(format!(
+                    "{}:{line}: out of memory holding a line of more than {} bytes (lower --max-line-bytes, or give the process more memory)",
+                    display(path),
+                    self.buf.len()
+                )));
+            }
+            self.buf.extend_from_slice(&available[..take]);
+            reader.consume(take);
+            if complete {
+                break;
+            }
+        }
         self.line_number += 1;
-        self.progress.line(read);
+        self.line_ready = true;
+        let text_len = self.text_len();
+        if text_len as u64 > self.max_line_bytes {
+            let path = &self.sources[self.current].0;
+            return Err(too_long(path, self.line_number, self.max_line_bytes));
+        }
+        self.progress.line(self.buf.len());
+        Ok(Advance::Line)
+    }
+
+    /// The line's length without its ending.
+    fn text_len(&self) -> usize {
         let mut end = self.buf.len();
-        if self.buf[end - 1] == b'\n' {
+        if end > 0 && self.buf[end - 1] == b'\n' {
             end -= 1;
             if end > 0 && self.buf[end - 1] == b'\r' {
                 end -= 1;
             }
         }
-        Ok(Some(Line {
+        end
+    }
+
+    fn line(&self) -> Line<'_> {
+        Line {
             raw: &self.buf,
-            text: &self.buf[..end],
+            text: &self.buf[..self.text_len()],
             location: Location {
                 path: &self.sources[self.current].0,
                 line: self.line_number,
             },
-        }))
+        }
     }
+}
+
+fn too_long(path: &Path, line: u64, max: u64) -> CliError {
+    CliError::new(format!(
+        "{}:{line}: line longer than --max-line-bytes {max} bytes",
+        display(path)
+    ))
+}
+
+enum Advance {
+    Line,
+    End,
+    /// A read returned EINTR: a signal handler ran.
+    Interrupted,
+}
+
+pub enum Event<'a> {
+    Line(Line<'a>),
+    End,
+    /// A signal interrupted a read; call again to go on.
+    Interrupted,
 }
 
 pub struct Line<'a> {
