@@ -64,9 +64,9 @@ pub fn parse_amount(text: &str) -> Result<Amount, String> {
         .iter()
         .find_map(|&(suffix, shift)| text.strip_suffix(suffix).map(|d| (d, shift)))
         .unwrap_or((text, 0));
-    let value: u64 = digits
-        .parse()
-        .map_err(|_| format!("not a positive integer (optionally with Ki, Mi, Gi, Ti or as 2^N): {text:?}"))?;
+    let value: u64 = digits.parse().map_err(|_| {
+        format!("not a positive integer (optionally with Ki, Mi, Gi, Ti or as 2^N): {text:?}")
+    })?;
     if value == 0 {
         return Err(format!("must be positive, got {text}"));
     }

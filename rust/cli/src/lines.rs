@@ -8,6 +8,7 @@ use crate::error::{CliError, CliResult, display};
 use crate::progress::Progress;
 use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read};
+use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 
 const BUFFER_BYTES: usize = 256 * 1024;
@@ -15,6 +16,8 @@ const BUFFER_BYTES: usize = 256 * 1024;
 pub struct Lines {
     /// Opened up front, so a missing file fails before any output.
     sources: Vec<(PathBuf, BufReader<Box<dyn Read>>)>,
+    /// Each source's file descriptor, to poll.
+    fds: Vec<RawFd>,
     current: usize,
     line_number: u64,
     buf: Vec<u8>,
@@ -50,10 +53,12 @@ impl Lines {
             inputs.to_vec()
         };
         let mut sources = Vec::with_capacity(inputs.len());
+        let mut fds = Vec::with_capacity(inputs.len());
         let mut total_bytes = Some(0u64);
         for path in inputs {
             let reader: Box<dyn Read> = if path == Path::new("-") {
                 total_bytes = None;
+                fds.push(0);
                 Box::new(std::io::stdin())
             } else {
                 let file = File::open(&path).map_err(|e| CliError::io(&path, "open", e))?;
@@ -69,12 +74,14 @@ impl Lines {
                 total_bytes = total_bytes
                     .zip(meta.is_file().then_some(meta.len()))
                     .map(|(a, b)| a + b);
+                fds.push(file.as_raw_fd());
                 Box::new(file)
             };
             sources.push((path, BufReader::with_capacity(BUFFER_BYTES, reader)));
         }
         Ok(Lines {
             sources,
+            fds,
             current: 0,
             line_number: 0,
             buf: Vec::new(),
@@ -125,6 +132,12 @@ impl Lines {
                 self.progress.finish();
                 return Ok(Advance::End);
             };
+            if report_interrupts
+                && reader.buffer().is_empty()
+                && !wait_for_input(self.fds[self.current])
+            {
+                return Ok(Advance::Interrupted);
+            }
             let available = match reader.fill_buf() {
                 Ok(available) => available,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {
@@ -198,6 +211,29 @@ impl Lines {
             },
         }
     }
+}
+
+/// Waits until `fd` can be read (data, end of input or an error, which the read then tells)
+/// or a signal handler has run: false then.
+fn wait_for_input(fd: RawFd) -> bool {
+    let Some(wake) = crate::signals::wake_fd() else {
+        return true;
+    };
+    let mut fds = [
+        libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: wake,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    // SAFETY: two valid pollfd entries.
+    let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+    ready > 0 && fds[1].revents == 0
 }
 
 fn too_long(path: &Path, line: u64, max: u64) -> CliError {

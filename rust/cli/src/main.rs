@@ -52,7 +52,9 @@ fn main() -> ExitCode {
     };
     let progress = cli.progress;
     let limits = Limits {
-        max_bits: cli.max_bits.map_or_else(limits::default_max_bits, |bits| bits.0),
+        max_bits: cli
+            .max_bits
+            .map_or_else(limits::default_max_bits, |bits| bits.0),
         max_line_bytes: cli.max_line_bytes.0,
     };
     let result = match &cli.command {
@@ -61,9 +63,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => commands::inspect::run(args, &limits),
         Command::Query(args) => commands::query::run(args, progress, &limits),
         Command::Merge(args) => commands::combine::run(args, Operation::Union, &limits),
-        Command::Intersect(args) => {
-            commands::combine::run(args, Operation::Intersection, &limits)
-        }
+        Command::Intersect(args) => commands::combine::run(args, Operation::Intersection, &limits),
         Command::Convert(args) => commands::convert::run(args, &limits),
     };
     match result {

@@ -1,7 +1,8 @@
 //! SIGINT, SIGTERM and SIGHUP as requests to save and stop (`dedup --state`), and SIGALRM as a
-//! wake-up for a checkpoint while the input is idle. The handlers only store to atomics; they
-//! are installed without SA_RESTART, so a blocking read returns EINTR and the main loop looks
-//! at the flags. A second stop signal ends the process at once (a save can wait on a stuck
+//! wake-up for a checkpoint while the input is idle. The handlers only store to atomics and
+//! write a byte to a self-pipe, which a reader about to wait for input polls beside it (a flag
+//! alone would miss a signal arriving just before the wait); they are installed without
+//! SA_RESTART, so a read returns EINTR too. A second stop signal ends the process at once (a save can wait on a stuck
 //! stdout or a lock; the one in progress is left to the journal).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -9,6 +10,10 @@ use std::time::Duration;
 
 static STOP: AtomicI32 = AtomicI32::new(0);
 static ALARM: AtomicBool = AtomicBool::new(false);
+/// The write end of the self-pipe each handler writes a byte to, -1 before [`install`].
+static WAKE_WRITE: AtomicI32 = AtomicI32::new(-1);
+/// Its read end, which a reader polls beside its input.
+static WAKE_READ: AtomicI32 = AtomicI32::new(-1);
 
 const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
@@ -17,15 +22,53 @@ extern "C" fn on_stop(signal: libc::c_int) {
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(128 + signal) };
     }
+    wake();
 }
 
 extern "C" fn on_alarm(_: libc::c_int) {
     ALARM.store(true, Ordering::SeqCst);
+    wake();
+}
+
+/// One byte into the self-pipe, so a reader waiting in `poll` wakes even when the signal came
+/// between its look at the flags and the wait (the pipe is non-blocking: a full pipe is awake
+/// already).
+fn wake() {
+    let fd = WAKE_WRITE.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: write is async-signal-safe; errno is saved and restored around it.
+        unsafe {
+            let errno = *libc::__errno_location();
+            libc::write(fd, b"!".as_ptr().cast(), 1);
+            *libc::__errno_location() = errno;
+        }
+    }
+}
+
+/// The fd a blocking reader polls beside its input: readable once a handler ran.
+pub fn wake_fd() -> Option<libc::c_int> {
+    let fd = WAKE_READ.load(Ordering::SeqCst);
+    (fd >= 0).then_some(fd)
+}
+
+/// Empties the self-pipe; then look at the flags ([`stop_requested`], [`take_alarm`]).
+pub fn drain() {
+    if let Some(fd) = wake_fd() {
+        let mut buf = [0u8; 64];
+        // SAFETY: reading into a local buffer from our non-blocking pipe.
+        while unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
+    }
 }
 
 /// Installs the handlers; a stop signal the process was started ignoring (`nohup`, a
 /// background job of a non-interactive shell) stays ignored.
 pub fn install() {
+    let mut fds = [-1; 2];
+    // SAFETY: a pipe into a two-element array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } == 0 {
+        WAKE_READ.store(fds[0], Ordering::SeqCst);
+        WAKE_WRITE.store(fds[1], Ordering::SeqCst);
+    }
     for signal in STOP_SIGNALS {
         if !ignored(signal) {
             set_handler(signal, on_stop);

@@ -44,14 +44,23 @@ impl StateFile {
     }
 
     /// What the file holds (with what stale journals add), or None for a file that does not
-    /// exist yet or is empty (created by a save that never wrote).
+    /// exist yet or is empty (created by a save that never wrote). A file a crash left torn is
+    /// rewritten from its journal at once. Opened for writing, so a state that cannot be saved
+    /// is refused before any line is printed.
     pub fn load(&self) -> CliResult<Option<BloomFilter>> {
         if fs::metadata(&self.path).is_err() {
             return Ok(None);
         }
-        let file = filter_file::open_regular(&self.path, false)?;
+        let file = filter_file::open_regular(&self.path, true)?;
         filter_file::lock(&file, &self.path, libc::LOCK_EX)?;
-        Ok(self.read_repaired(&file)?.map(|(filter, _)| filter))
+        let torn = self.read_on_disk(&file).is_err();
+        let Some((filter, format)) = self.read_repaired(&file)? else {
+            return Ok(None);
+        };
+        if torn {
+            self.write_locked(&file, &filter, self.format.unwrap_or(format))?;
+        }
+        Ok(Some(filter))
     }
 
     /// Saves `filter` ORed with what the file holds now; `filter` gets those bits too.
@@ -63,7 +72,12 @@ impl StateFile {
             self.merge(filter, &on_disk)?;
             format = format.or(Some(disk_format));
         }
-        let bytes = filter_file::encode(filter, format.unwrap_or(FileFormat::Sparkbloom))
+        self.write_locked(&file, filter, format.unwrap_or(FileFormat::Sparkbloom))
+    }
+
+    /// Journal, copy into `file` (locked), remove the journal; each step fsynced.
+    fn write_locked(&self, file: &File, filter: &BloomFilter, format: FileFormat) -> CliResult<()> {
+        let bytes = filter_file::encode(filter, format)
             .map_err(|e| CliError::new(format!("--state {}: {e}", display(&self.path))))?;
         let journal = self.journal_path(std::process::id())?;
         write_journal(&journal, &bytes).map_err(|e| CliError::io(&journal, "write", e))?;
@@ -121,7 +135,10 @@ impl StateFile {
     /// `into`, or (no filter yet) returning the first as the filter. Called under the lock.
     fn recover_journals(&self, into: Option<&BloomFilter>) -> CliResult<Option<Loaded>> {
         let own = self.journal_path(std::process::id())?;
-        let (dir, prefix) = (own.parent().unwrap_or(Path::new(".")), self.journal_prefix()?);
+        let (dir, prefix) = (
+            own.parent().unwrap_or(Path::new(".")),
+            self.journal_prefix()?,
+        );
         let Ok(entries) = fs::read_dir(dir) else {
             return Ok(None);
         };
@@ -153,9 +170,9 @@ impl StateFile {
     /// `.NAME.` of the real file (a symlink resolved), in its directory.
     fn journal_prefix(&self) -> CliResult<OsString> {
         let real = real_path(&self.path);
-        let name = real
-            .file_name()
-            .ok_or_else(|| CliError::new(format!("--state {}: not a file name", display(&self.path))))?;
+        let name = real.file_name().ok_or_else(|| {
+            CliError::new(format!("--state {}: not a file name", display(&self.path)))
+        })?;
         let mut prefix = OsString::from(".");
         prefix.push(name);
         prefix.push(".");

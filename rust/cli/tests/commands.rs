@@ -115,26 +115,43 @@ fn dedup_warns_past_n_and_again_as_the_false_positive_rate_grows_then_sums_up() 
     let mut rates = Vec::new();
     for warning in &lines[..3] {
         assert!(warning.starts_with(WARNING), "{warning}");
-        assert!(warning.contains("more than the 1000 it was sized for"), "{warning}");
+        assert!(
+            warning.contains("more than the 1000 it was sized for"),
+            "{warning}"
+        );
         let rate = warning.split("rate is now ").nth(1).unwrap();
         let rate: f64 = rate.split(' ').next().unwrap().parse().unwrap();
         rates.push(rate);
     }
     // The first comes at most N/64 added lines after the estimate passes N.
-    let estimate: u64 = lines[0][WARNING.len()..].split(' ').next().unwrap().parse().unwrap();
+    let estimate: u64 = lines[0][WARNING.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(
         (1001..=1000 + 1000 / 64 + 40).contains(&estimate),
         "estimate {estimate}"
     );
-    assert!(rates[0] > 0.01 && rates[1] >= 0.02 && rates[2] >= 0.1, "{rates:?}");
-    assert!(rates[0] < 0.02 && rates[1] < 0.1, "each as its threshold is passed: {rates:?}");
+    assert!(
+        rates[0] > 0.01 && rates[1] >= 0.02 && rates[2] >= 0.1,
+        "{rates:?}"
+    );
+    assert!(
+        rates[0] < 0.02 && rates[1] < 0.1,
+        "each as its threshold is passed: {rates:?}"
+    );
     let summary = lines[3];
     let expected = format!(
         "sparkbloom: dedup: 3000 lines read, {printed} printed, {} dropped as seen",
         3000 - printed
     );
     assert!(summary.starts_with(&expected), "{summary}");
-    assert!(summary.contains("false-positive rate is now 4."), "{summary}");
+    assert!(
+        summary.contains("false-positive rate is now 4."),
+        "{summary}"
+    );
     // A state already past N warns at the start of the next run.
     let state = ["dedup", "-n", "1000", "-p", "0.01", "--state", "s.sbloom"];
     run_in(&dir, &state, input.as_bytes());

@@ -16,7 +16,12 @@ pub fn run(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
         return build_per_key::run(args, progress, limits);
     }
     let filter = new_filter(&args.sizing)?;
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build", progress, limits.max_line_bytes)?;
+    let mut lines = Lines::open(
+        &args.inputs,
+        "sparkbloom build",
+        progress,
+        limits.max_line_bytes,
+    )?;
     let mut skipped = Skipped::default();
     let mut batch = Vec::with_capacity(BATCH);
     while let Some(line) = lines.next_line()? {

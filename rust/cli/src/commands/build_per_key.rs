@@ -97,7 +97,12 @@ fn read_key_items(
     limits: &Limits,
     mut add: impl FnMut(&[u8], Key<'_>) -> CliResult<()>,
 ) -> CliResult<()> {
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress, limits.max_line_bytes)?;
+    let mut lines = Lines::open(
+        &args.inputs,
+        "sparkbloom build --per-key",
+        progress,
+        limits.max_line_bytes,
+    )?;
     let mut skipped = Skipped::default();
     while let Some(line) = lines.next_line()? {
         let Some(comma) = line.text.iter().position(|&b| b == b',') else {

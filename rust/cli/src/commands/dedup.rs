@@ -50,6 +50,7 @@ pub fn run(args: &DedupArgs, progress: bool, limits: &Limits) -> CliResult<()> {
         read: 0,
         printed: 0,
         warned: false,
+        format_asked: args.format.is_some(),
         fpp: p,
     };
     let result = sieve.run();
@@ -92,6 +93,8 @@ struct Sieve<'a> {
     read: u64,
     printed: u64,
     warned: bool,
+    /// --format was given.
+    format_asked: bool,
     fpp: f64,
 }
 
@@ -114,6 +117,7 @@ impl Sieve<'_> {
             let line = match self.lines.next_event()? {
                 Event::End => break,
                 Event::Interrupted => {
+                    signals::drain();
                     signals::take_alarm();
                     continue;
                 }
@@ -137,10 +141,18 @@ impl Sieve<'_> {
             }
         }
         self.out.flush().map_err(stdout_error)?;
-        if self.checkpoint.dirty || self.state.as_ref().is_some_and(|s| !s.exists()) {
+        // Also when nothing is new: a state not written yet, or to be rewritten in --format.
+        if self.checkpoint.dirty
+            || self.format_asked
+            || self.state.as_ref().is_some_and(|s| !s.exists())
+        {
             self.save()?;
         }
         self.summary();
+        // A stop signal that came with the end of input still ends the run by that signal.
+        if let Some(signal) = signals::stop_requested() {
+            signals::die_of(signal);
+        }
         Ok(())
     }
 

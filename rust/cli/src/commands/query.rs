@@ -5,8 +5,8 @@ use crate::cli::QueryArgs;
 use crate::commands::stdout_error;
 use crate::error::CliResult;
 use crate::filter_file;
-use crate::limits::Limits;
 use crate::keys::{self, Key, Skipped};
+use crate::limits::Limits;
 use crate::lines::Lines;
 use std::io::{BufWriter, Write};
 
