@@ -45,16 +45,19 @@ fn spawn_dedup(dir: &Path, state: &str, extra: &[&str]) -> (Child, BufReader<Chi
 }
 
 /// Writes `lines` to the child and reads back as many lines: each printed, so each processed.
+/// In chunks smaller than a pipe's buffer, so neither side waits on the other with both full.
 fn feed(child: &mut Child, stdout: &mut BufReader<ChildStdout>, lines: &[String]) {
     let stdin = child.stdin.as_mut().unwrap();
-    for line in lines {
-        writeln!(stdin, "{line}").unwrap();
-    }
-    stdin.flush().unwrap();
-    for line in lines {
-        let mut got = String::new();
-        stdout.read_line(&mut got).unwrap();
-        assert_eq!(got.trim_end(), line, "printed in order");
+    for chunk in lines.chunks(500) {
+        for line in chunk {
+            writeln!(stdin, "{line}").unwrap();
+        }
+        stdin.flush().unwrap();
+        for line in chunk {
+            let mut got = String::new();
+            stdout.read_line(&mut got).unwrap();
+            assert_eq!(got.trim_end(), line, "printed in order");
+        }
     }
 }
 
@@ -78,7 +81,7 @@ fn load(path: &Path) -> BloomFilter {
 fn unseen(dir: &Path, state: &str, lines: &[String]) -> Vec<String> {
     let mut args = vec!["dedup"];
     args.extend(SIZING);
-    args.extend(["--state", state, "--checkpoint-secs", "0"]);
+    args.extend(["--state", state]);
     let run = run_in(dir, &args, text(lines).as_bytes()).ok();
     run.stdout_text().lines().map(String::from).collect()
 }
@@ -92,7 +95,7 @@ fn a_stop_signal_saves_every_printed_line_then_ends_the_run_by_that_signal() {
     ] {
         let dir = scratch(&format!("state_signal_{name}"));
         // No checkpoints: only the signal can save; the input stays open, so no end of input.
-        let (mut child, mut stdout) = spawn_dedup(&dir, "seen.sbloom", &["--checkpoint-secs", "0"]);
+        let (mut child, mut stdout) = spawn_dedup(&dir, "seen.sbloom", &[]);
         let lines = keys("https://example.org/", 0..5000);
         feed(&mut child, &mut stdout, &lines);
         // Kept open until the child has ended (`wait` would close it first).
@@ -139,8 +142,8 @@ fn a_checkpoint_saves_the_printed_lines_while_the_run_goes_on_so_a_kill_loses_no
 fn two_runs_on_one_state_at_once_lose_nothing() {
     let dir = scratch("state_concurrent");
     let (a_lines, b_lines) = (keys("a", 0..20_000), keys("b", 0..20_000));
-    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &["--checkpoint-secs", "0"]);
-    let (mut b, mut b_out) = spawn_dedup(&dir, "seen.sbloom", &["--checkpoint-secs", "0"]);
+    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
+    let (mut b, mut b_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
     // Both have loaded the (absent) state and printed their lines before either saves.
     feed(&mut a, &mut a_out, &a_lines);
     feed(&mut b, &mut b_out, &b_lines);
@@ -155,7 +158,7 @@ fn two_runs_on_one_state_at_once_lose_nothing() {
 #[test]
 fn a_save_onto_a_state_of_another_shape_is_refused() {
     let dir = scratch("state_other_shape");
-    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &["--checkpoint-secs", "0"]);
+    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
     feed(&mut a, &mut a_out, &keys("a", 0..10));
     // Meanwhile another run makes the state with other options.
     run_in(
