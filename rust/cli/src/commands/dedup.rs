@@ -197,12 +197,12 @@ impl Sieve<'_> {
         self.lines.progress.message(&message);
     }
 
-    /// The totals on stderr, for a run that went over capacity.
+    /// The totals on stderr, for a run that warned it was over capacity.
     fn summary(&mut self) {
-        let count = self.filter.approximate_element_count();
-        if !(self.warned || count > self.capacity.expected()) {
+        if !self.warned {
             return;
         }
+        let count = self.filter.approximate_element_count();
         let message = format!(
             "sparkbloom: dedup: {} lines read, {} printed, {} dropped as seen (repeats, or new lines lost to false positives); the filter holds about {count} distinct lines (sized for {}) and its false-positive rate is now {:.3e} (sized for {})",
             self.read,
