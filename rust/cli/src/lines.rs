@@ -156,7 +156,7 @@ impl Lines {
                 self.line_number = 0;
                 continue;
             }
-            let (take, complete) = match available.iter().position(|&b| b == b'\n') {
+            let (take, complete) = match find_newline(available) {
                 Some(at) => (at + 1, true),
                 None => (available.len(), false),
             };
@@ -211,6 +211,30 @@ impl Lines {
             },
         }
     }
+}
+
+/// The first `\n` in `bytes`, eight bytes at a time: a zero byte of w = word ^ 0x0a…0a is a
+/// newline, and (w − 0x01…01) & !w & 0x80…80 has its lowest set bit in the first zero byte
+/// (a borrow can only mark bytes above it).
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for word in words.by_ref() {
+        let w = u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ NEWLINES;
+        let zeros = w.wrapping_sub(ONES) & !w & HIGHS;
+        if zeros != 0 {
+            return Some(offset + zeros.trailing_zeros() as usize / 8);
+        }
+        offset += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|at| offset + at)
 }
 
 /// Waits until `fd` can be read (data, end of input or an error, which the read then tells)
