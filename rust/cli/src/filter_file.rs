@@ -1,6 +1,8 @@
-//! Filter files: the layout detected from the first bytes (FORMAT.md's magic "SBLM", or Guava's
-//! strategy byte 0 or 1), read whole, written atomically (a temp file in the same directory,
-//! fsync, rename), so a crash never leaves a half-written filter under the real name.
+//! Filter files: the layout detected from the first bytes (FORMAT.md's magic "SBLM", Guava's
+//! strategy byte 0 or 1, Spark's version 0 0 …), read within a bound (a regular file only; the
+//! header's declared size checked against `--max-bits` before the rest is read), and written
+//! atomically (a temp file in the same directory, fsync, rename), so a crash never leaves a
+//! half-written filter under the real name. `dedup --state` saves differently (state_file.rs).
 
 use crate::cli::FileFormat;
 use crate::error::{CliError, CliResult, display};
@@ -44,7 +46,9 @@ pub fn detect(bytes: &[u8], path: &Path) -> CliResult<FileFormat> {
 /// never seen half-done, refused from its header when it declares more than `max_bits` bits.
 pub fn read(path: &Path, max_bits: u64) -> CliResult<Loaded> {
     let file = open_regular(path, false)?;
-    lock(&file, path, libc::LOCK_SH)?;
+    // Best effort: a file system without flock still reads (a save then may be seen torn, and
+    // the checksum or length check names it).
+    let _ = lock(&file, path, libc::LOCK_SH);
     read_from(&file, path, max_bits)
 }
 
