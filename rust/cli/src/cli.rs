@@ -63,7 +63,8 @@ pub struct Sizing {
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_fpp, allow_hyphen_values = true)]
     pub fpp: f64,
 
-    /// Guava's strategy: mitz64 (Guava ≥ 17) or mitz32 (Guava ≤ 16, Spark's shaded 14.0.1).
+    /// Hashing strategy: Guava's mitz64 (Guava ≥ 17) or mitz32 (Guava ≤ 16, Spark's shaded
+    /// 14.0.1), or Spark's sketch `BloomFilter` (spark-v1: Spark 2.0–4.0, spark-v2: 4.1+).
     #[arg(long, value_enum, default_value_t = StrategyArg::Mitz64)]
     pub strategy: StrategyArg,
 }
@@ -93,6 +94,8 @@ impl Sizing {
 pub enum StrategyArg {
     Mitz64,
     Mitz32,
+    SparkV1,
+    SparkV2,
 }
 
 impl From<StrategyArg> for Strategy {
@@ -100,6 +103,8 @@ impl From<StrategyArg> for Strategy {
         match arg {
             StrategyArg::Mitz64 => Strategy::Murmur128Mitz64,
             StrategyArg::Mitz32 => Strategy::Murmur128Mitz32,
+            StrategyArg::SparkV1 => Strategy::SparkSketchV1,
+            StrategyArg::SparkV2 => Strategy::SparkSketchV2,
         }
     }
 }

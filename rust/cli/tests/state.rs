@@ -279,3 +279,26 @@ fn a_journal_left_by_a_dead_run_is_used_and_removed() {
     assert_eq!(unseen(&dir, "seen.sbloom", &lines), Vec::<String>::new());
     assert!(!dir.join(&journal).exists(), "journal removed");
 }
+
+#[test]
+fn a_spark_state_stays_spark() {
+    let dir = scratch("state_spark");
+    let sized = ["-n", "1000", "-p", "0.01", "--strategy", "spark-v2"];
+    let build = |lines: &[String], out: &str| {
+        let mut args = vec!["build"];
+        args.extend(sized);
+        args.extend(["--format", "spark", "-o", out]);
+        run_in(&dir, &args, text(lines).as_bytes()).ok();
+    };
+    build(&keys("k", 0..100), "seen.spark");
+    build(&keys("k", 0..200), "expected.spark");
+    let mut args = vec!["dedup"];
+    args.extend(sized);
+    args.extend(["--state", "seen.spark"]);
+    let run = run_in(&dir, &args, text(&keys("k", 50..200)).as_bytes()).ok();
+    assert_eq!(run.stdout_text(), text(&keys("k", 100..200)));
+    assert_eq!(
+        fs::read(dir.join("seen.spark")).unwrap(),
+        fs::read(dir.join("expected.spark")).unwrap()
+    );
+}
