@@ -1,5 +1,6 @@
 //! The command line, as `clap` parses it: subcommands, options and the `--help` examples.
 
+use crate::limits::{Amount, DEFAULT_MAX_LINE_BYTES, parse_amount};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use sparkbloom::Strategy;
 use std::path::PathBuf;
@@ -17,6 +18,17 @@ pub struct Cli {
     /// Show progress on stderr even when it is not a terminal (on a terminal it always shows).
     #[arg(long, global = true)]
     pub progress: bool,
+
+    /// Refuse a filter file that declares more bits than this, from its header, before
+    /// allocating anything (e.g. 2^33, 1Gi); default: half the memory this process may use
+    /// (physical memory, `ulimit -v`, `ulimit -d`), in bits.
+    #[arg(long, global = true, value_name = "BITS", value_parser = parse_amount)]
+    pub max_bits: Option<Amount>,
+
+    /// Stop with an error naming the line (file:line) when an input line is longer than this.
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_amount,
+        default_value_t = Amount(DEFAULT_MAX_LINE_BYTES))]
+    pub max_line_bytes: Amount,
 
     #[command(subcommand)]
     pub command: Command,
@@ -51,7 +63,8 @@ pub struct Sizing {
     #[arg(short = 'p', long, value_name = "P", value_parser = parse_fpp, allow_hyphen_values = true)]
     pub fpp: f64,
 
-    /// Guava's strategy: mitz64 (Guava ≥ 17) or mitz32 (Guava ≤ 16, Spark's shaded 14.0.1).
+    /// Hashing strategy: Guava's mitz64 (Guava ≥ 17) or mitz32 (Guava ≤ 16, Spark's shaded
+    /// 14.0.1), or Spark's sketch `BloomFilter` (spark-v1: Spark 2.0–4.0, spark-v2: 4.1+).
     #[arg(long, value_enum, default_value_t = StrategyArg::Mitz64)]
     pub strategy: StrategyArg,
 }
@@ -81,6 +94,8 @@ impl Sizing {
 pub enum StrategyArg {
     Mitz64,
     Mitz32,
+    SparkV1,
+    SparkV2,
 }
 
 impl From<StrategyArg> for Strategy {
@@ -88,6 +103,8 @@ impl From<StrategyArg> for Strategy {
         match arg {
             StrategyArg::Mitz64 => Strategy::Murmur128Mitz64,
             StrategyArg::Mitz32 => Strategy::Murmur128Mitz32,
+            StrategyArg::SparkV1 => Strategy::SparkSketchV1,
+            StrategyArg::SparkV2 => Strategy::SparkSketchV2,
         }
     }
 }
@@ -113,26 +130,44 @@ pub enum FileFormat {
     Spark,
 }
 
-/// Print each input line the filter has not seen and add it: the crawler's sieve (seed 001).
+/// Print each input line the filter has not seen and add it: a crawler's sieve.
 ///
 /// Reads lines (a line is its bytes without `\n` or `\r\n`, hashed as `put(String)` for UTF-8
 /// text), writes each line not seen before to stdout, in order, and adds it. A line seen before
 /// is never printed again; a new line is dropped only on a false positive, with probability at
 /// most the filter's current false-positive rate. Memory: the filter (m/8 bytes) and one line.
-/// Once the estimated count passes N it warns on stderr, once.
+/// Once the estimated count passes N it warns on stderr, and again as the false-positive rate
+/// reaches 2, 10, 100, ... times P; an over-capacity run ends with a summary line on stderr.
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
     sparkbloom dedup -n 10000000 -p 0.001 urls.txt > new-urls.txt\n  \
     crawl-links | sparkbloom dedup -n 100000000 -p 0.001 --state seen.sbloom | fetch-pages\n\n\
-    With --state, a run continues where the last stopped; if stdout closes early \
-    (`| head`) the run ends quietly and the state file is left as it was.")]
+    With --state, a run continues where the last stopped, and the state is saved: every \
+    --checkpoint-secs seconds of work, on SIGINT, SIGTERM or SIGHUP (then the run ends with that \
+    signal; a second one ends it at once, unsaved) and at the end of input. Every line a saved \
+    state counts as seen has been written to stdout first, so a run killed outright prints again \
+    at most the lines of its last interval. A save takes an exclusive lock (flock) on the file and \
+    ORs in what the file holds then, so runs sharing one state lose nothing; it writes through \
+    the file itself (mode, owner, hard links and symlinks stay), after a journal copy \
+    .NAME.PID.tmp beside it that a later run uses to repair a save cut short and then removes. \
+    The file keeps the layout it was read in (Guava's stream stays Guava's) unless --format. \
+    If stdout closes early (`| head`) the run ends quietly with the state of its last save.")]
 pub struct DedupArgs {
     #[command(flatten)]
     pub sizing: Sizing,
 
-    /// Load the filter from FILE when it exists, save it there at the end (atomically).
+    /// Load the filter from FILE when it exists; save it there (see below).
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
+
+    /// Layout the state is saved in; default: the layout the file has, sparkbloom for a new one.
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "state")]
+    pub format: Option<FileFormat>,
+
+    /// Save the state after this many seconds of work (0: only on a signal and at the end). A
+    /// save that takes long stretches the interval to ten times its duration.
+    #[arg(long, value_name = "SECS", default_value_t = 5, requires = "state")]
+    pub checkpoint_secs: u64,
 
     /// Files of lines; none or `-` reads stdin.
     #[arg(value_name = "INPUT")]

@@ -1,21 +1,26 @@
-//! `sparkbloom`: Guava-compatible Bloom filters on the command line (issue 13). Every failure
+//! `sparkbloom`: Guava-compatible Bloom filters on the command line. Every failure
 //! is one line on stderr, `sparkbloom: <file/line/option>: <what is wrong>`, and exit status 1
 //! (2 for a command line clap rejects); a closed stdout (`| head`) ends the process quietly.
 
+mod capacity_watch;
 mod cli;
 mod commands;
 mod error;
 mod filter_file;
 mod keys;
+mod limits;
 mod lines;
 mod per_key_sizing;
 mod progress;
+mod signals;
+mod state_file;
 mod stats;
 
 use clap::Parser;
 use clap::error::ErrorKind;
 use cli::{Cli, Command};
 use commands::combine::Operation;
+use limits::Limits;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -46,14 +51,20 @@ fn main() -> ExitCode {
         }
     };
     let progress = cli.progress;
+    let limits = Limits {
+        max_bits: cli
+            .max_bits
+            .map_or_else(limits::default_max_bits, |bits| bits.0),
+        max_line_bytes: cli.max_line_bytes.0,
+    };
     let result = match &cli.command {
-        Command::Dedup(args) => commands::dedup::run(args, progress),
-        Command::Build(args) => commands::build::run(args, progress),
-        Command::Inspect(args) => commands::inspect::run(args),
-        Command::Query(args) => commands::query::run(args, progress),
-        Command::Merge(args) => commands::combine::run(args, Operation::Union),
-        Command::Intersect(args) => commands::combine::run(args, Operation::Intersection),
-        Command::Convert(args) => commands::convert::run(args),
+        Command::Dedup(args) => commands::dedup::run(args, progress, &limits),
+        Command::Build(args) => commands::build::run(args, progress, &limits),
+        Command::Inspect(args) => commands::inspect::run(args, &limits),
+        Command::Query(args) => commands::query::run(args, progress, &limits),
+        Command::Merge(args) => commands::combine::run(args, Operation::Union, &limits),
+        Command::Intersect(args) => commands::combine::run(args, Operation::Intersection, &limits),
+        Command::Convert(args) => commands::convert::run(args, &limits),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

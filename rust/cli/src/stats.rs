@@ -1,5 +1,5 @@
-//! What a filter's bits say about it: fill, the estimated count n ≈ −(m/k)·ln(1 − X/m) (seed
-//! 001), the false-positive rate at this fill, and the capacity m·ln2/(k − ½).
+//! What a filter's bits say about it: fill, the estimated count n ≈ −(m/k)·ln(1 − X/m) (from
+//! the fill), the false-positive rate at this fill, and the capacity m·ln2/(k − ½).
 
 use sparkbloom::BloomFilter;
 use std::f64::consts::LN_2;

@@ -97,7 +97,7 @@ fn dedup_reads_files_in_order() {
 }
 
 #[test]
-fn dedup_warns_once_when_the_estimated_count_passes_n() {
+fn dedup_warns_past_n_and_again_as_the_false_positive_rate_grows_then_sums_up() {
     let dir = scratch("dedup_warning");
     let input = lines_of(&(0..3000).collect::<Vec<_>>());
     let run = run_in(
@@ -106,21 +106,25 @@ fn dedup_warns_once_when_the_estimated_count_passes_n() {
         input.as_bytes(),
     );
     assert_eq!(run.code, Some(0));
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .starts_with("sparkbloom: warning: the filter holds about 10"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("more than the 1000 it was sized for"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("(sized for 0.01)"), "{}", run.stderr);
-    // The estimate is checked at most N/64 added lines late.
-    let estimate: u64 = run.stderr["sparkbloom: warning: the filter holds about ".len()..]
+    let printed = run.stdout_text().lines().count();
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    // m = 9586, k = 7: 3000 keys fill 1 − e^(−7·3000/9586) = 0.888 of the bits, a rate of
+    // 0.888^7 = 0.44, past 1, 2 and 10 times P (not 100: that is 1): three warnings and the sum.
+    assert_eq!(lines.len(), 4, "{}", run.stderr);
+    const WARNING: &str = "sparkbloom: warning: the filter holds about ";
+    let mut rates = Vec::new();
+    for warning in &lines[..3] {
+        assert!(warning.starts_with(WARNING), "{warning}");
+        assert!(
+            warning.contains("more than the 1000 it was sized for"),
+            "{warning}"
+        );
+        let rate = warning.split("rate is now ").nth(1).unwrap();
+        let rate: f64 = rate.split(' ').next().unwrap().parse().unwrap();
+        rates.push(rate);
+    }
+    // The first comes at most N/64 added lines after the estimate passes N.
+    let estimate: u64 = lines[0][WARNING.len()..]
         .split(' ')
         .next()
         .unwrap()
@@ -129,6 +133,24 @@ fn dedup_warns_once_when_the_estimated_count_passes_n() {
     assert!(
         (1001..=1000 + 1000 / 64 + 40).contains(&estimate),
         "estimate {estimate}"
+    );
+    assert!(
+        rates[0] > 0.01 && rates[1] >= 0.02 && rates[2] >= 0.1,
+        "{rates:?}"
+    );
+    assert!(
+        rates[0] < 0.02 && rates[1] < 0.1,
+        "each as its threshold is passed: {rates:?}"
+    );
+    let summary = lines[3];
+    let expected = format!(
+        "sparkbloom: dedup: 3000 lines read, {printed} printed, {} dropped as seen",
+        3000 - printed
+    );
+    assert!(summary.starts_with(&expected), "{summary}");
+    assert!(
+        summary.contains("false-positive rate is now 4."),
+        "{summary}"
     );
     // A state already past N warns at the start of the next run.
     let state = ["dedup", "-n", "1000", "-p", "0.01", "--state", "s.sbloom"];

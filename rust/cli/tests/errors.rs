@@ -283,7 +283,7 @@ fn a_closed_stdout_ends_the_run_quietly_and_leaves_the_state_as_it_was() {
     let dir = scratch("err_sigpipe");
     // A reader that takes one line and goes away, with a writer far ahead of it.
     let script = format!(
-        "seq 1 2000000 | {BIN} dedup -n 3000000 -p 0.01 --state s.sbloom | head -n 1; echo \"${{PIPESTATUS[1]}}\""
+        "seq 1 2000000 | {BIN} dedup -n 3000000 -p 0.01 --state s.sbloom --checkpoint-secs 0 | head -n 1; echo \"${{PIPESTATUS[1]}}\""
     );
     let output = Command::new("bash")
         .arg("-c")

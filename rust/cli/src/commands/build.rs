@@ -6,16 +6,22 @@ use crate::commands::{build_per_key, new_filter};
 use crate::error::CliResult;
 use crate::filter_file;
 use crate::keys::{self, Key, Skipped};
+use crate::limits::Limits;
 use crate::lines::Lines;
 
 const BATCH: usize = 4096;
 
-pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
+pub fn run(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     if args.per_key {
-        return build_per_key::run(args, progress);
+        return build_per_key::run(args, progress, limits);
     }
     let filter = new_filter(&args.sizing)?;
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build", progress)?;
+    let mut lines = Lines::open(
+        &args.inputs,
+        "sparkbloom build",
+        progress,
+        limits.max_line_bytes,
+    )?;
     let mut skipped = Skipped::default();
     let mut batch = Vec::with_capacity(BATCH);
     while let Some(line) = lines.next_line()? {

@@ -11,18 +11,19 @@ use sparkbloom::BloomFilter;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::limits::Limits;
 use crate::lines::Lines;
 use crate::per_key_sizing::per_key_shape;
 
-pub fn run(args: &BuildArgs, progress: bool) -> CliResult<()> {
+pub fn run(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     if args.sizing.policy == SizingPolicy::PerKey {
-        return run_sized_per_key(args, progress);
+        return run_sized_per_key(args, progress, limits);
     }
     // Refuse a bad sizing or output before reading anything.
     new_filter(&args.sizing)?;
     prepare_directory(&args.output)?;
     let mut filters: BTreeMap<Vec<u8>, BloomFilter> = BTreeMap::new();
-    read_key_items(args, progress, |group, key| {
+    read_key_items(args, progress, limits, |group, key| {
         let filter = match filters.get(group) {
             Some(filter) => filter,
             None => filters
@@ -47,12 +48,12 @@ struct Items {
 
 /// `--sizing per-key`: every key's items are held (8 bytes per long item, the bytes of a string
 /// item), then each key's distinct items are counted, its filter sized and filled.
-fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
+fn run_sized_per_key(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     let fpp = args.sizing.fpp;
     per_key_shape(1, fpp).ok_or_else(|| CliError::new(format!("--fpp {fpp}: too small")))?;
     prepare_directory(&args.output)?;
     let mut items: BTreeMap<Vec<u8>, Items> = BTreeMap::new();
-    read_key_items(args, progress, |group, key| {
+    read_key_items(args, progress, limits, |group, key| {
         let entry = match items.get_mut(group) {
             Some(entry) => entry,
             None => items.entry(group.to_vec()).or_default(),
@@ -93,9 +94,15 @@ fn run_sized_per_key(args: &BuildArgs, progress: bool) -> CliResult<()> {
 fn read_key_items(
     args: &BuildArgs,
     progress: bool,
+    limits: &Limits,
     mut add: impl FnMut(&[u8], Key<'_>) -> CliResult<()>,
 ) -> CliResult<()> {
-    let mut lines = Lines::open(&args.inputs, "sparkbloom build --per-key", progress)?;
+    let mut lines = Lines::open(
+        &args.inputs,
+        "sparkbloom build --per-key",
+        progress,
+        limits.max_line_bytes,
+    )?;
     let mut skipped = Skipped::default();
     while let Some(line) = lines.next_line()? {
         let Some(comma) = line.text.iter().position(|&b| b == b',') else {

@@ -4,6 +4,7 @@
 use crate::cli::CombineArgs;
 use crate::error::{CliError, CliResult, display};
 use crate::filter_file;
+use crate::limits::Limits;
 
 #[derive(Clone, Copy)]
 pub enum Operation {
@@ -11,11 +12,11 @@ pub enum Operation {
     Intersection,
 }
 
-pub fn run(args: &CombineArgs, operation: Operation) -> CliResult<()> {
+pub fn run(args: &CombineArgs, operation: Operation, limits: &Limits) -> CliResult<()> {
     let first = &args.files[0];
-    let result = filter_file::read(first)?.filter;
+    let result = filter_file::read(first, limits.max_bits)?.filter;
     for path in &args.files[1..] {
-        let other = filter_file::read(path)?.filter;
+        let other = filter_file::read(path, limits.max_bits)?.filter;
         let combined = match operation {
             Operation::Union => result.union(&other),
             Operation::Intersection => result.intersect(&other),

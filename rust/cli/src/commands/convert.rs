@@ -3,8 +3,9 @@
 use crate::cli::ConvertArgs;
 use crate::error::CliResult;
 use crate::filter_file;
+use crate::limits::Limits;
 
-pub fn run(args: &ConvertArgs) -> CliResult<()> {
-    let loaded = filter_file::read(&args.input)?;
+pub fn run(args: &ConvertArgs, limits: &Limits) -> CliResult<()> {
+    let loaded = filter_file::read(&args.input, limits.max_bits)?;
     filter_file::write(&args.output, &loaded.filter, args.to)
 }

@@ -4,15 +4,16 @@ use crate::cli::{FileFormat, InspectArgs};
 use crate::commands::stdout_error;
 use crate::error::{CliResult, display};
 use crate::filter_file::{self, Loaded};
+use crate::limits::Limits;
 use crate::stats::Fill;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 
-pub fn run(args: &InspectArgs) -> CliResult<()> {
+pub fn run(args: &InspectArgs, limits: &Limits) -> CliResult<()> {
     let mut out = std::io::stdout().lock();
     for (i, path) in args.files.iter().enumerate() {
-        let loaded = filter_file::read(path)?;
+        let loaded = filter_file::read(path, limits.max_bits)?;
         let fill = Fill::of(&loaded.filter);
         let over = over_capacity(&fill, args.expected_insertions);
         let text = if args.json {

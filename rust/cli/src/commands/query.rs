@@ -6,12 +6,18 @@ use crate::commands::stdout_error;
 use crate::error::CliResult;
 use crate::filter_file;
 use crate::keys::{self, Key, Skipped};
+use crate::limits::Limits;
 use crate::lines::Lines;
 use std::io::{BufWriter, Write};
 
-pub fn run(args: &QueryArgs, progress: bool) -> CliResult<()> {
-    let filter = filter_file::read(&args.filter)?.filter;
-    let mut lines = Lines::open(&args.inputs, "sparkbloom query", progress)?;
+pub fn run(args: &QueryArgs, progress: bool, limits: &Limits) -> CliResult<()> {
+    let filter = filter_file::read(&args.filter, limits.max_bits)?.filter;
+    let mut lines = Lines::open(
+        &args.inputs,
+        "sparkbloom query",
+        progress,
+        limits.max_line_bytes,
+    )?;
     let mut out = BufWriter::with_capacity(256 * 1024, std::io::stdout().lock());
     let mut skipped = Skipped::default();
     loop {

@@ -1,0 +1,304 @@
+//! `dedup --state` never loses or rewrites what the state file holds: real processes, real
+//! files, real signals. A stop signal saves every line printed; a checkpoint saves them while
+//! the run goes on; runs sharing a file merge; the file keeps its layout, mode, inode, hard
+//! links and symlinks; a journal a dead run left is used and removed.
+
+mod support;
+
+use sparkbloom::{BloomFilter, format};
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{BIN, run_in, scratch};
+
+const SIZING: [&str; 4] = ["-n", "100000", "-p", "0.000001"];
+
+/// `sparkbloom dedup -n 100000 -p 1e-6 --state FILE extra…` with stdin and stdout piped, the
+/// stop signals at their default actions whatever the test runner inherited.
+fn spawn_dedup(dir: &Path, state: &str, extra: &[&str]) -> (Child, BufReader<ChildStdout>) {
+    let mut command = Command::new(BIN);
+    command
+        .arg("dedup")
+        .args(SIZING)
+        .args(["--state", state])
+        .args(extra)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("spawn sparkbloom");
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdout)
+}
+
+/// Writes `lines` to the child and reads back as many lines: each printed, so each processed.
+/// In chunks smaller than a pipe's buffer, so neither side waits on the other with both full.
+fn feed(child: &mut Child, stdout: &mut BufReader<ChildStdout>, lines: &[String]) {
+    let stdin = child.stdin.as_mut().unwrap();
+    for chunk in lines.chunks(500) {
+        for line in chunk {
+            writeln!(stdin, "{line}").unwrap();
+        }
+        stdin.flush().unwrap();
+        for line in chunk {
+            let mut got = String::new();
+            stdout.read_line(&mut got).unwrap();
+            assert_eq!(got.trim_end(), line, "printed in order");
+        }
+    }
+}
+
+fn keys(prefix: &str, range: std::ops::Range<u32>) -> Vec<String> {
+    range.map(|i| format!("{prefix}{i}")).collect()
+}
+
+fn text(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+fn load(path: &Path) -> BloomFilter {
+    let bytes = fs::read(path).unwrap();
+    match bytes[0] {
+        b'S' => format::decode(&bytes).unwrap(),
+        _ => format::guava::decode(&bytes).unwrap(),
+    }
+}
+
+/// The lines of `lines` a run on `state` prints: those the state has not seen.
+fn unseen(dir: &Path, state: &str, lines: &[String]) -> Vec<String> {
+    let mut args = vec!["dedup"];
+    args.extend(SIZING);
+    args.extend(["--state", state]);
+    let run = run_in(dir, &args, text(lines).as_bytes()).ok();
+    run.stdout_text().lines().map(String::from).collect()
+}
+
+#[test]
+fn a_stop_signal_saves_every_printed_line_then_ends_the_run_by_that_signal() {
+    for (signal, name) in [
+        (libc::SIGINT, "int"),
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+    ] {
+        let dir = scratch(&format!("state_signal_{name}"));
+        // No checkpoints: only the signal can save; the input stays open, so no end of input.
+        let (mut child, mut stdout) = spawn_dedup(&dir, "seen.sbloom", &[]);
+        let lines = keys("https://example.org/", 0..5000);
+        feed(&mut child, &mut stdout, &lines);
+        // Kept open until the child has ended (`wait` would close it first).
+        let _stdin = child.stdin.take();
+        // SAFETY: signalling the child this test spawned.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "{name}: {status:?}");
+        let filter = load(&dir.join("seen.sbloom"));
+        assert!(lines.iter().all(|l| filter.might_contain_str(l)), "{name}");
+        let mut more = lines.clone();
+        more.push("https://example.org/new".into());
+        assert_eq!(
+            unseen(&dir, "seen.sbloom", &more),
+            ["https://example.org/new"]
+        );
+    }
+}
+
+#[test]
+fn a_checkpoint_saves_the_printed_lines_while_the_run_goes_on_so_a_kill_loses_none() {
+    let dir = scratch("state_checkpoint");
+    let (mut child, mut stdout) = spawn_dedup(&dir, "seen.sbloom", &["--checkpoint-secs", "1"]);
+    let lines = keys("k", 0..3000);
+    feed(&mut child, &mut stdout, &lines);
+    // The input is idle now: the checkpoint comes on its own. Waiting is bounded only so a
+    // failure cannot hang the suite.
+    let path = dir.join("seen.sbloom");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
+        assert!(
+            Instant::now() < deadline,
+            "no checkpoint while the run goes on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing more is saved
+    child.wait().unwrap();
+    assert!(lines.iter().all(|l| load(&path).might_contain_str(l)));
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), Vec::<String>::new());
+}
+
+#[test]
+fn two_runs_on_one_state_at_once_lose_nothing() {
+    let dir = scratch("state_concurrent");
+    let (a_lines, b_lines) = (keys("a", 0..20_000), keys("b", 0..20_000));
+    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
+    let (mut b, mut b_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
+    // Both have loaded the (absent) state and printed their lines before either saves.
+    feed(&mut a, &mut a_out, &a_lines);
+    feed(&mut b, &mut b_out, &b_lines);
+    drop(a.stdin.take());
+    drop(b.stdin.take());
+    assert!(a.wait().unwrap().success());
+    assert!(b.wait().unwrap().success());
+    let all: Vec<String> = a_lines.iter().chain(&b_lines).cloned().collect();
+    assert_eq!(unseen(&dir, "seen.sbloom", &all), Vec::<String>::new());
+}
+
+#[test]
+fn a_save_onto_a_state_of_another_shape_is_refused() {
+    let dir = scratch("state_other_shape");
+    let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
+    feed(&mut a, &mut a_out, &keys("a", 0..10));
+    // Meanwhile another run makes the state with other options.
+    run_in(
+        &dir,
+        &["dedup", "-n", "10", "-p", "0.1", "--state", "seen.sbloom"],
+        b"x\n",
+    )
+    .ok();
+    drop(a.stdin.take());
+    let output = a.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "sparkbloom: --state seen.sbloom: the filter in the file no longer matches"
+        ) && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(
+        load(&dir.join("seen.sbloom")).might_contain_str("x"),
+        "left as it was"
+    );
+}
+
+#[test]
+fn a_guava_state_stays_guava_unless_format_says_otherwise() {
+    let dir = scratch("state_guava");
+    let build = |lines: &[String], out: &str| {
+        let mut args = vec!["build"];
+        args.extend(SIZING);
+        args.extend(["--format", "guava", "-o", out]);
+        run_in(&dir, &args, text(lines).as_bytes()).ok();
+    };
+    build(&keys("k", 0..100), "seen.guava");
+    build(&keys("k", 0..200), "expected.guava");
+    assert_eq!(
+        unseen(&dir, "seen.guava", &keys("k", 50..200)),
+        keys("k", 100..200)
+    );
+    // Byte for byte what Guava's writeTo gives for those keys.
+    assert_eq!(
+        fs::read(dir.join("seen.guava")).unwrap(),
+        fs::read(dir.join("expected.guava")).unwrap()
+    );
+    let mut args = vec!["dedup"];
+    args.extend(SIZING);
+    args.extend(["--state", "seen.guava", "--format", "sparkbloom"]);
+    run_in(&dir, &args, b"k1\n").ok();
+    assert_eq!(&fs::read(dir.join("seen.guava")).unwrap()[..4], b"SBLM");
+}
+
+#[test]
+fn the_state_keeps_its_mode_inode_and_hard_links_and_a_symlink_is_followed() {
+    let dir = scratch("state_metadata");
+    let lines = keys("k", 0..100);
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines[..50]), lines[..50]);
+    let path = dir.join("seen.sbloom");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    fs::hard_link(&path, dir.join("other-name.sbloom")).unwrap();
+    std::os::unix::fs::symlink("seen.sbloom", dir.join("link.sbloom")).unwrap();
+    let before = fs::metadata(&path).unwrap();
+
+    assert_eq!(unseen(&dir, "link.sbloom", &lines[..80]), lines[50..80]);
+    let after = fs::metadata(&path).unwrap();
+    assert_eq!(after.mode() & 0o7777, 0o600, "mode kept");
+    assert_eq!(
+        (after.ino(), after.uid(), after.gid()),
+        (before.ino(), before.uid(), before.gid())
+    );
+    assert_eq!(after.nlink(), 2, "hard link kept");
+    assert!(
+        fs::symlink_metadata(dir.join("link.sbloom"))
+            .unwrap()
+            .is_symlink()
+    );
+    // Every name sees the saved state.
+    assert_eq!(unseen(&dir, "other-name.sbloom", &lines), lines[80..]);
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), Vec::<String>::new());
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+/// The id of a process that has ended.
+fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    child.wait().unwrap();
+    child.id()
+}
+
+#[test]
+fn a_journal_left_by_a_dead_run_is_used_and_removed() {
+    let dir = scratch("state_journal");
+    let lines = keys("k", 0..300);
+    unseen(&dir, "seen.sbloom", &lines[..100]);
+    // A run killed after writing its journal (lines up to 200), before copying it in.
+    unseen(&dir, "later.sbloom", &lines[..200]);
+    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
+    fs::rename(dir.join("later.sbloom"), dir.join(&journal)).unwrap();
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), lines[200..]);
+    assert!(!dir.join(&journal).exists(), "journal removed");
+
+    // Killed while copying it in: the state is torn, the journal whole.
+    unseen(&dir, "later.sbloom", &lines[..250]);
+    let whole = fs::read(dir.join("later.sbloom")).unwrap();
+    fs::write(dir.join("seen.sbloom"), &whole[..whole.len() / 2]).unwrap();
+    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
+    fs::rename(dir.join("later.sbloom"), dir.join(&journal)).unwrap();
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), lines[250..]);
+    assert!(!dir.join(&journal).exists(), "journal removed");
+
+    // Killed while writing the journal: the state is whole, the journal cut short.
+    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
+    fs::write(dir.join(&journal), &whole[..10]).unwrap();
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), Vec::<String>::new());
+    assert!(!dir.join(&journal).exists(), "journal removed");
+}
+
+#[test]
+fn a_spark_state_stays_spark() {
+    let dir = scratch("state_spark");
+    let sized = ["-n", "1000", "-p", "0.01", "--strategy", "spark-v2"];
+    let build = |lines: &[String], out: &str| {
+        let mut args = vec!["build"];
+        args.extend(sized);
+        args.extend(["--format", "spark", "-o", out]);
+        run_in(&dir, &args, text(lines).as_bytes()).ok();
+    };
+    build(&keys("k", 0..100), "seen.spark");
+    build(&keys("k", 0..200), "expected.spark");
+    let mut args = vec!["dedup"];
+    args.extend(sized);
+    args.extend(["--state", "seen.spark"]);
+    let run = run_in(&dir, &args, text(&keys("k", 50..200)).as_bytes()).ok();
+    assert_eq!(run.stdout_text(), text(&keys("k", 100..200)));
+    assert_eq!(
+        fs::read(dir.join("seen.spark")).unwrap(),
+        fs::read(dir.join("expected.spark")).unwrap()
+    );
+}
