@@ -43,6 +43,27 @@ import scala.Tuple2;
  * compact FORMAT bytes) and read back with {@code objectFile}. Each key must have at most one
  * filter when calling {@link #dedup}; the build helpers guarantee it.
  *
+ * <p>Nulls, the same in every helper and plan (the join and the broadcast answer alike):
+ * <ul>
+ *   <li>a null key is a key like any other (Spark's partitioners and the helpers' maps accept it);
+ *   <li>a null item ({@code (key, null)} pairs, a null element of a {@code String[]}) is no item:
+ *       skipped when building, dropped from candidates, as the SQL functions skip null items;
+ *   <li>a null item array when building is an empty one (the key gets an empty filter);
+ *   <li>null candidates stay null: {@code (key, null)} comes back as it is;
+ *   <li>a null filter is no filter: the key's candidates are kept (unless another filter of the
+ *       key has seen them), wherever it comes among the key's filters.
+ * </ul>
+ *
+ * <p>Sizes: a sizing whose filter is larger than the process can allocate fails with an {@link
+ * IllegalArgumentException} naming it, never an {@code Error} (which Spark treats as fatal to the
+ * executor, or to the whole application in local mode): fixed sizes are checked on the driver
+ * when the helper is called; per-key sizes, known only once a key's items are counted, fail
+ * that key's task with the same exception, and the job fails as any job does.
+ *
+ * <p>Saved filters: {@code objectFile} and the dedups of a path fail on the driver if nothing is
+ * saved there (a missing path or an empty directory), and a task reading a record that is not a
+ * {@code (key, BloomFilter)} pair fails naming the file and the record's type.
+ *
  * <p>Scala: every method that takes a {@code JavaPairRDD} has an {@code RDD} overload that takes
  * and returns plain RDDs, e.g.
  * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], 10000, 0.001): RDD[(String, BloomFilter)]}.
@@ -69,7 +90,7 @@ public final class PerKeyFilters {
       JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp) {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return pairs
-        .aggregateByKey(zero, (b, item) -> b.add(item), FilterBuilder::merge)
+        .aggregateByKey(zero, (b, item) -> item == null ? b : b.add(item), FilterBuilder::merge)
         .mapValues(b -> b.build());
   }
 
@@ -78,7 +99,7 @@ public final class PerKeyFilters {
       JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp, int numPartitions) {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return pairs
-        .aggregateByKey(zero, numPartitions, (b, item) -> b.add(item), FilterBuilder::merge)
+        .aggregateByKey(zero, numPartitions, (b, item) -> item == null ? b : b.add(item), FilterBuilder::merge)
         .mapValues(b -> b.build());
   }
 
@@ -105,7 +126,7 @@ public final class PerKeyFilters {
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
     FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
     return records
-        .aggregateByKey(zero, FilterBuilder::addAll, FilterBuilder::merge)
+        .aggregateByKey(zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), FilterBuilder::merge)
         .mapValues(b -> b.build());
   }
 
@@ -124,8 +145,8 @@ public final class PerKeyFilters {
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
     FilterBuilder.validate(expectedInsertions, fpp);
     return records.mapValues(items -> {
-      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
-      f.putAll(items);
+      BloomFilter f = FilterBuilder.create(expectedInsertions, fpp);
+      f.putAll(NullItems.orEmpty(items));
       return f;
     });
   }
@@ -201,7 +222,7 @@ public final class PerKeyFilters {
       return buildPerKey(pairs, sizing.expectedInsertions(0), sizing.fpp(), numPartitions);
     }
     return pairs
-        .aggregateByKey(new LongArrayBuilder(), numPartitions, LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .aggregateByKey(new LongArrayBuilder(), numPartitions, PerKeyFilters::add, LongArrayBuilder::addAll)
         .mapValues(items -> sizing.build(items.toArray()));
   }
 
@@ -235,8 +256,12 @@ public final class PerKeyFilters {
     return buildPerKeyFromArrays(ScalaRdds.toJavaPairs(records), sizing).rdd();
   }
 
+  private static LongArrayBuilder add(LongArrayBuilder b, Long item) {
+    return item == null ? b : b.add(item);
+  }
+
   private static LongArrayBuilder addAll(LongArrayBuilder b, long[] items) {
-    for (long v : items) {
+    for (long v : NullItems.orEmpty(items)) {
       b.add(v);
     }
     return b;
@@ -287,6 +312,7 @@ public final class PerKeyFilters {
    * with their partitioner: part file {@code i} is partition {@code i} (every key is checked).
    */
   public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
+    BroadcastLimit.savedBytes(jsc, path); // fails now, on the driver, if nothing was saved there
     int n = PartitioningMarker.read(jsc.hadoopConfiguration(), path);
     if (n > 0) {
       // one partition per part file, in part-file order: partition i = part-0000i
@@ -294,14 +320,14 @@ public final class PerKeyFilters {
           path, PartFilesInputFormat.class, NullWritable.class, BytesWritable.class, n);
       if (files.getNumPartitions() == n) {
         JavaRDD<Tuple2<K, BloomFilter>> records =
-            PartFilesInputFormat.records(files, ObjectFileRecords::deserialize);
+            PartFilesInputFormat.records(files, ObjectFileRecords::<K>deserialize);
         return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
       }
     }
     // as jsc.objectFile(path) reads (listed without a process per file), but a bad record names its file
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
         SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
-    return PartFilesInputFormat.<Tuple2<K, BloomFilter>>records(files, ObjectFileRecords::deserialize).mapToPair(t -> t);
+    return PartFilesInputFormat.records(files, ObjectFileRecords::<K>deserialize).mapToPair(t -> t);
   }
 
   // ---- dedup -------------------------------------------------------------------------------
@@ -317,13 +343,13 @@ public final class PerKeyFilters {
     // partitioned filters (see saveAsObjectFile/objectFile) stay put: only the candidates move
     Partitioner partitioner = p.isPresent() ? p.get()
         : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
-    return HashJoinDedup.dedup(filters, candidates, partitioner);
+    return HashJoinDedup.dedup(filters, candidates, partitioner, HashJoinDedup.LONGS);
   }
 
   /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
   public static <K> JavaPairRDD<K, long[]> dedup(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, int numPartitions) {
-    return HashJoinDedup.dedup(filters, candidates, new HashPartitioner(numPartitions));
+    return HashJoinDedup.dedup(filters, candidates, new HashPartitioner(numPartitions), HashJoinDedup.LONGS);
   }
 
   /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
@@ -494,7 +520,7 @@ public final class PerKeyFilters {
   public static <K> JavaPairRDD<K, Long> dedupPairs(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, Long> candidates) {
     JavaPairRDD<K, long[]> grouped = candidates
-        .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::add, LongArrayBuilder::addAll)
         .mapValues(LongArrayBuilder::toArray);
     return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
   }
@@ -558,7 +584,7 @@ public final class PerKeyFilters {
       JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp) {
     StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
     return pairs
-        .aggregateByKey(zero, StringFilterBuilder::add, StringFilterBuilder::merge)
+        .aggregateByKey(zero, (b, item) -> item == null ? b : b.add(item), StringFilterBuilder::merge)
         .mapValues(b -> b.build());
   }
 
@@ -567,7 +593,7 @@ public final class PerKeyFilters {
       JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp, int numPartitions) {
     StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
     return pairs
-        .aggregateByKey(zero, numPartitions, StringFilterBuilder::add, StringFilterBuilder::merge)
+        .aggregateByKey(zero, numPartitions, (b, item) -> item == null ? b : b.add(item), StringFilterBuilder::merge)
         .mapValues(b -> b.build());
   }
 
@@ -592,8 +618,8 @@ public final class PerKeyFilters {
       JavaPairRDD<K, String[]> records, long expectedInsertions, double fpp) {
     FilterBuilder.validate(expectedInsertions, fpp);
     return records.mapValues(items -> {
-      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
-      f.putAll(items);
+      BloomFilter f = FilterBuilder.create(expectedInsertions, fpp);
+      f.putAll(NullItems.withoutNulls(items));
       return f;
     });
   }
@@ -614,13 +640,13 @@ public final class PerKeyFilters {
     Optional<Partitioner> p = filters.partitioner();
     Partitioner partitioner = p.isPresent() ? p.get()
         : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
-    return HashJoinDedup.dedupStrings(filters, candidates, partitioner);
+    return HashJoinDedup.dedup(filters, candidates, partitioner, HashJoinDedup.STRINGS);
   }
 
   /** {@link #dedupStrings(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
   public static <K> JavaPairRDD<K, String[]> dedupStrings(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates, int numPartitions) {
-    return HashJoinDedup.dedupStrings(filters, candidates, new HashPartitioner(numPartitions));
+    return HashJoinDedup.dedup(filters, candidates, new HashPartitioner(numPartitions), HashJoinDedup.STRINGS);
   }
 
   /** Scala-friendly {@link #dedupStrings(JavaPairRDD, JavaPairRDD)}. */
