@@ -62,6 +62,28 @@ final class HashJoinDedup {
     }
   };
 
+  /** {@code long[]} or {@code String[]} candidates, by each record's type. */
+  static final Query<Object> ANY = new Query<Object>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object retainAbsent(BloomFilter filter, Object candidates) {
+      if (candidates instanceof long[]) {
+        return LONGS.retainAbsent(filter, (long[]) candidates);
+      }
+      if (candidates instanceof String[]) {
+        return STRINGS.retainAbsent(filter, (String[]) candidates);
+      }
+      throw new IllegalArgumentException("dedup: candidates must be long[] or String[], got "
+          + candidates.getClass().getName());
+    }
+
+    @Override
+    public boolean isEmpty(Object candidates) {
+      return java.lang.reflect.Array.getLength(candidates) == 0;
+    }
+  };
+
   /**
    * Per key, the candidates its filter has not seen; keys without a filter keep all theirs. A
    * null filter is no filter; null candidates stay null ({@link PerKeyFilters}' null policy).

@@ -263,6 +263,27 @@ public final class Sizing implements Serializable {
     return f;
   }
 
+  /**
+   * {@link #build(long[])} for a record's items, {@code long[]} or {@code String[]} (null: no
+   * items; null strings skipped; per-key sizing counts the distinct strings).
+   *
+   * @throws IllegalArgumentException naming the type if {@code items} is neither
+   */
+  BloomFilter buildItems(Object items) {
+    if (items == null || items instanceof long[]) {
+      return build((long[]) items);
+    }
+    if (!(items instanceof String[])) {
+      throw new IllegalArgumentException("items must be long[] or String[], got " + items.getClass().getName());
+    }
+    String[] strings = NullItems.withoutNulls((String[]) items);
+    BloomFilter f = create(perKey ? new java.util.HashSet<>(java.util.Arrays.asList(strings)).size() : 0);
+    if (strings.length > 0) {
+      f.putAll(strings);
+    }
+    return f;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof Sizing)) {

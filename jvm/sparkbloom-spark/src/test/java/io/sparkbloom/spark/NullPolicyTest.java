@@ -49,7 +49,7 @@ class NullPolicyTest {
     JavaPairRDD<String, BloomFilter> f = jsc.parallelizePairs(filters, 2);
     JavaPairRDD<String, long[]> c = jsc.parallelizePairs(candidates, 2);
     Map<String, List<long[]>> join = group(PerKeyFilters.dedup(f, c).collect());
-    Map<String, List<long[]>> broadcast = group(PerKeyFilters.dedupBroadcast(f, c).collect());
+    Map<String, List<long[]>> broadcast = group(PerKeyFilters.dedupBroadcast(f, c, PerKeyOptions.defaults()).collect());
     assertEquals(join.keySet(), broadcast.keySet());
     join.forEach((k, v) -> {
       assertEquals(v.size(), broadcast.get(k).size(), "key " + k);
@@ -117,8 +117,8 @@ class NullPolicyTest {
     JavaPairRDD<String, Long> rdd = jsc.parallelizePairs(pairs, 2);
     for (Map<String, BloomFilter> built : List.of(
         PerKeyFilters.buildPerKey(rdd, 100, 0.01).collectAsMap(),
-        PerKeyFilters.buildPerKey(rdd, Sizing.perKeyCount(0.01)).collectAsMap(),
-        PerKeyFilters.buildPerKey(rdd.rdd(), Sizing.fixed(100, 0.01)).toJavaRDD()
+        PerKeyFilters.buildPerKey(rdd, PerKeyOptions.of(Sizing.perKeyCount(0.01))).collectAsMap(),
+        PerKeyFilters.buildPerKey(rdd.rdd(), PerKeyOptions.of(Sizing.fixed(100, 0.01))).toJavaRDD()
             .mapToPair(t -> t).collectAsMap())) {
       assertTrue(built.get("u").mightContain(1L));
       assertEquals(0, built.get("v").bitCount(), "a key of null items only: an empty filter");
@@ -127,15 +127,14 @@ class NullPolicyTest {
     strings.add(new Tuple2<>("u", "a"));
     strings.add(new Tuple2<>("u", null));
     Map<String, BloomFilter> s =
-        PerKeyFilters.buildPerKeyStrings(jsc.parallelizePairs(strings, 2), 100, 0.01).collectAsMap();
+        PerKeyFilters.buildPerKeyStrings(jsc.parallelizePairs(strings, 2), PerKeyOptions.of(Sizing.fixed(100, 0.01))).collectAsMap();
     assertTrue(s.get("u").mightContain("a"));
 
     List<Tuple2<String, Long>> candidates = new ArrayList<>();
     candidates.add(new Tuple2<>("u", 1L));
     candidates.add(new Tuple2<>("u", null));
     candidates.add(new Tuple2<>("u", 5L));
-    List<Tuple2<String, Long>> kept = PerKeyFilters.dedupPairs(
-        PerKeyFilters.buildPerKey(rdd, 100, 0.01), jsc.parallelizePairs(candidates, 2)).collect();
+    List<Tuple2<String, Long>> kept = PerKeyFilters.dedupPairs(PerKeyFilters.buildPerKey(rdd, 100, 0.01), jsc.parallelizePairs(candidates, 2)).collect();
     assertEquals(List.of(new Tuple2<>("u", 5L)), kept);
   }
 
@@ -146,24 +145,22 @@ class NullPolicyTest {
     records.add(new Tuple2<>("v", new long[] {1}));
     JavaPairRDD<String, long[]> rdd = jsc.parallelizePairs(records, 2);
     for (Map<String, BloomFilter> built : List.of(
-        PerKeyFilters.buildPerRecord(rdd, 100, 0.01).collectAsMap(),
-        PerKeyFilters.buildPerRecord(rdd, Sizing.perKeyCount(0.01)).collectAsMap(),
-        PerKeyFilters.buildPerKeyFromArrays(rdd, 100, 0.01).collectAsMap(),
-        PerKeyFilters.buildPerKeyFromArrays(rdd, Sizing.perKeyCount(0.01)).collectAsMap())) {
+        PerKeyFilters.buildPerRecord(rdd, PerKeyOptions.of(Sizing.fixed(100, 0.01))).collectAsMap(),
+        PerKeyFilters.buildPerRecord(rdd, PerKeyOptions.of(Sizing.perKeyCount(0.01))).collectAsMap(),
+        PerKeyFilters.buildPerKeyFromArrays(rdd, PerKeyOptions.of(Sizing.fixed(100, 0.01))).collectAsMap(),
+        PerKeyFilters.buildPerKeyFromArrays(rdd, PerKeyOptions.of(Sizing.perKeyCount(0.01))).collectAsMap())) {
       assertEquals(0, built.get("u").bitCount());
       assertTrue(built.get("v").mightContain(1L));
     }
     List<Tuple2<String, String[]>> strings = new ArrayList<>();
     strings.add(new Tuple2<>("u", new String[] {"a", null, "b"}));
-    Map<String, BloomFilter> s = PerKeyFilters.buildPerRecordStrings(
-        jsc.parallelizePairs(strings, 1), 100, 0.01).collectAsMap();
+    Map<String, BloomFilter> s = PerKeyFilters.buildPerRecord(jsc.parallelizePairs(strings, 1), PerKeyOptions.of(Sizing.fixed(100, 0.01))).collectAsMap();
     assertTrue(s.get("u").mightContain("a") && s.get("u").mightContain("b"));
 
     List<Tuple2<String, String[]>> candidates = new ArrayList<>();
     candidates.add(new Tuple2<>("u", new String[] {"a", null, "c"}));
     candidates.add(new Tuple2<>("v", null));
-    Map<String, String[]> kept = PerKeyFilters.dedupStrings(PerKeyFilters.buildPerRecordStrings(
-        jsc.parallelizePairs(strings, 1), 100, 0.01), jsc.parallelizePairs(candidates, 2)).collectAsMap();
+    Map<String, String[]> kept = PerKeyFilters.dedup(PerKeyFilters.buildPerRecord(jsc.parallelizePairs(strings, 1), PerKeyOptions.of(Sizing.fixed(100, 0.01))), jsc.parallelizePairs(candidates, 2)).collectAsMap();
     assertArrayEquals(new String[] {"c"}, kept.get("u"), "the null element dropped, the seen one too");
     assertNull(kept.get("v"));
     assertTrue(kept.containsKey("v"));

@@ -87,9 +87,8 @@ class PerKeySizingTest {
     Map<String, BloomFilter> perRecord =
         PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 4), sizing, 3).collectAsMap();
     Map<String, BloomFilter> perKey =
-        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs(history), 4), sizing, 3).collectAsMap();
-    Map<String, BloomFilter> fromArrays = PerKeyFilters.buildPerKeyFromArrays(
-        jsc.parallelizePairs(history, 4).union(jsc.parallelizePairs(history, 2)), sizing).collectAsMap();
+        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs(history), 4), PerKeyOptions.of(sizing).withPartitions(3)).collectAsMap();
+    Map<String, BloomFilter> fromArrays = PerKeyFilters.buildPerKeyFromArrays(jsc.parallelizePairs(history, 4).union(jsc.parallelizePairs(history, 2)), PerKeyOptions.of(sizing)).collectAsMap();
     assertEquals(history.size(), perRecord.size());
     for (Tuple2<String, long[]> h : history) {
       try (BloomFilter expected = sizing.create(h._2().length)) {
@@ -101,7 +100,7 @@ class PerKeySizingTest {
     }
     // the Scala RDD overloads reach the same code
     Map<String, BloomFilter> viaScala = JavaPairRDD.fromRDD(
-        PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 2).rdd(), sizing, 2),
+        PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 2).rdd(), PerKeyOptions.of(sizing).withPartitions(2)),
         scala.reflect.ClassTag$.MODULE$.apply(String.class),
         scala.reflect.ClassTag$.MODULE$.apply(BloomFilter.class)).collectAsMap();
     assertEquals(perRecord, new HashMap<>(viaScala));
@@ -197,13 +196,11 @@ class PerKeySizingTest {
             Sizing.perKeyCount(0.01).build(java.util.Arrays.copyOfRange(items, half, items.length))));
       }
     }
-    Map<String, long[]> kept = PerKeyFilters.dedup(jsc.parallelizePairs(filters, 3),
-        jsc.parallelizePairs(candidates, 2)).collectAsMap();
+    Map<String, long[]> kept = PerKeyFilters.dedup(jsc.parallelizePairs(filters, 3), jsc.parallelizePairs(candidates, 2)).collectAsMap();
     SparkTests.Check c = SparkTests.checkAgainstExact(seen, toMap(candidates), kept);
     SparkTests.assertFppWithin(c, 0.02);
     // the map-side join answers the same, candidate for candidate
-    Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(jsc.parallelizePairs(filters, 3),
-        jsc.parallelizePairs(candidates, 2)).collectAsMap();
+    Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(jsc.parallelizePairs(filters, 3), jsc.parallelizePairs(candidates, 2), PerKeyOptions.defaults()).collectAsMap();
     assertEquals(kept.keySet(), broadcast.keySet());
     kept.forEach((user, items) -> assertArrayEquals(items, broadcast.get(user), "user " + user));
   }

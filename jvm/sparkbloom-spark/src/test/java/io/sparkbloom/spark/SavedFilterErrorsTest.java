@@ -50,8 +50,8 @@ class SavedFilterErrorsTest {
     for (org.junit.jupiter.api.function.Executable call : List.<org.junit.jupiter.api.function.Executable>of(
         () -> PerKeyFilters.objectFile(jsc, path),
         () -> PerKeyFilters.dedup(jsc, path, candidates).collect(),
-        () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates).collect(),
-        () -> PerKeyFilters.dedupPlan(jsc, path))) {
+        () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates, PerKeyOptions.defaults()).collect(),
+        () -> PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults()))) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
       assertTrue(e.getMessage().contains("no saved filters at " + path), e.getMessage());
     }
@@ -70,8 +70,7 @@ class SavedFilterErrorsTest {
     String other = dir.resolve("longs").toUri().toString();
     jsc.parallelize(List.of(1L, 2L), 1).saveAsObjectFile(other);
     e = assertThrows(SparkException.class,
-        () -> PerKeyFilters.dedup(PerKeyFilters.<String>objectFile(jsc, other),
-            jsc.parallelizePairs(List.of(new Tuple2<>("u", new long[] {1})), 1)).collect());
+        () -> PerKeyFilters.dedup(PerKeyFilters.<String>objectFile(jsc, other), jsc.parallelizePairs(List.of(new Tuple2<>("u", new long[] {1})), 1)).collect());
     message = chain(e);
     assertTrue(message.contains("part-00000") && message.contains("java.lang.Long"), message);
   }
@@ -92,8 +91,7 @@ class SavedFilterErrorsTest {
     fixed.put("b");
     JavaPairRDD<String, BloomFilter> filters =
         jsc.parallelizePairs(List.of(new Tuple2<>("u", perKey), new Tuple2<>("u", fixed)), 2);
-    Map<String, String[]> kept = PerKeyFilters.dedupStrings(filters,
-        jsc.parallelizePairs(List.of(new Tuple2<>("u", new String[] {"a", "b", "c"})), 1)).collectAsMap();
+    Map<String, String[]> kept = PerKeyFilters.dedup(filters, jsc.parallelizePairs(List.of(new Tuple2<>("u", new String[] {"a", "b", "c"})), 1)).collectAsMap();
     assertArrayEquals(new String[] {"c"}, kept.get("u"));
   }
 }

@@ -114,7 +114,7 @@ class TooLargeFilterTest {
     }
     JavaPairRDD<String, Long> pairs = jsc.parallelizePairs(
         List.of(new Tuple2<>("a", 1L), new Tuple2<>("b", 2L), new Tuple2<>("b", 3L)), 2);
-    Map<String, BloomFilter> filters = PerKeyFilters.buildPerKey(pairs, Sizing.perKeyCount(1e-12)).collectAsMap();
+    Map<String, BloomFilter> filters = PerKeyFilters.buildPerKey(pairs, PerKeyOptions.of(Sizing.perKeyCount(1e-12))).collectAsMap();
     assertArrayEquals(Sizing.perKeyShape(1, 1e-12), new long[] {filters.get("a").bitSize(), filters.get("a").numHashFunctions()});
     assertTrue(filters.get("b").mightContain(2L) && filters.get("b").mightContain(3L));
   }
@@ -124,7 +124,7 @@ class TooLargeFilterTest {
     JavaPairRDD<String, Long> pairs = jsc.parallelizePairs(List.of(new Tuple2<>("u", 1L)), 2);
     Sizing huge = Sizing.perKeyCount(1e-12).withHeadroom(1e11);
     SparkException e = assertThrows(SparkException.class,
-        () -> PerKeyFilters.buildPerKey(pairs, huge).collect());
+        () -> PerKeyFilters.buildPerKey(pairs, PerKeyOptions.of(huge)).collect());
     assertMentions(e, huge.toString());
   }
 }
