@@ -4,7 +4,8 @@
 // tests/consumers/sbt against Spark 3.5.9 / Scala 2.12 and Spark 4.1.3 / Scala 2.13
 // (scripts/test-sbt-consumer.sh; README.md, sections "Depending on it" and "Scala").
 import io.sparkbloom.BloomFilter
-import io.sparkbloom.spark.{BloomFunctions, PerKeyFilters}
+import io.sparkbloom.spark.{BloomFunctions, PerKeyFilters, PerKeyOptions, Sizing}
+import org.apache.spark.api.java.JavaPairRDD
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.col
@@ -27,7 +28,8 @@ object PerUserDedup {
 
     // 1. one filter per user (items reach the native side in batches), stored as an objectFile
     //    in 4 hash partitions, the partitioning recorded beside the part files
-    val filters: RDD[(String, BloomFilter)] = PerKeyFilters.buildPerKey(history, 10000L, 0.001, 4)
+    val filters: RDD[(String, BloomFilter)] =
+      PerKeyFilters.buildPerKey(history, PerKeyOptions.of(Sizing.fixed(10000L, 0.001)).withPartitions(4))
     PerKeyFilters.saveAsObjectFile(filters, output)
 
     // 2. later: load them (with their partitioner) and keep, per user, the candidates the user's
@@ -36,16 +38,17 @@ object PerUserDedup {
     val fresh: RDD[(String, Array[Long])] = PerKeyFilters.dedup(stored, candidates)
 
     // from (user, Array[Long]) records already grouped per user: one putAll per user, no
-    // aggregation; saved in 4 hash partitions, joined in 4
-    val perRecord: RDD[(String, BloomFilter)] =
-      PerKeyFilters.buildPerRecord(sc.parallelize(seen.toSeq), 10000L, 0.001, 4)
-    PerKeyFilters.saveAsObjectFile(perRecord, output + "-per-record", 4)
+    // aggregation; built and saved in 4 hash partitions
+    val perRecord: RDD[(String, BloomFilter)] = PerKeyFilters.buildPerRecord(
+      sc.parallelize(seen.toSeq), PerKeyOptions.of(Sizing.fixed(10000L, 0.001)).withPartitions(4))
+    PerKeyFilters.saveAsObjectFile(perRecord, output + "-per-record")
     val perRecordStored: RDD[(String, BloomFilter)] = PerKeyFilters.objectFile(sc, output + "-per-record")
-    val fresh4: RDD[(String, Array[Long])] = PerKeyFilters.dedup(perRecordStored, candidates, 4)
+    val fresh4: RDD[(String, Array[Long])] = PerKeyFilters.dedup(perRecordStored, candidates)
     require(fresh4.map(_._2.length).sum() == fresh.map(_._2.length).sum())
     // candidates as (user, item) pairs
     val candidatePairs: RDD[(String, Long)] = candidates.flatMap { case (user, items) => items.map(i => (user, i)) }
-    require(PerKeyFilters.dedupPairs(stored, candidatePairs).count() == fresh4.map(_._2.length).sum().toLong)
+    require(PerKeyFilters.dedupPairs(JavaPairRDD.fromRDD(stored), JavaPairRDD.fromRDD(candidatePairs.mapValues(v => java.lang.Long.valueOf(v))))
+      .count() == fresh4.map(_._2.length).sum().toLong)
 
     // plain Spark works too: filters.saveAsObjectFile(path); sc.objectFile[(String, BloomFilter)](path)
     val plain: RDD[(String, BloomFilter)] = sc.objectFile[(String, BloomFilter)](output)

@@ -3,6 +3,7 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import java.util.AbstractList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -49,6 +50,58 @@ final class BatchedRetainAbsent<T> implements Iterator<T> {
   static BatchedRetainAbsent<String> strings(Iterator<String> in, BloomFilter filter, int batchSize) {
     return new BatchedRetainAbsent<>(in, new String[batchSize],
         (batch, n) -> Arrays.asList(filter.retainAbsent(n == batch.length ? batch : Arrays.copyOf(batch, n))));
+  }
+
+  /**
+   * {@link #longs} or {@link #strings}, by the type of the first non-null item: an iterator of
+   * {@code Long} or of {@code String} items, not both.
+   *
+   * @throws IllegalArgumentException naming the type if the first item is neither
+   */
+  @SuppressWarnings("unchecked")
+  static <T> Iterator<T> any(Iterator<T> in, BloomFilter filter, int batchSize) {
+    T first = null;
+    while (first == null && in.hasNext()) {
+      first = in.next();
+    }
+    if (first == null) {
+      return Collections.emptyIterator();
+    }
+    Iterator<T> all = new Prepended<>(first, in);
+    if (first instanceof Long) {
+      return (Iterator<T>) longs((Iterator<Long>) all, filter, batchSize);
+    }
+    if (first instanceof String) {
+      return (Iterator<T>) strings((Iterator<String>) all, filter, batchSize);
+    }
+    throw new IllegalArgumentException("retainAbsent: items must be Long or String, got "
+        + first.getClass().getName());
+  }
+
+  /** {@code first}, then the rest of {@code rest}. */
+  private static final class Prepended<T> implements Iterator<T> {
+    private T first;
+    private final Iterator<T> rest;
+
+    Prepended(T first, Iterator<T> rest) {
+      this.first = first;
+      this.rest = rest;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return first != null || rest.hasNext();
+    }
+
+    @Override
+    public T next() {
+      if (first == null) {
+        return rest.next();
+      }
+      T v = first;
+      first = null;
+      return v;
+    }
   }
 
   @Override

@@ -38,11 +38,15 @@ import org.apache.spark.sql.types.DataTypes;
  * FilterBuilder}) or a {@code String[]} ({@link StringFilterBuilder}) and insert them with one
  * native call per batch.
  *
- * <p>Item types: Spark hands an untyped Java UDF each value as its SQL type's Java class, so the
- * functions take {@code Object} and accept {@code tinyint}, {@code smallint}, {@code int} and
- * {@code bigint} (hashed as the {@code long} of the value) and, where stated, {@code string}; any
- * other type fails with an {@link IllegalArgumentException} naming the function and the SQL
- * type ({@code SqlItems}).
+ * <p>Item types: the functions accept {@code tinyint}, {@code smallint}, {@code int} and
+ * {@code bigint} (hashed as the {@code long} of the value) and, where stated, {@code string}. The
+ * functions registered by {@link #register} refuse any other type when the query is analyzed,
+ * before any job, with an {@link IllegalArgumentException} naming the function and the SQL type
+ * ({@code SqlArgumentCheck}; a {@code double} column is not cast to {@code bigint} behind the
+ * caller's back); the query functions check each value as well ({@code SqlItems}). The Column
+ * aggregates ({@link #build(Column, long, double)}) take what Spark casts to {@code bigint}: pass
+ * them integer columns. Constant sizing arguments ({@code n}, {@code p}) are checked at analysis
+ * too, so a filter too large for the process fails on the driver.
  */
 public final class BloomFunctions {
   private BloomFunctions() {}
@@ -82,12 +86,23 @@ public final class BloomFunctions {
    */
   public static void register(SparkSession spark) {
     CoreJarCheck.requireCoreJar();
-    spark.udf().register(BUILD, buildSqlUdaf());
-    spark.udf().register(BUILD_PER_KEY, buildPerKeySqlUdaf());
-    spark.udf().register(RETAIN_ABSENT, retainAbsentUdf());
-    spark.udf().register(MIGHT_CONTAIN, mightContainUdf());
-    spark.udf().register(BUILD_STRING, buildStringsSqlUdaf());
-    spark.udf().register(RETAIN_ABSENT_STRING, retainAbsentStringsUdf());
+    String integralNote = " (for string items call " + BUILD_STRING + "; cast whole-number values"
+        + " of another type to bigint explicitly)";
+    SqlArgumentCheck.register(spark, BUILD, buildSqlUdaf(),
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, 1, 2, integralNote));
+    SqlArgumentCheck.register(spark, BUILD_PER_KEY, buildPerKeySqlUdaf(),
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, integralNote));
+    SqlArgumentCheck.register(spark, RETAIN_ABSENT, retainAbsentUdf(),
+        new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.INTEGRAL, -1, -1,
+            " (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")"));
+    SqlArgumentCheck.register(spark, MIGHT_CONTAIN, mightContainUdf(),
+        new SqlArgumentCheck.Rule(1, false, SqlArgumentCheck.Items.INTEGRAL_OR_STRING, -1, -1, ""));
+    SqlArgumentCheck.register(spark, BUILD_STRING, buildStringsSqlUdaf(),
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.STRING, 1, 2,
+            " (for integer items call " + BUILD + ")"));
+    SqlArgumentCheck.register(spark, RETAIN_ABSENT_STRING, retainAbsentStringsUdf(),
+        new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.STRING, -1, -1,
+            " (for integer candidates call " + RETAIN_ABSENT + ")"));
   }
 
   /**
@@ -96,7 +111,8 @@ public final class BloomFunctions {
    */
   public static void registerBuild(SparkSession spark, String name, long expectedInsertions, double fpp) {
     CoreJarCheck.requireCoreJar();
-    spark.udf().register(name, buildUdaf(expectedInsertions, fpp));
+    SqlArgumentCheck.register(spark, name, buildUdaf(expectedInsertions, fpp),
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, ""));
   }
 
   // ---- Column API ----------------------------------------------------------------------------

@@ -28,10 +28,10 @@ import scala.Tuple2;
 final class BroadcastDedup {
   private BroadcastDedup() {}
 
-  static <K> JavaPairRDD<K, long[]> dedup(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+  static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters,
+      JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
     // the user's filters are only read (and stay theirs: none is closed)
-    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes);
+    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes, query);
   }
 
   /**
@@ -40,26 +40,28 @@ final class BroadcastDedup {
    *
    * @throws IllegalArgumentException ({@link BroadcastLimit.Exceeded}) once over {@code maxBytes}
    */
-  static <K> JavaPairRDD<K, long[]> dedupEncoded(
-      JavaPairRDD<K, byte[]> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+  static <K, A> JavaPairRDD<K, A> dedupEncoded(JavaPairRDD<K, byte[]> filters,
+      JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
     Map<K, byte[][]> byKey = BoundedCollect.byKey(filters, maxBytes);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(candidates.context());
     Broadcast<Map<K, byte[][]>> shared = jsc.broadcast(byKey);
     // mapValues cannot see the key: map the pair, keep the candidates' partitioner
-    return candidates.mapPartitionsToPair(records -> new Answers<>(records, shared.value()), true);
+    return candidates.mapPartitionsToPair(records -> new Answers<>(records, shared.value(), query), true);
   }
 
   /** One task's candidate records, each answered by its key's filters decoded from bytes. */
-  private static final class Answers<K> implements Iterator<Tuple2<K, long[]>> {
-    private final Iterator<Tuple2<K, long[]>> records;
+  private static final class Answers<K, A> implements Iterator<Tuple2<K, A>> {
+    private final Iterator<Tuple2<K, A>> records;
     private final Map<K, byte[][]> byKey;
+    private final HashJoinDedup.Query<A> query;
     /** The last key's encoded filters and their decoded forms (null: not decoded or closed). */
     private byte[][] lastEncoded;
     private BloomFilter[] lastDecoded;
 
-    Answers(Iterator<Tuple2<K, long[]>> records, Map<K, byte[][]> byKey) {
+    Answers(Iterator<Tuple2<K, A>> records, Map<K, byte[][]> byKey, HashJoinDedup.Query<A> query) {
       this.records = records;
       this.byKey = byKey;
+      this.query = query;
     }
 
     @Override
@@ -72,15 +74,15 @@ final class BroadcastDedup {
     }
 
     @Override
-    public Tuple2<K, long[]> next() {
-      Tuple2<K, long[]> t = records.next();
+    public Tuple2<K, A> next() {
+      Tuple2<K, A> t = records.next();
       byte[][] encoded = byKey.get(t._1());
-      long[] kept = t._2();
-      if (encoded == null || kept == null || kept.length == 0) {
+      A kept = t._2();
+      if (encoded == null || kept == null || query.isEmpty(kept)) {
         return t;
       }
       for (BloomFilter f : decoded(encoded, t._1())) {
-        kept = kept.length == 0 ? kept : f.retainAbsent(kept);
+        kept = query.isEmpty(kept) ? kept : query.retainAbsent(f, kept);
       }
       return new Tuple2<>(t._1(), kept);
     }

@@ -65,6 +65,10 @@ final class BroadcastLimit {
       if (files == null) {
         throw new IllegalArgumentException("no saved filters at " + path);
       }
+      if (files.isEmpty()) {
+        throw new IllegalArgumentException("no saved filters at " + path + ": the directory holds"
+            + " no part file (saveAsObjectFile writes at least one, even for no filters)");
+      }
       long total = 0;
       for (FileStatus f : files) {
         total += f.getLen();

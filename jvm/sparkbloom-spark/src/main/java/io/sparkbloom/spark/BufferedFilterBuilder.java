@@ -68,10 +68,17 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
    * memory that the allocator maps lazily and nothing touches, so even a large filter costs no
    * RAM here.
    *
-   * @throws IllegalArgumentException naming the argument that the core rejects
+   * @throws IllegalArgumentException naming the argument that the core rejects, or the sizing
+   *     whose filter is larger than this process can allocate
    */
   static void validate(long expectedInsertions, double fpp) {
-    BloomFilter.create(expectedInsertions, fpp).close();
+    create(expectedInsertions, fpp).close();
+  }
+
+  /** {@link BloomFilter#create(long, double)}, a filter too large for the process an IllegalArgumentException. */
+  static BloomFilter create(long expectedInsertions, double fpp) {
+    return FilterAllocation.create(() -> BloomFilter.create(expectedInsertions, fpp),
+        "expectedInsertions " + expectedInsertions + " at fpp " + fpp);
   }
 
   // ---- what a subclass supplies: its typed buffer --------------------------------------------
@@ -165,7 +172,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
 
   private BloomFilter ensureFilter() {
     if (filter == null) {
-      filter = BloomFilter.create(expectedInsertions, fpp);
+      filter = create(expectedInsertions, fpp);
     }
     return filter;
   }

@@ -48,7 +48,7 @@ public final class CountingFilters {
    */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKey(
       JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = CountingBloomFilter.create(expectedInsertions, fpp)) {
+    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
       probe.bitSize(); // arguments checked on the driver, before any task runs
     }
     return pairs.aggregateByKey(
@@ -64,7 +64,7 @@ public final class CountingFilters {
   /** One counting filter per key from {@code (key, items)} records, each record added in one call. */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKeyFromArrays(
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = CountingBloomFilter.create(expectedInsertions, fpp)) {
+    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
       probe.bitSize();
     }
     return records
@@ -140,7 +140,7 @@ public final class CountingFilters {
         .mapValues(
             (Tuple3<Iterable<CountingBloomFilter>, Iterable<CountingBloomFilter>,
                     Iterable<CountingBloomFilter>> days) -> {
-              CountingBloomFilter result = CountingBloomFilter.create(expectedInsertions, fpp);
+              CountingBloomFilter result = counting(expectedInsertions, fpp);
               days._1().forEach(result::merge);
               days._2().forEach(result::merge);
               days._3().forEach(result::subtract);
@@ -187,7 +187,7 @@ public final class CountingFilters {
 
   /** The aggregate behind {@link #build}, e.g. for {@code spark.udf().register}. */
   public static UserDefinedFunction buildUdaf(long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = CountingBloomFilter.create(expectedInsertions, fpp)) {
+    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
       probe.bitSize();
     }
     return functions
@@ -231,7 +231,7 @@ public final class CountingFilters {
 
     @Override
     public CountingBloomFilter zero() {
-      return CountingBloomFilter.create(expectedInsertions, fpp);
+      return counting(expectedInsertions, fpp);
     }
 
     @Override
@@ -281,7 +281,7 @@ public final class CountingFilters {
 
     CountingBloomFilter filter() {
       if (filter == null) {
-        filter = CountingBloomFilter.create(expectedInsertions, fpp);
+        filter = counting(expectedInsertions, fpp);
       }
       return filter;
     }
@@ -290,5 +290,11 @@ public final class CountingFilters {
       filter().merge(other.filter());
       return this;
     }
+  }
+
+  /** A counting filter for (n, p); one too large for the process an IllegalArgumentException. */
+  static CountingBloomFilter counting(long expectedInsertions, double fpp) {
+    return FilterAllocation.create(() -> CountingBloomFilter.create(expectedInsertions, fpp),
+        "expectedInsertions " + expectedInsertions + " at fpp " + fpp);
   }
 }

@@ -16,19 +16,83 @@ import scala.Tuple2;
  * The join behind {@link PerKeyFilters#dedup}: a left outer hash join per partition. Both sides
  * are brought to one partitioner (a side already partitioned that way does not move); each task
  * loads its partition's filters into a hash map (several filters of one key are merged; filters of
- * one key with different shapes are all queried) and
+ * one key with different shapes are all queried, for {@code long} and string candidates alike) and
  * streams its candidate records through it, one {@code retainAbsent} call per record. Unlike
  * {@code leftOuterJoin}, no filter goes into Spark's size-estimated cogroup map.
  */
 final class HashJoinDedup {
   private HashJoinDedup() {}
 
-  /** Per key, the candidates its filter has not seen; keys without a filter keep all theirs. */
-  static <K> JavaPairRDD<K, long[]> dedup(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, Partitioner partitioner) {
+  /** How one candidate record of type {@code A} ({@code long[]}, {@code String[]}) is answered. */
+  interface Query<A> extends java.io.Serializable {
+    /** The items of {@code candidates} that {@code filter} has not seen, in order. */
+    A retainAbsent(BloomFilter filter, A candidates);
+
+    /** Whether {@code candidates} has no item left to query. */
+    boolean isEmpty(A candidates);
+  }
+
+  /** {@code long[]} candidates, one {@code retainAbsent(long[])} call per record. */
+  static final Query<long[]> LONGS = new Query<long[]>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public long[] retainAbsent(BloomFilter filter, long[] candidates) {
+      return filter.retainAbsent(candidates);
+    }
+
+    @Override
+    public boolean isEmpty(long[] candidates) {
+      return candidates.length == 0;
+    }
+  };
+
+  /** {@code String[]} candidates (null elements dropped), one {@code retainAbsent(String[])} call per record. */
+  static final Query<String[]> STRINGS = new Query<String[]>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String[] retainAbsent(BloomFilter filter, String[] candidates) {
+      return filter.retainAbsent(NullItems.withoutNulls(candidates));
+    }
+
+    @Override
+    public boolean isEmpty(String[] candidates) {
+      return candidates.length == 0;
+    }
+  };
+
+  /** {@code long[]} or {@code String[]} candidates, by each record's type. */
+  static final Query<Object> ANY = new Query<Object>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object retainAbsent(BloomFilter filter, Object candidates) {
+      if (candidates instanceof long[]) {
+        return LONGS.retainAbsent(filter, (long[]) candidates);
+      }
+      if (candidates instanceof String[]) {
+        return STRINGS.retainAbsent(filter, (String[]) candidates);
+      }
+      throw new IllegalArgumentException("dedup: candidates must be long[] or String[], got "
+          + candidates.getClass().getName());
+    }
+
+    @Override
+    public boolean isEmpty(Object candidates) {
+      return java.lang.reflect.Array.getLength(candidates) == 0;
+    }
+  };
+
+  /**
+   * Per key, the candidates its filter has not seen; keys without a filter keep all theirs. A
+   * null filter is no filter; null candidates stay null ({@link PerKeyFilters}' null policy).
+   */
+  static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates,
+      Partitioner partitioner, Query<A> query) {
     JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
-    JavaPairRDD<K, long[]> c = partitionedBy(candidates, partitioner);
-    JavaRDD<Tuple2<K, long[]>> kept = c.zipPartitions(f, HashJoinDedup::retainAbsent);
+    JavaPairRDD<K, A> c = partitionedBy(candidates, partitioner);
+    JavaRDD<Tuple2<K, A>> kept = c.zipPartitions(f, (cs, fs) -> retainAbsent(cs, fs, query));
     return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedup"));
   }
 
@@ -38,14 +102,17 @@ final class HashJoinDedup {
   }
 
   /** One partition of the join: the filters into a map, then the candidates streamed through it. */
-  private static <K> Iterator<Tuple2<K, long[]>> retainAbsent(
-      Iterator<Tuple2<K, long[]>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
+  private static <K, A> Iterator<Tuple2<K, A>> retainAbsent(
+      Iterator<Tuple2<K, A>> candidates, Iterator<Tuple2<K, BloomFilter>> filters, Query<A> query) {
     Map<K, BloomFilter> byKey = new HashMap<>();
     // filters of a key whose shape differs from its first one (e.g. per-key sized in different
     // runs): they cannot be OR-ed, so a candidate is kept only if every one of them lacks it
     Map<K, List<BloomFilter>> otherShapes = new HashMap<>();
     while (filters.hasNext()) {
       Tuple2<K, BloomFilter> t = filters.next();
+      if (t._2() == null) {
+        continue; // a null filter is no filter
+      }
       BloomFilter first = byKey.get(t._1());
       if (first == null) {
         byKey.put(t._1(), t._2());
@@ -57,61 +124,25 @@ final class HashJoinDedup {
         otherShapes.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2());
       }
     }
-    return new Iterator<Tuple2<K, long[]>>() {
+    return new Iterator<Tuple2<K, A>>() {
       @Override
       public boolean hasNext() {
         return candidates.hasNext();
       }
 
       @Override
-      public Tuple2<K, long[]> next() {
-        Tuple2<K, long[]> t = candidates.next();
+      public Tuple2<K, A> next() {
+        Tuple2<K, A> t = candidates.next();
         BloomFilter filter = byKey.get(t._1());
-        long[] items = t._2();
-        if (filter == null || items.length == 0) {
+        A items = t._2();
+        if (filter == null || items == null) {
           return t;
         }
-        long[] kept = filter.retainAbsent(items);
+        A kept = query.retainAbsent(filter, items);
         for (BloomFilter other : otherShapes.getOrDefault(t._1(), List.of())) {
-          kept = kept.length == 0 ? kept : other.retainAbsent(kept);
+          kept = query.isEmpty(kept) ? kept : query.retainAbsent(other, kept);
         }
         return new Tuple2<>(t._1(), kept);
-      }
-    };
-  }
-
-  /** {@link #dedup} for string candidates (one {@code retainAbsent(String[])} call per record). */
-  static <K> JavaPairRDD<K, String[]> dedupStrings(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates, Partitioner partitioner) {
-    JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
-    JavaPairRDD<K, String[]> c = partitionedBy(candidates, partitioner);
-    JavaRDD<Tuple2<K, String[]>> kept = c.zipPartitions(f, HashJoinDedup::retainAbsentStrings);
-    return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedupStrings"));
-  }
-
-  private static <K> Iterator<Tuple2<K, String[]>> retainAbsentStrings(
-      Iterator<Tuple2<K, String[]>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
-    Map<K, BloomFilter> byKey = new HashMap<>();
-    while (filters.hasNext()) {
-      Tuple2<K, BloomFilter> t = filters.next();
-      byKey.merge(t._1(), t._2(), (a, b) -> {
-        BloomFilter union = a.copy();
-        union.merge(b);
-        return union;
-      });
-    }
-    return new Iterator<Tuple2<K, String[]>>() {
-      @Override
-      public boolean hasNext() {
-        return candidates.hasNext();
-      }
-
-      @Override
-      public Tuple2<K, String[]> next() {
-        Tuple2<K, String[]> t = candidates.next();
-        BloomFilter filter = byKey.get(t._1());
-        String[] items = t._2();
-        return filter == null || items.length == 0 ? t : new Tuple2<>(t._1(), filter.retainAbsent(items));
       }
     };
   }

@@ -4,8 +4,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import io.sparkbloom.BloomFilter;
 import org.apache.hadoop.io.BytesWritable;
 import scala.Tuple2;
@@ -19,9 +21,28 @@ import scala.Tuple2;
 final class ObjectFileRecords {
   private ObjectFileRecords() {}
 
-  /** The elements of one saved record. */
-  static <T> Iterator<T> deserialize(BytesWritable value) throws IOException, ClassNotFoundException {
-    return read(value, false);
+  /**
+   * The {@code (key, filter)} elements of one saved record (a null filter stays null).
+   *
+   * @throws IllegalArgumentException naming the element's type if it is not such a pair (the
+   *     caller names the file)
+   */
+  static <K> Iterator<Tuple2<K, BloomFilter>> deserialize(BytesWritable value)
+      throws IOException, ClassNotFoundException {
+    Iterator<Object> elements = read(value, false);
+    // checked here, all at once (at most 10 per record), so the reader's failure names the file
+    List<Tuple2<K, BloomFilter>> pairs = new ArrayList<>();
+    while (elements.hasNext()) {
+      Object element = elements.next();
+      Object filter = element instanceof Tuple2 ? ((Tuple2<?, ?>) element)._2() : null;
+      if (!(element instanceof Tuple2) || !(filter == null || filter instanceof BloomFilter)) {
+        throw notAFilterRecord(element, filter);
+      }
+      @SuppressWarnings("unchecked")
+      Tuple2<K, BloomFilter> pair = (Tuple2<K, BloomFilter>) element;
+      pairs.add(pair);
+    }
+    return pairs.iterator();
   }
 
   /**
@@ -61,7 +82,11 @@ final class ObjectFileRecords {
     if (element instanceof Tuple2 && value == null) {
       return new Tuple2<>(key, null);
     }
-    throw new IllegalArgumentException("not a (key, BloomFilter) record of saveAsObjectFile: "
+    throw notAFilterRecord(element, value);
+  }
+
+  private static IllegalArgumentException notAFilterRecord(Object element, Object value) {
+    return new IllegalArgumentException("not a (key, BloomFilter) record of saveAsObjectFile: "
         + (element instanceof Tuple2 ? "(key, " + className(value) + ")" : className(element)));
   }
 

@@ -1,6 +1,3 @@
-// Over 500 lines, most of them Javadoc: the facade users call, one overload per item type (long,
-// String), per input shape (pairs, records, arrays) and per Java/Scala RDD, each a line or two
-// over the package-private classes that do the work.
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
@@ -15,6 +12,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.rdd.RDD;
 import scala.Tuple2;
@@ -28,9 +26,14 @@ import scala.Tuple2;
  * {@link #buildPerRecord} builds one filter per record from {@code (key, long[])} records that are
  * already grouped by key (the shape of the classic Guava pipeline), without a shuffle.
  *
- * <p>Sizing: every build helper takes either {@code (expectedInsertions, fpp)}, the same for all
- * keys, or a {@link Sizing}: {@code Sizing.perKeyCount(fpp)} sizes each key's filter for its own
- * distinct items (a static rebuild knows them), ~40x smaller than one n for every user.
+ * <p>Options: the sizing, the number of partitions and the broadcast limit travel in one {@link
+ * PerKeyOptions} value ({@code PerKeyOptions.of(Sizing.perKeyCount(0.001)).withPartitions(200)});
+ * {@link Sizing#fixed fixed(n, p)} is the same for all keys, {@link Sizing#perKeyCount
+ * perKeyCount(p)} sizes each key's filter for its own distinct items (a static rebuild knows
+ * them), ~40x smaller than one n for every user. Items are {@code long}s or, where a helper says
+ * so, strings (hashed as {@link BloomFilter#put(String)}, as Guava's {@code
+ * Funnels.stringFunnel(UTF_8)}); candidates of a dedup are {@code long[]} or {@code String[]}
+ * per record.
  *
  * <p>Dedup: {@link #dedup} keeps, per key, the candidates its filter has not seen; it joins the
  * candidates with the filters (a left outer join, so a key with no filter keeps all its
@@ -43,9 +46,32 @@ import scala.Tuple2;
  * compact FORMAT bytes) and read back with {@code objectFile}. Each key must have at most one
  * filter when calling {@link #dedup}; the build helpers guarantee it.
  *
- * <p>Scala: every method that takes a {@code JavaPairRDD} has an {@code RDD} overload that takes
- * and returns plain RDDs, e.g.
- * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], 10000, 0.001): RDD[(String, BloomFilter)]}.
+ * <p>Nulls, the same in every helper and plan (the join and the broadcast answer alike):
+ * <ul>
+ *   <li>a null key is a key like any other (Spark's partitioners and the helpers' maps accept it);
+ *   <li>a null item ({@code (key, null)} pairs, a null element of a {@code String[]}) is no item:
+ *       skipped when building, dropped from the candidates a filter answers, as the SQL
+ *       functions skip null items;
+ *   <li>a null item array when building is an empty one (the key gets an empty filter);
+ *   <li>null candidates stay null: {@code (key, null)} comes back as it is;
+ *   <li>a null filter is no filter: the key's candidates are kept (unless another filter of the
+ *       key has seen them), wherever it comes among the key's filters.
+ * </ul>
+ *
+ * <p>Sizes: a sizing whose filter is larger than the process can allocate fails with an {@link
+ * IllegalArgumentException} naming it, never an {@code Error} (which Spark treats as fatal to the
+ * executor, or to the whole application in local mode): fixed sizes are checked on the driver
+ * when the helper is called; per-key sizes, known only once a key's items are counted, fail
+ * that key's task with the same exception, and the job fails as any job does.
+ *
+ * <p>Saved filters: {@code objectFile} and the dedups of a path fail on the driver if nothing is
+ * saved there (a missing path or an empty directory), and a task reading a record that is not a
+ * {@code (key, BloomFilter)} pair fails naming the file and the record's type.
+ *
+ * <p>Scala: {@code buildPerKey}, {@code buildPerRecord}, {@code saveAsObjectFile}, {@code
+ * objectFile}, {@code dedup} and {@code fromGuava} take and return plain RDDs as well, e.g.
+ * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], PerKeyOptions.of(Sizing.fixed(10000,
+ * 0.001))): RDD[(String, BloomFilter)]}; for the others, {@code JavaPairRDD.fromRDD(rdd)}.
  *
  * <p>This class is the facade; the machinery sits in package-private classes: the hash join
  * ({@code HashJoinDedup}), the partitioning marker beside a saved objectFile
@@ -59,42 +85,76 @@ public final class PerKeyFilters {
   /** Items per {@code retainAbsent}/{@code putAll} call when streaming items through a filter. */
   public static final int BATCH = FilterBuilder.BATCH;
 
+  /**
+   * The Spark conf key of the most bytes of filters a broadcast dedup collects to the driver and
+   * broadcasts (a Spark size: {@code 64m}, {@code 1g}). Unset, the limit is a tenth of the
+   * driver's max heap, at most 128 MiB: the driver holds the bytes up to three times at the peak
+   * of a broadcast (the task results, the collected map, the broadcast's blocks), and every
+   * executor keeps a copy in its storage memory (~400 MB in a default 1 GiB executor, which the
+   * driver cannot see). Over the limit the broadcast dedup throws, or ({@link
+   * #dedup(JavaSparkContext, String, JavaPairRDD)}) joins instead. {@link
+   * PerKeyOptions#withBroadcastMaxBytes} sets it per call.
+   */
+  public static final String BROADCAST_MAX_BYTES_KEY = BroadcastLimit.CONF_KEY;
+
   // ---- build -------------------------------------------------------------------------------
 
   /**
    * One filter per key from {@code (key, item)} pairs, each sized for {@code expectedInsertions}
-   * items at false-positive rate {@code fpp}.
+   * items at false-positive rate {@code fpp}: {@code buildPerKey(pairs,
+   * PerKeyOptions.of(Sizing.fixed(expectedInsertions, fpp)))}.
+   *
+   * @throws IllegalArgumentException (on the driver) naming the argument the core rejects, or a
+   *     sizing whose filter is larger than this process can allocate
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
       JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp) {
-    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
-    return pairs
-        .aggregateByKey(zero, (b, item) -> b.add(item), FilterBuilder::merge)
-        .mapValues(b -> b.build());
-  }
-
-  /** {@link #buildPerKey(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
-      JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp, int numPartitions) {
-    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
-    return pairs
-        .aggregateByKey(zero, numPartitions, (b, item) -> b.add(item), FilterBuilder::merge)
-        .mapValues(b -> b.build());
+    return buildPerKey(pairs, PerKeyOptions.of(Sizing.fixed(expectedInsertions, fpp)));
   }
 
   /**
-   * Scala-friendly {@link #buildPerKey(JavaPairRDD, long, double)}: {@code RDD[(K, Long)]} (any
-   * integral value type) to {@code RDD[(K, BloomFilter)]}.
+   * One filter per key from {@code (key, item)} pairs, sized by the options' sizing, into the
+   * options' partitions (hash-partitioned) if given. Fixed sizing aggregates into a {@link
+   * FilterBuilder}, which buffers items in a {@code long[]} and hands them to the native side in
+   * batches ({@code putAll}), never one JNI call per record; per-key sizing gathers each key's
+   * items into a primitive {@code long[]} (8 bytes per item through the shuffle), counts the
+   * distinct ones, then builds a filter of that size.
    */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
-      RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp) {
-    return buildPerKey(ScalaRdds.withLongValues(pairs), expectedInsertions, fpp).rdd();
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, PerKeyOptions options) {
+    Sizing sizing = options.requireSizing("buildPerKey");
+    int partitions = partitionsOr(options, pairs);
+    if (!sizing.isPerKeyCount()) {
+      FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
+      return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), FilterBuilder::merge, partitions);
+    }
+    return pairs
+        .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::add, LongArrayBuilder::addAll)
+        .mapValues(items -> sizing.build(items.toArray()));
   }
 
-  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, long, double, int)}: hash-partitioned output. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
-      RDD<? extends Tuple2<K, ?>> pairs, long expectedInsertions, double fpp, int numPartitions) {
-    return buildPerKey(ScalaRdds.withLongValues(pairs), expectedInsertions, fpp, numPartitions).rdd();
+  /**
+   * Scala-friendly {@link #buildPerKey(JavaPairRDD, PerKeyOptions)}: {@code RDD[(K, Long)]} (any
+   * integral item type) to {@code RDD[(K, BloomFilter)]}.
+   */
+  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(RDD<? extends Tuple2<K, ?>> pairs, PerKeyOptions options) {
+    return buildPerKey(ScalaRdds.withLongValues(pairs), options).rdd();
+  }
+
+  /**
+   * {@link #buildPerKey(JavaPairRDD, PerKeyOptions)} for {@code (key, string item)} pairs, each
+   * string hashed as {@link BloomFilter#put(String)}; fixed sizing only (the strings are not
+   * gathered per key).
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyStrings(
+      JavaPairRDD<K, String> pairs, PerKeyOptions options) {
+    Sizing sizing = options.requireSizing("buildPerKeyStrings");
+    if (sizing.isPerKeyCount()) {
+      throw new IllegalArgumentException("PerKeyFilters.buildPerKeyStrings takes a fixed sizing; for "
+          + sizing + " gather each key's strings into a String[] and call buildPerRecord");
+    }
+    StringFilterBuilder zero = new StringFilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
+    return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), StringFilterBuilder::merge,
+        partitionsOr(options, pairs));
   }
 
   /**
@@ -102,141 +162,76 @@ public final class PerKeyFilters {
    * (their items end up in the same filter). Batches go to the native side in one call each.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyFromArrays(
-      JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
-    FilterBuilder zero = new FilterBuilder(expectedInsertions, fpp);
+      JavaPairRDD<K, long[]> records, PerKeyOptions options) {
+    Sizing sizing = options.requireSizing("buildPerKeyFromArrays");
+    int partitions = partitionsOr(options, records);
+    if (!sizing.isPerKeyCount()) {
+      FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
+      return aggregate(records, zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), FilterBuilder::merge,
+          partitions);
+    }
     return records
-        .aggregateByKey(zero, FilterBuilder::addAll, FilterBuilder::merge)
-        .mapValues(b -> b.build());
-  }
-
-  /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyFromArrays(
-      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
-    return buildPerKeyFromArrays(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp).rdd();
+        .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::addAll, LongArrayBuilder::addAll)
+        .mapValues(items -> sizing.build(items.toArray()));
   }
 
   /**
-   * One filter per record, without a shuffle: for records already grouped by key (one record per
-   * key, as in the classic {@code map { case (user, records) => ... }} Guava pipeline). Each
-   * record's items go to the native side in one {@code putAll} call.
-   */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
-      JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
-    FilterBuilder.validate(expectedInsertions, fpp);
-    return records.mapValues(items -> {
-      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
-      f.putAll(items);
-      return f;
-    });
-  }
-
-  /**
-   * {@link #buildPerRecord(JavaPairRDD, long, double)} into {@code numPartitions} hash
-   * partitions: the records (the items, not the filters) are shuffled first, so the filters come
-   * out partitioned for {@link #saveAsObjectFile} and a shuffle-free side in {@link #dedup}.
+   * One filter per record, without a shuffle of filters: for records already grouped by key (one
+   * record per key, as in the classic {@code map { case (user, records) => ... }} Guava
+   * pipeline), each sized for {@code expectedInsertions} items at {@code fpp}, into {@code
+   * numPartitions} hash partitions (the records are shuffled, not the filters), ready for {@link
+   * #saveAsObjectFile} and a shuffle-free side in {@link #dedup}. Each record's items go to the
+   * native side in one {@code putAll} call.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp, int numPartitions) {
-    return buildPerRecord(records.partitionBy(new HashPartitioner(numPartitions)), expectedInsertions, fpp);
-  }
-
-  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
-      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp) {
-    return buildPerRecord(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp).rdd();
-  }
-
-  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, long, double, int)}: hash-partitioned output. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
-      RDD<Tuple2<K, long[]>> records, long expectedInsertions, double fpp, int numPartitions) {
-    return buildPerRecord(ScalaRdds.toJavaPairs(records), expectedInsertions, fpp, numPartitions).rdd();
-  }
-
-  // ---- build with a Sizing (fixed, or each key's own distinct count) ----------------------
-
-  /**
-   * One filter per record, without a shuffle, sized by {@code sizing}: with
-   * {@link Sizing#perKeyCount} each record's filter is sized for its own distinct items.
-   */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(JavaPairRDD<K, long[]> records, Sizing sizing) {
-    java.util.Objects.requireNonNull(sizing, "sizing");
-    return records.mapValues(sizing::build);
+    return buildPerRecord(records, Sizing.fixed(expectedInsertions, fpp), numPartitions);
   }
 
   /**
-   * {@link #buildPerRecord(JavaPairRDD, Sizing)} into {@code numPartitions} hash partitions (the
-   * records are shuffled, not the filters), ready for {@link #saveAsObjectFile} and {@link #dedup}.
+   * {@link #buildPerRecord(JavaPairRDD, long, double, int)} sized by {@code sizing}: with {@link
+   * Sizing#perKeyCount} each record's filter is sized for its own distinct items.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerRecord(
       JavaPairRDD<K, long[]> records, Sizing sizing, int numPartitions) {
-    return buildPerRecord(records.partitionBy(new HashPartitioner(numPartitions)), sizing);
-  }
-
-  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, Sizing)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(RDD<Tuple2<K, long[]>> records, Sizing sizing) {
-    return buildPerRecord(ScalaRdds.toJavaPairs(records), sizing).rdd();
-  }
-
-  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, Sizing, int)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecord(
-      RDD<Tuple2<K, long[]>> records, Sizing sizing, int numPartitions) {
-    return buildPerRecord(ScalaRdds.toJavaPairs(records), sizing, numPartitions).rdd();
+    return buildPerRecord(records, PerKeyOptions.of(sizing).withPartitions(numPartitions));
   }
 
   /**
-   * One filter per key from {@code (key, item)} pairs, sized by {@code sizing}. Fixed sizing
-   * aggregates into a {@link FilterBuilder} as {@link #buildPerKey(JavaPairRDD, long, double)}
-   * does; per-key sizing gathers each key's items into a primitive {@code long[]} (8 bytes per
-   * item through the shuffle), counts the distinct ones, then builds a filter of that size.
+   * One filter per record, sized by the options' sizing, for records whose items are a {@code
+   * long[]} or a {@code String[]} (each string hashed as {@link BloomFilter#put(String)}); into
+   * the options' partitions if given (the records are shuffled first), else where the records are.
    */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, Sizing sizing) {
-    return buildPerKey(pairs, sizing, pairs.getNumPartitions());
+  public static <K, A> JavaPairRDD<K, BloomFilter> buildPerRecord(JavaPairRDD<K, A> records, PerKeyOptions options) {
+    Sizing sizing = options.requireSizing("buildPerRecord");
+    JavaPairRDD<K, A> placed = options.partitions() > 0
+        ? records.partitionBy(new HashPartitioner(options.partitions())) : records;
+    return placed.mapValues(sizing::buildItems);
   }
 
-  /** {@link #buildPerKey(JavaPairRDD, Sizing)} into {@code numPartitions} hash partitions. */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(
-      JavaPairRDD<K, Long> pairs, Sizing sizing, int numPartitions) {
-    java.util.Objects.requireNonNull(sizing, "sizing");
-    if (!sizing.isPerKeyCount()) {
-      return buildPerKey(pairs, sizing.expectedInsertions(0), sizing.fpp(), numPartitions);
-    }
-    return pairs
-        .aggregateByKey(new LongArrayBuilder(), numPartitions, LongArrayBuilder::add, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.build(items.toArray()));
+  /** Scala-friendly {@link #buildPerRecord(JavaPairRDD, PerKeyOptions)}: {@code RDD[(K, Array[Long])]}. */
+  public static <K, A> RDD<Tuple2<K, BloomFilter>> buildPerRecord(RDD<Tuple2<K, A>> records, PerKeyOptions options) {
+    return buildPerRecord(ScalaRdds.<K, A>toJavaPairs(records), options).rdd();
   }
 
-  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, Sizing)}: any integral item type. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(RDD<? extends Tuple2<K, ?>> pairs, Sizing sizing) {
-    return buildPerKey(ScalaRdds.withLongValues(pairs), sizing).rdd();
+  /** The aggregate behind the fixed-size builds, for {@code long} and string builders alike. */
+  private static <K, T, B extends BufferedFilterBuilder<B>> JavaPairRDD<K, BloomFilter> aggregate(
+      JavaPairRDD<K, T> pairs, B zero, Function2<B, T, B> add, Function2<B, B, B> merge, int partitions) {
+    // lambdas, not BufferedFilterBuilder method references (see that class)
+    return pairs.aggregateByKey(zero, partitions, add, merge).mapValues(b -> b.build());
   }
 
-  /** Scala-friendly {@link #buildPerKey(JavaPairRDD, Sizing, int)}: hash-partitioned output. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKey(
-      RDD<? extends Tuple2<K, ?>> pairs, Sizing sizing, int numPartitions) {
-    return buildPerKey(ScalaRdds.withLongValues(pairs), sizing, numPartitions).rdd();
+  /** The options' partitions, or the input's number of partitions. */
+  private static int partitionsOr(PerKeyOptions options, JavaPairRDD<?, ?> input) {
+    return options.partitions() > 0 ? options.partitions() : input.getNumPartitions();
   }
 
-  /**
-   * One filter per key from {@code (key, items)} records (a key may appear in several), sized by
-   * {@code sizing}.
-   */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyFromArrays(JavaPairRDD<K, long[]> records, Sizing sizing) {
-    java.util.Objects.requireNonNull(sizing, "sizing");
-    if (!sizing.isPerKeyCount()) {
-      return buildPerKeyFromArrays(records, sizing.expectedInsertions(0), sizing.fpp());
-    }
-    return records
-        .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::addAll, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.build(items.toArray()));
-  }
-
-  /** Scala-friendly {@link #buildPerKeyFromArrays(JavaPairRDD, Sizing)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyFromArrays(RDD<Tuple2<K, long[]>> records, Sizing sizing) {
-    return buildPerKeyFromArrays(ScalaRdds.toJavaPairs(records), sizing).rdd();
+  private static LongArrayBuilder add(LongArrayBuilder b, Long item) {
+    return item == null ? b : b.add(item);
   }
 
   private static LongArrayBuilder addAll(LongArrayBuilder b, long[] items) {
-    for (long v : items) {
+    for (long v : NullItems.orEmpty(items)) {
       b.add(v);
     }
     return b;
@@ -245,10 +240,11 @@ public final class PerKeyFilters {
   // ---- storage -----------------------------------------------------------------------------
 
   /**
-   * {@code filters.saveAsObjectFile(path)}; when the filters are hash-partitioned (as
-   * {@code buildPerKey(..., numPartitions)} and {@code buildPerRecord(..., numPartitions)} make
-   * them), also records the partitioning beside the part files, so that {@link #objectFile} reads
-   * them back partitioned and {@link #dedup} joins without shuffling the filters.
+   * {@code filters.saveAsObjectFile(path)}; when the filters are hash-partitioned (as a build
+   * with {@link PerKeyOptions#withPartitions} makes them), also records the partitioning beside
+   * the part files, so that {@link #objectFile} reads them back partitioned and {@link #dedup}
+   * joins without shuffling the filters. For another partitioning, {@code
+   * filters.partitionBy(new HashPartitioner(n))} first.
    */
   public static <K> void saveAsObjectFile(JavaPairRDD<K, BloomFilter> filters, String path) {
     // saveAsObjectFile's layout in larger groups: fewer repeated class descriptors (ObjectFileWriter)
@@ -259,19 +255,9 @@ public final class PerKeyFilters {
     }
   }
 
-  /** {@link #saveAsObjectFile(JavaPairRDD, String)} into {@code numPartitions} hash partitions. */
-  public static <K> void saveAsObjectFile(JavaPairRDD<K, BloomFilter> filters, String path, int numPartitions) {
-    saveAsObjectFile(filters.partitionBy(new HashPartitioner(numPartitions)), path);
-  }
-
   /** Scala-friendly {@link #saveAsObjectFile(JavaPairRDD, String)}. */
   public static <K> void saveAsObjectFile(RDD<Tuple2<K, BloomFilter>> filters, String path) {
     saveAsObjectFile(ScalaRdds.<K, BloomFilter>toJavaPairs(filters), path);
-  }
-
-  /** Scala-friendly {@link #saveAsObjectFile(JavaPairRDD, String, int)}. */
-  public static <K> void saveAsObjectFile(RDD<Tuple2<K, BloomFilter>> filters, String path, int numPartitions) {
-    saveAsObjectFile(ScalaRdds.<K, BloomFilter>toJavaPairs(filters), path, numPartitions);
   }
 
   /** Scala-friendly {@link #objectFile(JavaSparkContext, String)}: {@code RDD[(K, BloomFilter)]}. */
@@ -287,6 +273,7 @@ public final class PerKeyFilters {
    * with their partitioner: part file {@code i} is partition {@code i} (every key is checked).
    */
   public static <K> JavaPairRDD<K, BloomFilter> objectFile(JavaSparkContext jsc, String path) {
+    BroadcastLimit.savedBytes(jsc, path); // fails now, on the driver, if nothing was saved there
     int n = PartitioningMarker.read(jsc.hadoopConfiguration(), path);
     if (n > 0) {
       // one partition per part file, in part-file order: partition i = part-0000i
@@ -294,64 +281,86 @@ public final class PerKeyFilters {
           path, PartFilesInputFormat.class, NullWritable.class, BytesWritable.class, n);
       if (files.getNumPartitions() == n) {
         JavaRDD<Tuple2<K, BloomFilter>> records =
-            PartFilesInputFormat.records(files, ObjectFileRecords::deserialize);
+            PartFilesInputFormat.records(files, ObjectFileRecords::<K>deserialize);
         return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(records.rdd(), new HashPartitioner(n), path));
       }
     }
     // as jsc.objectFile(path) reads (listed without a process per file), but a bad record names its file
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
         SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
-    return PartFilesInputFormat.<Tuple2<K, BloomFilter>>records(files, ObjectFileRecords::deserialize).mapToPair(t -> t);
+    return PartFilesInputFormat.records(files, ObjectFileRecords::<K>deserialize).mapToPair(t -> t);
   }
 
   // ---- dedup -------------------------------------------------------------------------------
 
   /**
-   * Per key, the candidates its filter has not seen (order kept). Keys with candidates but no
-   * filter keep all their candidates; keys with a filter but no candidates produce nothing.
-   * Each record's candidates are queried in one {@code retainAbsent} call.
+   * Per key, the candidates its filter has not seen (order kept), for {@code long[]} or {@code
+   * String[]} candidate records. Keys with candidates but no filter keep all their candidates;
+   * keys with a filter but no candidates produce nothing. Computed as a left outer hash join per
+   * partition ({@code HashJoinDedup}): filters already partitioned (see {@link
+   * #saveAsObjectFile}/{@link #objectFile}) stay put and only the candidates move. Each record's
+   * candidates are queried in one {@code retainAbsent} call. A key with several filters keeps
+   * only the candidates none of them has seen, whatever their shapes.
    */
-  public static <K> JavaPairRDD<K, long[]> dedup(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
-    Optional<Partitioner> p = filters.partitioner();
-    // partitioned filters (see saveAsObjectFile/objectFile) stay put: only the candidates move
-    Partitioner partitioner = p.isPresent() ? p.get()
-        : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
-    return HashJoinDedup.dedup(filters, candidates, partitioner);
+  public static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates) {
+    return dedup(filters, candidates, PerKeyOptions.defaults());
   }
 
-  /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
-  public static <K> JavaPairRDD<K, long[]> dedup(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, int numPartitions) {
-    return HashJoinDedup.dedup(filters, candidates, new HashPartitioner(numPartitions));
+  /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into the options' partitions, if given. */
+  @SuppressWarnings("unchecked")
+  public static <K, A> JavaPairRDD<K, A> dedup(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
+    Partitioner partitioner;
+    Optional<Partitioner> p = filters.partitioner();
+    if (options.partitions() > 0) {
+      partitioner = new HashPartitioner(options.partitions());
+    } else {
+      partitioner = p.isPresent() ? p.get()
+          : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
+    }
+    return (JavaPairRDD<K, A>) HashJoinDedup.dedup(filters, (JavaPairRDD<K, Object>) candidates, partitioner,
+        HashJoinDedup.ANY);
   }
 
   /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
-  public static <K> RDD<Tuple2<K, long[]>> dedup(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
-    return dedup(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates)).rdd();
-  }
-
-  /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD, int)}. */
-  public static <K> RDD<Tuple2<K, long[]>> dedup(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates, int numPartitions) {
-    return dedup(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates), numPartitions).rdd();
+  public static <K, A> RDD<Tuple2<K, A>> dedup(RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, A>> candidates) {
+    return dedup(ScalaRdds.<K, BloomFilter>toJavaPairs(filters), ScalaRdds.<K, A>toJavaPairs(candidates)).rdd();
   }
 
   /**
-   * The Spark conf key of the most bytes of filters {@link #dedupBroadcast} collects to the driver
-   * and broadcasts (a Spark size: {@code 64m}, {@code 1g}). Unset, the limit is a tenth of the
-   * driver's max heap, at most 128 MiB: the driver holds the bytes up to three times at the peak
-   * of a broadcast (the task results, the collected map, the broadcast's blocks), and every
-   * executor keeps a copy in its storage memory (~400 MB in a default 1 GiB executor, which the
-   * driver cannot see). Over the limit the dedup throws, or ({@link #dedup(JavaSparkContext,
-   * String, JavaPairRDD)}) joins instead.
+   * The dedup against the filters saved at {@code path}, planned by their size: a broadcast of
+   * their bytes ({@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD, PerKeyOptions)}:
+   * nothing but the filters moves) when the saved files fit the broadcast limit ({@link
+   * #BROADCAST_MAX_BYTES_KEY}), otherwise the join ({@code dedup(objectFile(jsc, path),
+   * candidates)}: the candidates move, no filter is held on the driver). The same answers either
+   * way; the plan taken ({@link #dedupPlan}) is logged at INFO.
+   *
+   * @throws IllegalArgumentException (on the driver) if nothing is saved at {@code path}
    */
-  public static final String BROADCAST_MAX_BYTES_KEY = BroadcastLimit.CONF_KEY;
+  public static <K, A> JavaPairRDD<K, A> dedup(JavaSparkContext jsc, String path, JavaPairRDD<K, A> candidates) {
+    return dedup(jsc, path, candidates, PerKeyOptions.defaults());
+  }
 
-  /** The broadcast limit in force for {@code jsc}: {@link #BROADCAST_MAX_BYTES_KEY} or its default. */
-  public static long broadcastMaxBytes(JavaSparkContext jsc) {
-    return BroadcastLimit.of(jsc);
+  /**
+   * {@link #dedup(JavaSparkContext, String, JavaPairRDD)} under the options' broadcast limit
+   * (and, when it joins, into the options' partitions).
+   */
+  public static <K, A> JavaPairRDD<K, A> dedup(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
+    DedupPlan plan = dedupPlan(jsc, path, options);
+    DedupPlan.LOG.info("sparkbloom dedup of {}: {}", path, plan.describe());
+    return plan.isBroadcast()
+        ? dedupBroadcastSaved(jsc, path, plan.savedBytes(), candidates, plan.maxBytes())
+        : dedup(objectFile(jsc, path), candidates, options);
+  }
+
+  /**
+   * The plan {@link #dedup(JavaSparkContext, String, JavaPairRDD, PerKeyOptions)} takes for the
+   * filters saved at {@code path} under the options' broadcast limit (or the one in force,
+   * {@link DedupPlan#maxBytes()}): from the file system's listing, no job.
+   */
+  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path, PerKeyOptions options) {
+    return new DedupPlan(BroadcastLimit.savedBytes(jsc, path), options.broadcastMaxBytes(jsc));
   }
 
   /**
@@ -360,299 +369,113 @@ public final class PerKeyFilters {
    * their partitioning kept). The filters travel and stay in the broadcast as their compact FORMAT
    * bytes ({@link BloomFilter#toByteArray}), and each candidate record decodes its key's filter
    * for its own query and frees it at once: the broadcast costs the filters' serialized size, e.g.
-   * 4 MB for 10,000 per-key sized filters ({@link Sizing#perKeyCount}: about 410 bytes for a key
+   * 4 MB for 10,000 per-key sized filters ({@link Sizing#perKeyCount}: about 390 bytes for a key
    * of 200 items at 0.001), or 20 MB for 10,000 filters sized for 10,000 items that hold 200
    * (sparse bytes, ~2 KB each, for 18 KB of bits each). A key with several filters keeps only the
    * candidates none of them has seen. The caller's filters are only read (none is closed).
    * Spark's context cleaner removes the broadcast once the returned RDD is no longer referenced.
    *
-   * <p>The filters are collected (at this call) within the broadcast limit
-   * ({@link #BROADCAST_MAX_BYTES_KEY}): each task sends its partition's bytes, the driver keeps a
+   * <p>The filters are collected (at this call) within the options' broadcast limit (by default
+   * {@link #BROADCAST_MAX_BYTES_KEY}): each task sends its partition's bytes, the driver keeps a
    * running total and fails the job as soon as it passes the limit, so it never holds more than
-   * the limit plus the one partition's result that crossed it. Spark's own
-   * {@code spark.driver.maxResultSize} (1g by default) also bounds the collect, with Spark's
-   * error. Filters saved with {@link #saveAsObjectFile} are best broadcast with
-   * {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}, which reads their bytes
-   * without decoding them and checks their size before any job.
+   * the limit plus the one partition's result that crossed it. Spark's own {@code
+   * spark.driver.maxResultSize} (1g by default) also bounds the collect, with Spark's error.
+   * Filters saved with {@link #saveAsObjectFile} are best broadcast with {@link
+   * #dedupBroadcast(JavaSparkContext, String, JavaPairRDD, PerKeyOptions)}, which reads their
+   * bytes without decoding them and checks their size before any job.
    *
    * @throws IllegalArgumentException if the filters' bytes are over the limit: the message names
    *     the bytes collected so far, the limit, its conf key and the join ({@link #dedup}) to use
    */
-  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates) {
-    return dedupBroadcast(filters, candidates, broadcastMaxBytes(JavaSparkContext.fromSparkContext(filters.context())));
-  }
-
-  /** {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
-  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, long[]> candidates, long maxBytes) {
-    BroadcastLimit.checkArgument(maxBytes);
-    return BroadcastDedup.dedup(filters, candidates, maxBytes);
+  @SuppressWarnings("unchecked")
+  public static <K, A> JavaPairRDD<K, A> dedupBroadcast(
+      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
+    long maxBytes = options.broadcastMaxBytes(JavaSparkContext.fromSparkContext(filters.context()));
+    return (JavaPairRDD<K, A>) BroadcastDedup.dedup(filters, (JavaPairRDD<K, Object>) candidates, maxBytes,
+        HashJoinDedup.ANY);
   }
 
   /**
-   * {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)} of the filters saved at {@code path} (by
-   * {@link #saveAsObjectFile} or Spark's {@code saveAsObjectFile}): their FORMAT bytes are read
-   * and broadcast as they are, never decoded on the way, and each candidate record decodes its
-   * key's filter for its own query. The same answers as {@code dedupBroadcast(objectFile(jsc,
-   * path), candidates)} without materializing every filter twice: filters sized for many more
-   * items than they hold (a fixed n of 10,000 for 200 items: 18 KB of bits, ~2 KB of sparse
-   * bytes) cost their compact size, not their bit arrays, until the moment they are queried.
+   * {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD, PerKeyOptions)} of the filters saved at
+   * {@code path} (by {@link #saveAsObjectFile} or Spark's {@code saveAsObjectFile}): their FORMAT
+   * bytes are read and broadcast as they are, never decoded on the way, and each candidate record
+   * decodes its key's filter for its own query. The same answers as {@code
+   * dedupBroadcast(objectFile(jsc, path), candidates, options)} without materializing every filter
+   * twice: filters sized for many more items than they hold (a fixed n of 10,000 for 200 items:
+   * 18 KB of bits, ~2 KB of sparse bytes) cost their compact size, not their bit arrays, until
+   * the moment they are queried.
    *
    * <p>Before any job, the saved files' total length (from the file system's listing) is checked
-   * against the broadcast limit ({@link #BROADCAST_MAX_BYTES_KEY}), and the collect is bounded as
-   * in {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)}.
+   * against the broadcast limit, and the collect is bounded as in {@link
+   * #dedupBroadcast(JavaPairRDD, JavaPairRDD, PerKeyOptions)}.
    *
-   * @throws IllegalArgumentException if the saved files are over the broadcast limit (naming
-   *     their bytes, the limit, its conf key and the alternative, {@link #dedup}); (in the job) if
-   *     a saved record is not a {@code (key, BloomFilter)} pair
+   * @throws IllegalArgumentException if nothing is saved at {@code path}, or the saved files are
+   *     over the broadcast limit (naming their bytes, the limit, its conf key and the
+   *     alternative, {@link #dedup}); (in the job) if a saved record is not a {@code (key,
+   *     BloomFilter)} pair
    */
-  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
-      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
-    return dedupBroadcast(jsc, path, candidates, broadcastMaxBytes(jsc));
+  public static <K, A> JavaPairRDD<K, A> dedupBroadcast(
+      JavaSparkContext jsc, String path, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
+    return dedupBroadcastSaved(jsc, path, BroadcastLimit.savedBytes(jsc, path), candidates,
+        options.broadcastMaxBytes(jsc));
   }
 
-  /** {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
-  public static <K> JavaPairRDD<K, long[]> dedupBroadcast(
-      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates, long maxBytes) {
-    BroadcastLimit.checkArgument(maxBytes);
-    return dedupBroadcastSaved(jsc, path, BroadcastLimit.savedBytes(jsc, path), candidates, maxBytes);
-  }
-
-  /** {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD, long)} of files already listed ({@code saved} bytes). */
-  private static <K> JavaPairRDD<K, long[]> dedupBroadcastSaved(
-      JavaSparkContext jsc, String path, long saved, JavaPairRDD<K, long[]> candidates, long maxBytes) {
+  /** The broadcast dedup of files already listed ({@code saved} bytes). */
+  @SuppressWarnings("unchecked")
+  private static <K, A> JavaPairRDD<K, A> dedupBroadcastSaved(
+      JavaSparkContext jsc, String path, long saved, JavaPairRDD<K, A> candidates, long maxBytes) {
     if (saved > maxBytes) {
       throw BroadcastLimit.exceeded("the filters saved at " + path + " take", saved, maxBytes);
     }
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
         SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
     JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
-    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates, maxBytes);
-  }
-
-  /** Scala-friendly {@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}. */
-  public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
-      SparkContext sc, String path, RDD<Tuple2<K, long[]>> candidates) {
-    return dedupBroadcast(JavaSparkContext.fromSparkContext(sc), path, ScalaRdds.toJavaPairs(candidates)).rdd();
-  }
-
-  /** Scala-friendly {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD)}. */
-  public static <K> RDD<Tuple2<K, long[]>> dedupBroadcast(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, long[]>> candidates) {
-    return dedupBroadcast(ScalaRdds.toJavaPairs(filters), ScalaRdds.toJavaPairs(candidates)).rdd();
-  }
-
-  /**
-   * The dedup against the filters saved at {@code path}, planned by their size: the broadcast
-   * ({@link #dedupBroadcast(JavaSparkContext, String, JavaPairRDD)}: nothing but the filters
-   * moves) when the saved files fit the broadcast limit ({@link #BROADCAST_MAX_BYTES_KEY}),
-   * otherwise the join ({@code dedup(objectFile(jsc, path), candidates)}: the candidates move, no
-   * filter is held on the driver). The same answers either way; the plan taken
-   * ({@link #dedupPlan}) is logged at INFO.
-   */
-  public static <K> JavaPairRDD<K, long[]> dedup(
-      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates) {
-    return dedup(jsc, path, candidates, broadcastMaxBytes(jsc));
-  }
-
-  /** {@link #dedup(JavaSparkContext, String, JavaPairRDD)} with a broadcast limit of {@code maxBytes}. */
-  public static <K> JavaPairRDD<K, long[]> dedup(
-      JavaSparkContext jsc, String path, JavaPairRDD<K, long[]> candidates, long maxBytes) {
-    BroadcastLimit.checkArgument(maxBytes);
-    DedupPlan plan = dedupPlan(jsc, path, maxBytes);
-    DedupPlan.LOG.info("sparkbloom dedup of {}: {}", path, plan.describe());
-    return plan.isBroadcast()
-        ? dedupBroadcastSaved(jsc, path, plan.savedBytes(), candidates, maxBytes)
-        : dedup(objectFile(jsc, path), candidates);
-  }
-
-  /** Scala-friendly {@link #dedup(JavaSparkContext, String, JavaPairRDD)}. */
-  public static <K> RDD<Tuple2<K, long[]>> dedup(SparkContext sc, String path, RDD<Tuple2<K, long[]>> candidates) {
-    return dedup(JavaSparkContext.fromSparkContext(sc), path, ScalaRdds.toJavaPairs(candidates)).rdd();
-  }
-
-  /**
-   * The plan {@link #dedup(JavaSparkContext, String, JavaPairRDD)} takes for the filters saved at
-   * {@code path} under the broadcast limit in force: from the file system's listing, no job.
-   */
-  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path) {
-    return dedupPlan(jsc, path, broadcastMaxBytes(jsc));
-  }
-
-  /** {@link #dedupPlan(JavaSparkContext, String)} under a broadcast limit of {@code maxBytes}. */
-  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path, long maxBytes) {
-    BroadcastLimit.checkArgument(maxBytes);
-    return new DedupPlan(BroadcastLimit.savedBytes(jsc, path), maxBytes);
+    return (JavaPairRDD<K, A>) BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t),
+        (JavaPairRDD<K, Object>) candidates, maxBytes, HashJoinDedup.ANY);
   }
 
   /**
    * {@link #dedup(JavaPairRDD, JavaPairRDD)} for candidates given as {@code (key, item)} pairs:
    * the candidates are grouped per key into a {@code long[]}, queried in one batch per key, and
-   * returned as pairs again.
+   * returned as pairs again (null items dropped).
    */
   public static <K> JavaPairRDD<K, Long> dedupPairs(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, Long> candidates) {
     JavaPairRDD<K, long[]> grouped = candidates
-        .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
+        .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::add, LongArrayBuilder::addAll)
         .mapValues(LongArrayBuilder::toArray);
     return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
   }
 
-  /**
-   * Scala-friendly {@link #dedupPairs(JavaPairRDD, JavaPairRDD)}: candidates as
-   * {@code RDD[(K, Long)]} (any integral value type).
-   */
-  public static <K> RDD<Tuple2<K, Long>> dedupPairs(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<? extends Tuple2<K, ?>> candidates) {
-    return dedupPairs(ScalaRdds.toJavaPairs(filters), ScalaRdds.withLongValues(candidates)).rdd();
+  private static Iterator<Long> boxed(long[] values) {
+    return Arrays.stream(values).boxed().iterator();
   }
 
   // ---- migration from stored Guava filters ------------------------------------------------
 
   /**
-   * Converts per-key Guava filters (e.g. read back with {@code objectFile} from the classic
-   * {@code saveAsObjectFile} pipeline) with {@link BloomFilter#fromGuava}: unshaded
-   * {@code com.google.common.hash.BloomFilter} or Spark's shaded
-   * {@code org.sparkproject.guava.hash.BloomFilter}, any Guava version, keeping its strategy, so
-   * the converted filters answer exactly as the Guava ones for keys put through
-   * {@code Funnels.longFunnel()} (and the other funnels listed in {@link BloomFilter}).
+   * Converts per-key Guava filters (e.g. read back with {@code sc.objectFile} from the classic
+   * {@code saveAsObjectFile} pipeline) with {@link BloomFilter#fromGuava}: unshaded {@code
+   * com.google.common.hash.BloomFilter} or Spark's shaded {@code
+   * org.sparkproject.guava.hash.BloomFilter}, any Guava version, keeping its strategy, so the
+   * converted filters answer exactly as the Guava ones for keys put through {@code
+   * Funnels.longFunnel()} (and the other funnels listed in {@link BloomFilter}). From Java: {@code
+   * guavaFilters.mapValues(BloomFilter::fromGuava)}.
    */
-  public static <K, G> JavaPairRDD<K, BloomFilter> fromGuava(JavaPairRDD<K, G> guavaFilters) {
-    return guavaFilters.mapValues(BloomFilter::fromGuava);
-  }
-
-  /** Scala-friendly {@link #fromGuava(JavaPairRDD)}: {@code RDD[(K, GuavaBloomFilter[_])]}. */
   public static <K> RDD<Tuple2<K, BloomFilter>> fromGuava(RDD<? extends Tuple2<K, ?>> guavaFilters) {
-    return fromGuava(ScalaRdds.<K, Object>toJavaPairs(guavaFilters)).rdd();
+    return ScalaRdds.<K, Object>toJavaPairs(guavaFilters).mapValues(BloomFilter::fromGuava).rdd();
   }
 
   // ---- one filter for all keys (e.g. a broadcast) ------------------------------------------
 
   /**
-   * The items that {@code filter} has definitely not seen, order kept within each partition. Every
-   * task reads the same broadcast filter concurrently (the filter is thread-safe for queries);
-   * items are queried in batches of {@value #BATCH}, lazily, so a partition is never held in
-   * memory. The broadcast is not closed here: {@code destroy()} it when done.
+   * The items ({@code Long} or {@code String}, one type per RDD) that {@code filter} has
+   * definitely not seen, order kept within each partition. Every task reads the same broadcast
+   * filter concurrently (the filter is thread-safe for queries); items are queried in batches of
+   * {@value #BATCH}, one native call each, lazily, so a partition is never held in memory; null
+   * items are skipped. The broadcast is not closed here: {@code destroy()} it when done.
    */
-  public static JavaRDD<Long> retainAbsent(JavaRDD<Long> items, Broadcast<BloomFilter> filter) {
-    return items.mapPartitions(it -> retainAbsent(it, filter.value()));
-  }
-
-  /**
-   * The items of {@code items} that {@code filter} has definitely not seen, in order, computed
-   * lazily in batches of {@value #BATCH} (one native call per batch). Null items are skipped.
-   */
-  public static Iterator<Long> retainAbsent(Iterator<Long> items, BloomFilter filter) {
-    return BatchedRetainAbsent.longs(items, filter, BATCH);
-  }
-
-  // ---- string items ------------------------------------------------------------------------
-  // Each string is hashed as BloomFilter.put(String): its UTF-8 bytes, as Guava's
-  // Funnels.stringFunnel(UTF_8), so these filters answer as Guava's string filters do. Batches of
-  // BATCH strings cross to the native side in one call each (BloomFilter.putAll(String[]),
-  // retainAbsent(String[])). Names differ from the long[] methods: the overloads would erase alike.
-
-  /** {@link #buildPerKey(JavaPairRDD, long, double)} for {@code (key, string item)} pairs. */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyStrings(
-      JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp) {
-    StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
-    return pairs
-        .aggregateByKey(zero, StringFilterBuilder::add, StringFilterBuilder::merge)
-        .mapValues(b -> b.build());
-  }
-
-  /** {@link #buildPerKeyStrings(JavaPairRDD, long, double)} into {@code numPartitions} partitions. */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerKeyStrings(
-      JavaPairRDD<K, String> pairs, long expectedInsertions, double fpp, int numPartitions) {
-    StringFilterBuilder zero = new StringFilterBuilder(expectedInsertions, fpp);
-    return pairs
-        .aggregateByKey(zero, numPartitions, StringFilterBuilder::add, StringFilterBuilder::merge)
-        .mapValues(b -> b.build());
-  }
-
-  /** Scala-friendly {@link #buildPerKeyStrings(JavaPairRDD, long, double)}: {@code RDD[(K, String)]}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyStrings(
-      RDD<Tuple2<K, String>> pairs, long expectedInsertions, double fpp) {
-    return buildPerKeyStrings(ScalaRdds.<K, String>toJavaPairs(pairs), expectedInsertions, fpp).rdd();
-  }
-
-  /** Scala-friendly {@link #buildPerKeyStrings(JavaPairRDD, long, double, int)}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerKeyStrings(
-      RDD<Tuple2<K, String>> pairs, long expectedInsertions, double fpp, int numPartitions) {
-    return buildPerKeyStrings(ScalaRdds.<K, String>toJavaPairs(pairs), expectedInsertions, fpp,
-        numPartitions).rdd();
-  }
-
-  /**
-   * {@link #buildPerRecord(JavaPairRDD, long, double)} for {@code (key, String[])} records: one
-   * filter per record, without a shuffle, each record's strings in one {@code putAll} call.
-   */
-  public static <K> JavaPairRDD<K, BloomFilter> buildPerRecordStrings(
-      JavaPairRDD<K, String[]> records, long expectedInsertions, double fpp) {
-    FilterBuilder.validate(expectedInsertions, fpp);
-    return records.mapValues(items -> {
-      BloomFilter f = BloomFilter.create(expectedInsertions, fpp);
-      f.putAll(items);
-      return f;
-    });
-  }
-
-  /** Scala-friendly {@link #buildPerRecordStrings(JavaPairRDD, long, double)}: {@code RDD[(K, Array[String])]}. */
-  public static <K> RDD<Tuple2<K, BloomFilter>> buildPerRecordStrings(
-      RDD<Tuple2<K, String[]>> records, long expectedInsertions, double fpp) {
-    return buildPerRecordStrings(ScalaRdds.<K, String[]>toJavaPairs(records), expectedInsertions, fpp).rdd();
-  }
-
-  /**
-   * {@link #dedup(JavaPairRDD, JavaPairRDD)} for {@code (key, String[])} candidates: per key, the
-   * strings its filter has not seen (order kept), one {@code retainAbsent(String[])} call per
-   * record; keys without a filter keep all theirs.
-   */
-  public static <K> JavaPairRDD<K, String[]> dedupStrings(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates) {
-    Optional<Partitioner> p = filters.partitioner();
-    Partitioner partitioner = p.isPresent() ? p.get()
-        : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
-    return HashJoinDedup.dedupStrings(filters, candidates, partitioner);
-  }
-
-  /** {@link #dedupStrings(JavaPairRDD, JavaPairRDD)} with the join into {@code numPartitions} partitions. */
-  public static <K> JavaPairRDD<K, String[]> dedupStrings(
-      JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, String[]> candidates, int numPartitions) {
-    return HashJoinDedup.dedupStrings(filters, candidates, new HashPartitioner(numPartitions));
-  }
-
-  /** Scala-friendly {@link #dedupStrings(JavaPairRDD, JavaPairRDD)}. */
-  public static <K> RDD<Tuple2<K, String[]>> dedupStrings(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, String[]>> candidates) {
-    return dedupStrings(ScalaRdds.<K, BloomFilter>toJavaPairs(filters),
-        ScalaRdds.<K, String[]>toJavaPairs(candidates)).rdd();
-  }
-
-  /** Scala-friendly {@link #dedupStrings(JavaPairRDD, JavaPairRDD, int)}. */
-  public static <K> RDD<Tuple2<K, String[]>> dedupStrings(
-      RDD<Tuple2<K, BloomFilter>> filters, RDD<Tuple2<K, String[]>> candidates, int numPartitions) {
-    return dedupStrings(ScalaRdds.<K, BloomFilter>toJavaPairs(filters),
-        ScalaRdds.<K, String[]>toJavaPairs(candidates), numPartitions).rdd();
-  }
-
-  /**
-   * {@link #retainAbsent(JavaRDD, Broadcast)} for string items: batches of {@value #BATCH}, one
-   * native call each, lazily. The broadcast is not closed here.
-   */
-  public static JavaRDD<String> retainAbsentStrings(JavaRDD<String> items, Broadcast<BloomFilter> filter) {
-    return items.mapPartitions(it -> retainAbsentStrings(it, filter.value()));
-  }
-
-  /** The string items {@code filter} has definitely not seen, in order, in batches of {@value #BATCH}. */
-  public static Iterator<String> retainAbsentStrings(Iterator<String> items, BloomFilter filter) {
-    return BatchedRetainAbsent.strings(items, filter, BATCH);
-  }
-
-  // ---- plumbing ----------------------------------------------------------------------------
-
-  private static Iterator<Long> boxed(long[] values) {
-    return Arrays.stream(values).boxed().iterator();
+  public static <T> JavaRDD<T> retainAbsent(JavaRDD<T> items, Broadcast<BloomFilter> filter) {
+    return items.mapPartitions(it -> BatchedRetainAbsent.any(it, filter.value(), BATCH));
   }
 }

@@ -21,9 +21,9 @@ final class ScalaRdds {
     return new JavaPairRDD<K, V>((RDD) rdd, (ClassTag) anyRef, (ClassTag) anyRef);
   }
 
-  /** {@code rdd}'s integral values (Scala's Long, Int, Short or Byte) as {@code Long}. */
+  /** {@code rdd}'s integral values (Scala's Long, Int, Short or Byte) as {@code Long}; null stays null. */
   static <K> JavaPairRDD<K, Long> withLongValues(RDD<? extends Tuple2<K, ?>> rdd) {
-    return ScalaRdds.<K, Object>toJavaPairs(rdd).mapValues(ScalaRdds::toLong);
+    return ScalaRdds.<K, Object>toJavaPairs(rdd).mapValues(v -> v == null ? null : toLong(v));
   }
 
   static long toLong(Object v) {

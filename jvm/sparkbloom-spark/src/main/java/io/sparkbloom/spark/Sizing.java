@@ -17,8 +17,9 @@ import java.util.Objects;
  *   <li>{@link #perKeyCount(double) perKeyCount(p)}: each key's filter is sized for its own
  *       number of <em>distinct</em> items, counted when it is built, at the same target {@code p}.
  *       A static rebuild knows every key's items, so each filter is about as small as one that
- *       meets {@code p} can be: at 200 items and p = 0.001, 3,072 bits (384 bytes; see
- *       {@link #perKeyBits} for why not the textbook 2,876) instead of 143,808.
+ *       meets {@code p} can be: at 200 items and p = 0.001, 2,880 bits (360 bytes) instead of
+ *       143,808; a key of one item gets 64 bits at any p ({@link #perKeyShape} has the rule and
+ *       a table), never more than Guava's filter for the same count.
  * </ul>
  *
  * {@link #withHeadroom(double) withHeadroom(f)} sizes for {@code f} times the count (or {@code n}),
@@ -120,74 +121,165 @@ public final class Sizing implements Serializable {
   /**
    * An empty filter for a key with {@code distinctItems} distinct items: fixed sizing creates
    * {@link BloomFilter#create(long, double)}'s filter; per-key sizing the shape of
-   * {@link #perKeyBits} with {@code k = round(log2(1/fpp))}, strategy {@code MURMUR128_MITZ_64}
-   * (so it still converts to Guava's format).
+   * {@link #perKeyShape}, strategy {@code MURMUR128_MITZ_64} (whole 64-bit words, so it still
+   * converts to Guava's format).
+   *
+   * @throws IllegalArgumentException if the filter is larger than this process can allocate
+   *     (naming the sizing and the count), or than 2<sup>43</sup> bits
    */
   public BloomFilter create(long distinctItems) {
     long n = expectedInsertions(distinctItems);
     if (!perKey) {
-      return BloomFilter.create(n, fpp);
+      return FilterAllocation.create(() -> BloomFilter.create(n, fpp), this + " for " + n + " items");
     }
-    int k = hashFunctions(fpp);
-    return BloomFilter.withShape(perKeyBits(n, fpp, k), k, Strategy.MURMUR128_MITZ_64);
+    long[] shape = perKeyShape(n, fpp);
+    return FilterAllocation.create(
+        () -> BloomFilter.withShape(shape[0], (int) shape[1], Strategy.MURMUR128_MITZ_64),
+        this + " for " + n + " items (" + shape[0] + " bits)");
   }
 
   /** {@link #create}'s shape as a counting filter (4-bit counters instead of bits). */
   CountingBloomFilter createCounting(long distinctItems) {
     long n = expectedInsertions(distinctItems);
     if (!perKey) {
-      return CountingBloomFilter.create(n, fpp);
+      return FilterAllocation.create(() -> CountingBloomFilter.create(n, fpp), this + " for " + n + " items");
     }
-    int k = hashFunctions(fpp);
-    return CountingBloomFilter.withShape(perKeyBits(n, fpp, k), k, Strategy.MURMUR128_MITZ_64);
-  }
-
-  /** Guava's k for fpp: m/n · ln 2 at the optimal m, i.e. log2(1/fpp), rounded. */
-  static int hashFunctions(double fpp) {
-    return (int) Math.max(1, Math.min(255, Math.round(-Math.log(fpp) / Math.log(2))));
+    long[] shape = perKeyShape(n, fpp);
+    return FilterAllocation.create(
+        () -> CountingBloomFilter.withShape(shape[0], (int) shape[1], Strategy.MURMUR128_MITZ_64),
+        this + " for " + n + " items (" + shape[0] + " counters)");
   }
 
   /**
-   * The bits of a per-key filter for n items at fpp with k hash functions: the smallest multiple
-   * of 64 from the textbook m = −n·ln p / ln²2 up whose predicted rate
-   * (1 − e<sup>−kn/m</sup>)<sup>k</sup> + {@value #ALIASING}/m is at most fpp. The second term is
-   * what the textbook formula leaves out and small filters feel: Guava's double hashing
-   * (position i = h1 + i·h2 mod m) makes a query's k positions collapse or line up with an
-   * item's about once in m queries. Measured with sparkbloom's MURMUR128_MITZ_64, the excess
-   * over the formula was 0.3/m to 0.95/m for p from 1e-2 to 1e-4 (about 20 % above p at 200 items
-   * and p = 0.001 when sized by the formula alone; at 10,000 items it is lost in the noise). So
-   * tiny keys get about {@value #ALIASING}/fpp bits (1,024 at 0.001), and a 200-item
-   * key at 0.001 gets 3,072 bits (384 bytes) instead of 2,880.
+   * The per-key shape {m, k} for n distinct items at fpp: the smallest m, in whole 64-bit words,
+   * for which some whole number of hash functions k (1 to 255) gives a textbook false-positive
+   * rate (1 − e<sup>−kn/m</sup>)<sup>k</sup> of at most fpp, and the fewest k that do; never more
+   * bits than Guava's filter for (n, fpp) ({@link #guavaBits}). Where Guava's own m misses fpp by
+   * this formula (its m rounds −n·ln p / ln²2 down before whole words; this happens for large
+   * n, by a fraction of a percent of the rate), the per-key filter takes Guava's m with the k of
+   * lowest rate there, which is at least as good as Guava's k.
+   *
+   * <table>
+   *   <caption>Per-key shapes, and Guava's for the same n and p</caption>
+   *   <tr><th>n</th><th>p</th><th>m</th><th>k</th><th>Guava's m, k</th></tr>
+   *   <tr><td>1</td><td>10<sup>−3</sup></td><td>64</td><td>2</td><td>64, 10</td></tr>
+   *   <tr><td>1</td><td>10<sup>−6</sup></td><td>64</td><td>6</td><td>64, 19</td></tr>
+   *   <tr><td>1</td><td>10<sup>−9</sup></td><td>64</td><td>12</td><td>64, 30</td></tr>
+   *   <tr><td>1</td><td>10<sup>−12</sup></td><td>64</td><td>24</td><td>64, 40</td></tr>
+   *   <tr><td>200</td><td>10<sup>−2</sup></td><td>1,920</td><td>7</td><td>1,920, 7</td></tr>
+   *   <tr><td>200</td><td>10<sup>−3</sup></td><td>2,880</td><td>10</td><td>2,880, 10</td></tr>
+   *   <tr><td>10,000</td><td>10<sup>−6</sup></td><td>287,552</td><td>20</td><td>287,552, 20</td></tr>
+   * </table>
+   *
+   * The formula is the textbook one. Guava's double hashing (position i = h1 + i·h2 mod m) makes
+   * a query's positions collapse or repeat when h2 shares factors with m, which a filter of a few
+   * words feels whatever p asks for: measured over 4 million queries each, a one-item key of 64
+   * bits answers false positives at 0.001 (k = 2, p = 0.001) to 0.0045 (k = 12, p = 10<sup>−9</sup>),
+   * Guava's 64-bit filters at 0.004 to 0.023 with their larger k; a 200-item key at p = 0.001 at
+   * 0.0012, Guava's shape and rate. Only more bits than Guava's would bring small keys to a
+   * small p; the fewest k keeps their rate below Guava's.
+   *
+   * @throws IllegalArgumentException if the filter would exceed 2<sup>43</sup> bits
    */
-  static long perKeyBits(long n, double fpp, int k) {
-    double ln2 = Math.log(2);
-    double textbook = -n * Math.log(fpp) / (ln2 * ln2);
-    long m = Math.max(64, ((long) Math.ceil(textbook) + 63) / 64 * 64);
-    while (Math.pow(1 - Math.exp(-(double) k * n / m), k) + ALIASING / m > fpp) {
-      long next = ((long) Math.ceil(m * 1.01) + 63) / 64 * 64;
-      if (next > MAX_BITS) {
-        throw new IllegalArgumentException("Sizing.perKeyCount(" + fpp + "): a filter for " + n
-            + " items would exceed 2^43 bits");
-      }
-      m = next;
+  static long[] perKeyShape(long n, double fpp) {
+    long guava = guavaBits(n, fpp);
+    if (guava > MAX_BITS) {
+      throw new IllegalArgumentException("Sizing.perKeyCount(" + fpp + "): a filter for " + n
+          + " items would exceed 2^43 bits");
     }
-    return m;
+    // the lowest rate at m falls as m grows: binary search over whole words, up to Guava's m
+    long lo = 1;
+    long hi = guava / 64;
+    if (lowestRate(n, hi * 64) <= fpp) {
+      while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (lowestRate(n, mid * 64) <= fpp) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+    }
+    long m = hi * 64;
+    return new long[] {m, fewestHashFunctions(n, m, fpp)};
   }
 
-  /** The false-positive excess of double hashing over the textbook formula, times m (see {@link #perKeyBits}). */
-  static final double ALIASING = 1.0;
-  private static final long MAX_BITS = 1L << 43;
+  /**
+   * The fewest hash functions that meet fpp with m bits by the textbook rate, or the best k if
+   * none does (at Guava's m). Fewer than the best k: fewer bits set per item and fewer positions
+   * per query, which is what double hashing's aliasing in a small filter feeds on.
+   */
+  private static int fewestHashFunctions(long n, long m, double fpp) {
+    int best = bestHashFunctions(n, m);
+    for (int k = 1; k < best; k++) {
+      if (rate(n, m, k) <= fpp) {
+        return k;
+      }
+    }
+    return best;
+  }
 
   /**
-   * A filter holding {@code items} (duplicates allowed), in one {@code putAll} call.
-   * {@code items} is not modified. Per-key sizing counts the distinct items first
+   * The bits of Guava's filter for (n, fpp): ⌊−n·ln p / ln²2⌋ (n = 0 counted as 1), rounded up
+   * to whole 64-bit words, as {@link BloomFilter#create(long, double)} makes it.
+   */
+  static long guavaBits(long n, double fpp) {
+    double ln2 = Math.log(2);
+    long bits = (long) (-Math.max(1, n) * Math.log(fpp) / (ln2 * ln2));
+    return Math.max(64, (bits + 63) / 64 * 64);
+  }
+
+  /** The whole k in 1..255 with the lowest rate (1 − e<sup>−kn/m</sup>)<sup>k</sup>: ⌊m/n·ln 2⌋ or one more. */
+  static int bestHashFunctions(long n, long m) {
+    double real = (double) m / Math.max(1, n) * Math.log(2);
+    int below = (int) Math.max(1, Math.min(MAX_HASH_FUNCTIONS, Math.floor(real)));
+    int above = Math.min(MAX_HASH_FUNCTIONS, below + 1);
+    return rate(n, m, above) < rate(n, m, below) ? above : below;
+  }
+
+  /** The textbook false-positive rate of m bits and k hash functions holding n items. */
+  static double rate(long n, long m, int k) {
+    return Math.pow(-Math.expm1(-(double) k * Math.max(1, n) / m), k);
+  }
+
+  private static double lowestRate(long n, long m) {
+    return rate(n, m, bestHashFunctions(n, m));
+  }
+
+  private static final long MAX_BITS = 1L << 43;
+  private static final int MAX_HASH_FUNCTIONS = 255;
+
+  /**
+   * A filter holding {@code items} (duplicates allowed; null: no items), in one {@code putAll}
+   * call. {@code items} is not modified. Per-key sizing counts the distinct items first
    * ({@link DistinctCount}: a hash table, no sorted copy); duplicates set the same bits again.
    */
   public BloomFilter build(long[] items) {
-    Objects.requireNonNull(items, "items");
+    items = NullItems.orEmpty(items);
     BloomFilter f = create(perKey ? DistinctCount.of(items) : 0);
     if (items.length > 0) {
       f.putAll(items);
+    }
+    return f;
+  }
+
+  /**
+   * {@link #build(long[])} for a record's items, {@code long[]} or {@code String[]} (null: no
+   * items; null strings skipped; per-key sizing counts the distinct strings).
+   *
+   * @throws IllegalArgumentException naming the type if {@code items} is neither
+   */
+  BloomFilter buildItems(Object items) {
+    if (items == null || items instanceof long[]) {
+      return build((long[]) items);
+    }
+    if (!(items instanceof String[])) {
+      throw new IllegalArgumentException("items must be long[] or String[], got " + items.getClass().getName());
+    }
+    String[] strings = NullItems.withoutNulls((String[]) items);
+    BloomFilter f = create(perKey ? new java.util.HashSet<>(java.util.Arrays.asList(strings)).size() : 0);
+    if (strings.length > 0) {
+      f.putAll(strings);
     }
     return f;
   }

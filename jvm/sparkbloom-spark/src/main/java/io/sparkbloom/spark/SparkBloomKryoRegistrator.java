@@ -26,10 +26,10 @@ public class SparkBloomKryoRegistrator implements KryoRegistrator {
     kryo.register(long[].class);
     kryo.register(byte[].class);
     kryo.register(long[][].class);
-    // Counting filters (issue 11): after the others, so their registration ids stay as they were.
+    // Counting filters: after the others, so their registration ids stay as they were.
     kryo.register(CountingBloomFilter.class, new CountingBloomFilterKryoSerializer());
     kryo.register(CountingFilters.ZeroFilter.class);
-    // String items (issue 14), last for the same reason.
+    // String items: last, for the same reason.
     kryo.register(StringFilterBuilder.class);
     kryo.register(String[].class);
     // The broadcast dedup's value (PerKeyFilters.dedupBroadcast): each key's filters as bytes.

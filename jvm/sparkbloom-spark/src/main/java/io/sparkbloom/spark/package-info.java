@@ -6,7 +6,8 @@
  * <h2>RDDs: {@link io.sparkbloom.spark.PerKeyFilters}</h2>
  *
  * <pre>{@code
- * JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKey(history, 10_000, 0.001, 200);
+ * JavaPairRDD<String, BloomFilter> filters =
+ *     PerKeyFilters.buildPerKey(history, PerKeyOptions.of(Sizing.fixed(10_000, 0.001)).withPartitions(200));
  * PerKeyFilters.saveAsObjectFile(filters, path);
  * JavaPairRDD<String, long[]> fresh = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), candidates);
  * }</pre>

@@ -65,7 +65,7 @@ abstract class AbstractPipelineTest {
     JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 3);
 
     String dir = tmp.resolve("filters").toUri().toString();
-    PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001).saveAsObjectFile(dir);
+    PerKeyFilters.buildPerRecord(historyRdd, PerKeyOptions.of(Sizing.fixed(10_000, 0.001))).saveAsObjectFile(dir);
     JavaPairRDD<String, BloomFilter> loaded =
         JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, BloomFilter>>objectFile(dir));
     assertEquals(120, loaded.count());
@@ -88,7 +88,7 @@ abstract class AbstractPipelineTest {
     JavaPairRDD<String, long[]> historyRdd = jsc.parallelizePairs(history, 3);
     JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 2);
 
-    JavaPairRDD<String, BloomFilter> built = PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001, 5);
+    JavaPairRDD<String, BloomFilter> built = PerKeyFilters.buildPerRecord(historyRdd, PerKeyOptions.of(Sizing.fixed(10_000, 0.001)).withPartitions(5));
     assertEquals(5, built.partitioner().get().numPartitions());
     String dir = tmp.resolve("partitioned").toUri().toString();
     PerKeyFilters.saveAsObjectFile(built, dir);
@@ -99,7 +99,7 @@ abstract class AbstractPipelineTest {
     assertEquals(loaded.partitioner().get(), kept.partitioner().get(), "the join kept the filters' partitioning");
 
     String plainDir = tmp.resolve("plain").toUri().toString();
-    PerKeyFilters.buildPerRecord(historyRdd, 10_000, 0.001).saveAsObjectFile(plainDir);
+    PerKeyFilters.buildPerRecord(historyRdd, PerKeyOptions.of(Sizing.fixed(10_000, 0.001))).saveAsObjectFile(plainDir);
     JavaPairRDD<String, BloomFilter> plain = PerKeyFilters.objectFile(jsc, plainDir);
     assertTrue(!plain.partitioner().isPresent());
     Map<String, long[]> a = kept.collectAsMap();
@@ -110,9 +110,9 @@ abstract class AbstractPipelineTest {
     }
     SparkTests.checkAgainstExact(toMap(history), toMap(candidates), a);
 
-    // buildPerKey output is partitioned too; saveAsObjectFile(filters, path, n) repartitions
+    // buildPerKey output is partitioned too; partitionBy first saves another partitioning
     String again = tmp.resolve("again").toUri().toString();
-    PerKeyFilters.saveAsObjectFile(plain, again, 3);
+    PerKeyFilters.saveAsObjectFile(plain.partitionBy(new org.apache.spark.HashPartitioner(3)), again);
     assertEquals(3, PerKeyFilters.objectFile(jsc, again).partitioner().get().numPartitions());
 
     // swap two part files: the keys no longer match their partition, and reading says so
@@ -154,7 +154,7 @@ abstract class AbstractPipelineTest {
     }
     List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 2000, 3);
     JavaPairRDD<String, BloomFilter> filters =
-        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs, 6), records, p, 3);
+        PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs, 6), PerKeyOptions.of(Sizing.fixed(records, p)).withPartitions(3));
     String dir = tmp.resolve("filters").toUri().toString();
     filters.saveAsObjectFile(dir);
     JavaPairRDD<String, BloomFilter> loaded =
@@ -182,7 +182,7 @@ abstract class AbstractPipelineTest {
       split.add(new Tuple2<>(h._1(), java.util.Arrays.copyOfRange(a, 250, 300)));
     }
     JavaPairRDD<String, BloomFilter> filters =
-        PerKeyFilters.buildPerKeyFromArrays(jsc.parallelizePairs(split, 5), 1000, 0.001);
+        PerKeyFilters.buildPerKeyFromArrays(jsc.parallelizePairs(split, 5), PerKeyOptions.of(Sizing.fixed(1000, 0.001)));
     assertEquals(40, filters.count());
 
     List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 100, 2);
@@ -233,18 +233,20 @@ abstract class AbstractPipelineTest {
     JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 2);
 
     RDD<Tuple2<String, BloomFilter>> built =
-        PerKeyFilters.buildPerRecord(historyRdd.rdd(), 1000, 0.01, 4);
+        PerKeyFilters.buildPerRecord(historyRdd.rdd(), PerKeyOptions.of(Sizing.fixed(1000, 0.01)).withPartitions(4));
     assertEquals(4, built.partitioner().get().numPartitions());
     String dir = tmp.resolve("filters").toUri().toString();
-    PerKeyFilters.saveAsObjectFile(built, dir, 5);
+    PerKeyFilters.saveAsObjectFile(
+        JavaPairRDD.fromRDD(built, ClassTag$.MODULE$.apply(String.class), ClassTag$.MODULE$.apply(BloomFilter.class))
+            .partitionBy(new org.apache.spark.HashPartitioner(5)).rdd(), dir);
     RDD<Tuple2<String, BloomFilter>> loaded = PerKeyFilters.objectFile(jsc.sc(), dir);
     assertEquals(5, loaded.partitioner().get().numPartitions());
 
     Map<String, long[]> viaRdd = JavaPairRDD.fromRDD(
-        PerKeyFilters.dedup(loaded, candidateRdd.rdd(), 3), ClassTag$.MODULE$.apply(String.class),
+        PerKeyFilters.dedup(loaded, candidateRdd.rdd()), ClassTag$.MODULE$.apply(String.class),
         ClassTag$.MODULE$.apply(long[].class)).collectAsMap();
-    Map<String, long[]> viaJava = PerKeyFilters.dedup(
-        PerKeyFilters.buildPerRecord(historyRdd, 1000, 0.01, 4), candidateRdd, 3).collectAsMap();
+    Map<String, long[]> viaJava = PerKeyFilters.dedup(PerKeyFilters.buildPerRecord(historyRdd, PerKeyOptions.of(Sizing.fixed(1000, 0.01)).withPartitions(4)), candidateRdd,
+        PerKeyOptions.defaults().withPartitions(3)).collectAsMap();
     assertEquals(viaJava.keySet(), viaRdd.keySet());
     for (String user : viaJava.keySet()) {
       assertArrayEquals(viaJava.get(user), viaRdd.get(user), "user " + user);
@@ -257,7 +259,9 @@ abstract class AbstractPipelineTest {
         candidatePairs.add(new Tuple2<>(t._1(), v));
       }
     }
-    long keptPairs = PerKeyFilters.dedupPairs(loaded, jsc.parallelizePairs(candidatePairs, 2).rdd()).count();
+    long keptPairs = PerKeyFilters.dedupPairs(
+        JavaPairRDD.fromRDD(loaded, ClassTag$.MODULE$.apply(String.class), ClassTag$.MODULE$.apply(BloomFilter.class)),
+        jsc.parallelizePairs(candidatePairs, 2)).count();
     assertEquals(viaJava.values().stream().mapToLong(a -> a.length).sum(), keptPairs);
   }
 

@@ -70,19 +70,19 @@ class BroadcastDedupTest {
     List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 500, 3);
     // sized for 10,000 items, holding 200: their bytes are sparse, about a ninth of the bits
     JavaPairRDD<String, BloomFilter> filters = PerKeyFilters
-        .buildPerRecord(jsc.parallelizePairs(history, 3), Sizing.fixed(10_000, P))
+        .buildPerRecord(jsc.parallelizePairs(history, 3), PerKeyOptions.of(Sizing.fixed(10_000, P)))
         .persist(StorageLevel.MEMORY_ONLY());
     BloomFilter one = filters.values().first();
     assertTrue(one.toByteArray().length < one.bitSize() / 8 / 5, "sparse bytes: " + one.toByteArray().length);
     JavaPairRDD<String, long[]> c = jsc.parallelizePairs(candidates, 4);
 
     Map<String, long[]> joined = PerKeyFilters.dedup(filters, c).collectAsMap();
-    Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(filters, c).collectAsMap();
+    Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()).collectAsMap();
     assertSameAnswers(joined, broadcast);
     SparkTests.Check check = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), broadcast);
     SparkTests.assertFppWithin(check, P);
     // the candidates kept their partitioning (answered in place)
-    assertEquals(4, PerKeyFilters.dedupBroadcast(filters, c).getNumPartitions());
+    assertEquals(4, PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()).getNumPartitions());
     // the cached filters were only read: none was closed (a closed filter cannot be encoded)
     assertEquals(history.size(), filters.mapValues(BloomFilter::toByteArray).count());
     filters.unpersist();
@@ -106,8 +106,7 @@ class BroadcastDedupTest {
         new Tuple2<>("v", new long[] {1, 2}),
         new Tuple2<>("w", new long[] {3}),
         new Tuple2<>("u", new long[0]));
-    List<Tuple2<String, long[]>> kept = PerKeyFilters.dedupBroadcast(
-        jsc.parallelizePairs(filters, 2), jsc.parallelizePairs(candidates, 1)).collect();
+    List<Tuple2<String, long[]>> kept = PerKeyFilters.dedupBroadcast(jsc.parallelizePairs(filters, 2), jsc.parallelizePairs(candidates, 1), PerKeyOptions.defaults()).collect();
     assertEquals(5, kept.size());
     assertArrayEquals(new long[] {7, 8}, kept.get(0)._2());
     assertArrayEquals(new long[] {9}, kept.get(1)._2());
@@ -123,17 +122,16 @@ class BroadcastDedupTest {
     List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 300, 2);
     JavaPairRDD<String, long[]> c = jsc.parallelizePairs(candidates, 3);
     for (Sizing sizing : List.of(Sizing.fixed(10_000, P), Sizing.perKeyCount(P))) {
-      JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 3), sizing);
+      JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 3), PerKeyOptions.of(sizing));
       String ours = dir.resolve("ours-" + sizing.isPerKeyCount()).toUri().toString();
       String spark = dir.resolve("spark-" + sizing.isPerKeyCount()).toUri().toString();
-      PerKeyFilters.saveAsObjectFile(filters, ours, 4); // partitioned, with its marker
+      PerKeyFilters.saveAsObjectFile(filters.partitionBy(new org.apache.spark.HashPartitioner(4)), ours); // with its marker
       filters.saveAsObjectFile(spark); // Spark's own layout: 10 records per group
       Map<String, long[]> expected = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, ours), c).collectAsMap();
       SparkTests.checkAgainstExact(toMap(history), toMap(candidates), expected);
-      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, ours, c).collectAsMap());
-      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, spark, c).collectAsMap());
-      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(spark(), spark, c.rdd()).toJavaRDD()
-          .mapToPair(t -> t).collectAsMap());
+      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, ours, c, PerKeyOptions.defaults()).collectAsMap());
+      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, spark, c, PerKeyOptions.defaults()).collectAsMap());
+      assertSameAnswers(expected, PerKeyFilters.dedup(jsc, spark, c).collectAsMap());
     }
   }
 
@@ -146,7 +144,8 @@ class BroadcastDedupTest {
     String path = dir.resolve("strings").toUri().toString();
     jsc.parallelizePairs(List.of(new Tuple2<>("u", "not a filter")), 1).saveAsObjectFile(path);
     SparkException e = assertThrows(SparkException.class, () -> PerKeyFilters
-        .dedupBroadcast(jsc, path, jsc.parallelizePairs(List.of(new Tuple2<>("u", new long[] {1})), 1))
+        .dedupBroadcast(jsc, path, jsc.parallelizePairs(List.of(new Tuple2<>("u", new long[] {1})), 1),
+            PerKeyOptions.defaults())
         .collect());
     assertTrue(String.valueOf(e.getMessage()).contains("not a (key, BloomFilter) record of saveAsObjectFile: (key, java.lang.String)"),
         e.getMessage());
@@ -231,7 +230,8 @@ class BroadcastDedupTest {
     bad[bad.length - 1] ^= 1; // the CRC
     JavaPairRDD<String, byte[]> encoded = jsc.parallelizePairs(List.of(new Tuple2<>("k", bad)), 1);
     SparkException e = assertThrows(SparkException.class, () -> BroadcastDedup
-        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1), Long.MAX_VALUE).collect());
+        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1), Long.MAX_VALUE,
+            HashJoinDedup.LONGS).collect());
     assertTrue(String.valueOf(e.getMessage()).contains("cannot decode the filter of key k"), e.getMessage());
   }
 }

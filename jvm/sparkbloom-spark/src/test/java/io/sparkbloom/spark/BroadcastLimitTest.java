@@ -52,7 +52,7 @@ class BroadcastLimitTest {
 
   private String save(Path dir, Sizing sizing) {
     String path = dir.resolve("filters-" + sizing.isPerKeyCount()).toUri().toString();
-    PerKeyFilters.saveAsObjectFile(PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 3), sizing), path);
+    PerKeyFilters.saveAsObjectFile(PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 3), PerKeyOptions.of(sizing)), path);
     return path;
   }
 
@@ -74,16 +74,16 @@ class BroadcastLimitTest {
 
   @Test
   void theConfKeySetsTheLimit() {
-    assertEquals(LIMIT, PerKeyFilters.broadcastMaxBytes(jsc));
+    assertEquals(LIMIT, PerKeyOptions.defaults().broadcastMaxBytes(jsc));
     assertTrue(BroadcastLimit.byDefault() <= BroadcastLimit.DEFAULT_CAP);
     assertTrue(BroadcastLimit.byDefault() <= Runtime.getRuntime().maxMemory() / 10);
-    assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupPlan(jsc, "unused", -1));
+    assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupPlan(jsc, "unused", PerKeyOptions.defaults().withBroadcastMaxBytes(-1)));
   }
 
   @Test
   void savedFiltersOverTheLimitAreRefusedBeforeAnyJob(@TempDir Path dir) {
     String path = save(dir, Sizing.perKeyCount(P));
-    long saved = PerKeyFilters.dedupPlan(jsc, path).savedBytes();
+    long saved = PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults()).savedBytes();
     // the listing counts the part files only: at least the filters' bytes, at most a few per record more
     long filterBytes = PerKeyFilters.objectFile(jsc, path).values().map(f -> (long) f.toByteArray().length)
         .reduce(Long::sum);
@@ -91,7 +91,7 @@ class BroadcastLimitTest {
     jsc.setJobGroup("limit-check", "no job may run", false);
     try {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates(), saved - 1));
+          () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates(), PerKeyOptions.defaults().withBroadcastMaxBytes(saved - 1)));
       assertNamesLimitAndAlternative(e, saved - 1);
       assertTrue(e.getMessage().contains(String.format("the filters saved at %s take %,d bytes", path, saved)),
           e.getMessage());
@@ -101,7 +101,7 @@ class BroadcastLimitTest {
     }
     // exactly at the limit it broadcasts
     Map<String, long[]> expected = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), candidates()).collectAsMap();
-    assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, path, candidates(), saved).collectAsMap());
+    assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, path, candidates(), PerKeyOptions.defaults().withBroadcastMaxBytes(saved)).collectAsMap());
   }
 
   /**
@@ -112,8 +112,8 @@ class BroadcastLimitTest {
   void savedFilesAreListedAsObjectFileReadsThem(@TempDir Path dir) throws Exception {
     String perKey = save(dir, Sizing.perKeyCount(P));
     String fixed = save(dir, Sizing.fixed(1_000, P));
-    long perKeyBytes = PerKeyFilters.dedupPlan(jsc, perKey).savedBytes();
-    long fixedBytes = PerKeyFilters.dedupPlan(jsc, fixed).savedBytes();
+    long perKeyBytes = PerKeyFilters.dedupPlan(jsc, perKey, PerKeyOptions.defaults()).savedBytes();
+    long fixedBytes = PerKeyFilters.dedupPlan(jsc, fixed, PerKeyOptions.defaults()).savedBytes();
     long parts = 0;
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("filters-true"))) {
       for (Path f : (Iterable<Path>) files::iterator) {
@@ -128,26 +128,27 @@ class BroadcastLimitTest {
     Path hidden = dir.resolve("filters-true").resolve("_temporary");
     java.nio.file.Files.createDirectories(hidden);
     java.nio.file.Files.write(hidden.resolve("part-00000"), new byte[1000]);
-    assertEquals(perKeyBytes, PerKeyFilters.dedupPlan(jsc, perKey).savedBytes());
+    assertEquals(perKeyBytes, PerKeyFilters.dedupPlan(jsc, perKey, PerKeyOptions.defaults()).savedBytes());
     assertEquals(history.size(), PerKeyFilters.objectFile(jsc, perKey).count());
     // a glob over both directories: both counted and read
     String glob = dir.resolve("filters-*").toUri().toString();
-    assertEquals(perKeyBytes + fixedBytes, PerKeyFilters.dedupPlan(jsc, glob).savedBytes());
+    assertEquals(perKeyBytes + fixedBytes, PerKeyFilters.dedupPlan(jsc, glob, PerKeyOptions.defaults()).savedBytes());
     assertEquals(2L * history.size(), PerKeyFilters.objectFile(jsc, glob).count());
     // nothing there: the listing and the read name the path
     String missing = dir.resolve("none").toUri().toString();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PerKeyFilters.dedupPlan(jsc, missing));
+        () -> PerKeyFilters.dedupPlan(jsc, missing, PerKeyOptions.defaults()));
     assertTrue(e.getMessage().contains("no saved filters at " + missing), e.getMessage());
-    Exception read = assertThrows(Exception.class, () -> PerKeyFilters.objectFile(jsc, missing).count());
-    assertTrue(read.getMessage().contains("Input path does not exist"), read.getMessage());
+    // objectFile checks on the driver, at the call, not in the first job
+    Exception read = assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.objectFile(jsc, missing));
+    assertTrue(read.getMessage().contains("no saved filters at " + missing), read.getMessage());
   }
 
   @Test
   void savedFixedSizeFiltersOverTheConfLimitAreRefused(@TempDir Path dir) {
     String path = save(dir, Sizing.fixed(10_000, P));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates()));
+        () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates(), PerKeyOptions.defaults()));
     assertNamesLimitAndAlternative(e, LIMIT);
   }
 
@@ -159,7 +160,7 @@ class BroadcastLimitTest {
       Map<String, long[]> joined = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), c).collectAsMap();
       SparkTests.checkAgainstExact(toMap(history), toMap(candidates), joined);
       // under the conf's 64 KiB: the fixed-size filters (~80 KB) are joined, the per-key ones broadcast
-      DedupPlan plan = PerKeyFilters.dedupPlan(jsc, path);
+      DedupPlan plan = PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults());
       assertEquals(sizing.isPerKeyCount(), plan.isBroadcast(), plan.describe());
       assertTrue(plan.describe().startsWith(sizing.isPerKeyCount() ? "broadcast" : "join"), plan.describe());
       JavaPairRDD<String, long[]> chosen = PerKeyFilters.dedup(jsc, path, c);
@@ -167,8 +168,8 @@ class BroadcastLimitTest {
       // the broadcast answers the candidates in place (their partitioning, none); the join hash-partitions
       assertEquals(!plan.isBroadcast(), chosen.partitioner().isPresent());
       // explicit limits take each plan for either sizing
-      JavaPairRDD<String, long[]> broadcast = PerKeyFilters.dedup(jsc, path, c, Long.MAX_VALUE);
-      JavaPairRDD<String, long[]> join = PerKeyFilters.dedup(jsc, path, c, 0);
+      JavaPairRDD<String, long[]> broadcast = PerKeyFilters.dedup(jsc, path, c, PerKeyOptions.defaults().withBroadcastMaxBytes(Long.MAX_VALUE));
+      JavaPairRDD<String, long[]> join = PerKeyFilters.dedup(jsc, path, c, PerKeyOptions.defaults().withBroadcastMaxBytes(0));
       assertFalse(broadcast.partitioner().isPresent());
       assertTrue(join.partitioner().isPresent());
       assertSameAnswers(joined, broadcast.collectAsMap());
@@ -179,7 +180,7 @@ class BroadcastLimitTest {
   @Test
   void inMemoryFiltersAreCollectedWithinTheLimit() {
     JavaPairRDD<String, BloomFilter> filters = PerKeyFilters
-        .buildPerRecord(jsc.parallelizePairs(history, 4), Sizing.fixed(10_000, P))
+        .buildPerRecord(jsc.parallelizePairs(history, 4), PerKeyOptions.of(Sizing.fixed(10_000, P)))
         .persist(StorageLevel.MEMORY_ONLY());
     List<Long> perPartition = filters.values()
         .mapPartitions(it -> {
@@ -197,7 +198,7 @@ class BroadcastLimitTest {
     // one partition alone over the limit (its task sends its size only), and the running total over it
     for (long limit : new long[] {largest / 2, total - 1}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> PerKeyFilters.dedupBroadcast(filters, c, limit));
+          () -> PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults().withBroadcastMaxBytes(limit)));
       assertNamesLimitAndAlternative(e, limit);
       assertTrue(e.getMessage().contains("the filters collected so far take at least"), e.getMessage());
       // Spark failed the job with the result handler's exception as the cause; it is rethrown as itself
@@ -205,10 +206,10 @@ class BroadcastLimitTest {
     }
     // the conf's limit (64 KiB) applies without one: ~80 KB of filters
     assertTrue(total > LIMIT, "the data must be over the conf's limit: " + total);
-    assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupBroadcast(filters, c));
+    assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()));
     // the context is fine after the failed jobs, and exactly at the limit the broadcast runs
     Map<String, long[]> joined = PerKeyFilters.dedup(filters, c).collectAsMap();
-    assertSameAnswers(joined, PerKeyFilters.dedupBroadcast(filters, c, total).collectAsMap());
+    assertSameAnswers(joined, PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults().withBroadcastMaxBytes(total)).collectAsMap());
     assertEquals(history.size(), filters.mapValues(BloomFilter::toByteArray).count(), "the caller's filters stay open");
     filters.unpersist();
   }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 
 /**
- * Per-key counting filters and the sliding window (issue 11), under the serializer settings of
+ * Per-key counting filters and the sliding window, under the serializer settings of
  * the subclasses: sliding a 3-day window over 6 days
  * gives, for every user, the filter rebuilt from the 3 days inside it (same counters, so the same
  * bits), and dedup against it keeps exactly the candidates the rebuilt filter keeps, never one the

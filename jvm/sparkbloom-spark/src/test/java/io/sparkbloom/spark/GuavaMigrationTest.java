@@ -67,7 +67,7 @@ class GuavaMigrationTest {
         JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, com.google.common.hash.BloomFilter<Long>>>objectFile(dir));
     // the recipe: objectFile -> fromGuava -> saveAsObjectFile in the new format
     String migrated = tmp.resolve("sparkbloom-filters").toUri().toString();
-    PerKeyFilters.fromGuava(guava).saveAsObjectFile(migrated);
+    PerKeyFilters.fromGuava(guava.rdd()).saveAsObjectFile(migrated);
     JavaPairRDD<String, BloomFilter> converted = PerKeyFilters.objectFile(jsc, migrated);
 
     long[] probes = probes(20_000, 99);

@@ -78,7 +78,7 @@ class SizingTest {
     }
     long[] before = items.clone();
     try (BloomFilter f = Sizing.perKeyCount(0.001).build(items);
-        BloomFilter expected = BloomFilter.withShape(3_072, 10, Strategy.MURMUR128_MITZ_64)) {
+        BloomFilter expected = BloomFilter.withShape(2_880, 10, Strategy.MURMUR128_MITZ_64)) {
       assertArrayEquals(before, items, "build must not reorder the caller's array");
       assertEquals(expected.bitSize(), f.bitSize(), "sized for the 200 distinct items, not 600");
       assertEquals(expected.numHashFunctions(), f.numHashFunctions());
@@ -93,25 +93,69 @@ class SizingTest {
     }
   }
 
+  /** The Javadoc table of {@link Sizing#perKeyShape}, and its first rows against the old rule. */
+  @Test
+  void perKeyShapeTable() {
+    assertArrayEquals(new long[] {64, 2}, Sizing.perKeyShape(1, 1e-3));
+    // a one-item key: 64 bits at any p (it got 1,000,000 bits at 1e-6, 1,000,650,560 at 1e-9)
+    assertArrayEquals(new long[] {64, 6}, Sizing.perKeyShape(1, 1e-6));
+    assertArrayEquals(new long[] {64, 12}, Sizing.perKeyShape(1, 1e-9));
+    assertArrayEquals(new long[] {64, 24}, Sizing.perKeyShape(1, 1e-12));
+    assertArrayEquals(new long[] {2_880, 10}, Sizing.perKeyShape(200, 1e-3));
+    assertArrayEquals(new long[] {1_920, 7}, Sizing.perKeyShape(200, 1e-2));
+    assertArrayEquals(new long[] {287_552, 20}, Sizing.perKeyShape(10_000, 1e-6));
+    try (BloomFilter one = Sizing.perKeyCount(1e-12).create(1)) {
+      assertEquals(64, one.bitSize());
+    }
+  }
+
   /**
-   * The per-key shape: the textbook bits plus room for double hashing's aliasing (ALIASING/m),
-   * whole 64-bit words. At 200 items and 0.001 the textbook 2,876 bits predict 0.00099 + 1/2,880
-   * > 0.001, so 3,072 (0.00063 + 0.00033); a 1-item key needs m >= ~1/p.
+   * Over a grid of n and p: whole words; never more bits than Guava's filter for (n, p) (the
+   * core's {@code create}, Guava's sizing); the textbook rate (1 − e^(−kn/m))^k at most p, unless
+   * Guava's own m misses p, where the per-key filter is Guava's m with a k at least as good as
+   * Guava's; one word fewer would miss p (the smallest m); one hash function fewer would too.
    */
   @Test
-  void perKeyShape() {
-    assertEquals(10, Sizing.hashFunctions(0.001));
-    assertEquals(7, Sizing.hashFunctions(0.01));
-    assertEquals(3_072, Sizing.perKeyBits(200, 0.001, 10));
-    assertEquals(1_024, Sizing.perKeyBits(1, 0.001, 10));
-    assertEquals(1_984, Sizing.perKeyBits(200, 0.01, 7));
-    for (long n : new long[] {1, 7, 200, 10_000, 1_000_000}) {
-      long m = Sizing.perKeyBits(n, 0.001, 10);
-      assertEquals(0, m % 64);
-      double predicted = Math.pow(1 - Math.exp(-10.0 * n / m), 10) + Sizing.ALIASING / m;
-      assertTrue(predicted <= 0.001, "n=" + n + " m=" + m);
-      assertTrue(m >= 1.44 * n * Math.log(1000) / Math.log(2), "never below the textbook m");
+  void perKeyShapeMeetsTheExactBoundWithinGuavasSize() {
+    long[] counts = {1, 2, 3, 5, 7, 10, 13, 50, 100, 200, 999, 1_000, 4_096, 10_000, 123_457, 1_000_000};
+    double[] rates = {0.5, 0.3, 0.1, 0.03, 0.01, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12, 1e-15};
+    for (long n : counts) {
+      for (double p : rates) {
+        long[] shape = Sizing.perKeyShape(n, p);
+        long m = shape[0];
+        int k = (int) shape[1];
+        String at = "n=" + n + " p=" + p + " m=" + m + " k=" + k;
+        long guavaBits = guavaBits(n, p);
+        if (n <= 10_000) {
+          try (BloomFilter g = BloomFilter.create(n, p)) {
+            assertEquals(g.bitSize(), guavaBits, at);
+          }
+        }
+        assertEquals(0, m % 64, at);
+        assertTrue(m <= guavaBits, at + ": more bits than Guava's " + guavaBits);
+        double rate = Math.pow(1 - Math.exp(-(double) k * n / m), k);
+        if (m < guavaBits) {
+          assertTrue(rate <= p, at + ": rate " + rate);
+          assertTrue(k == 1 || Math.pow(1 - Math.exp(-(k - 1.0) * n / m), k - 1) > p, at + ": fewer k meet p");
+        } else {
+          int guavaK = (int) Math.max(1, Math.round((double) (long) (-n * Math.log(p) / (Math.log(2) * Math.log(2))) / n * Math.log(2)));
+          double guavaRate = Math.pow(1 - Math.exp(-(double) guavaK * n / m), guavaK);
+          assertTrue(rate <= p || rate <= guavaRate, at + ": rate " + rate + ", Guava's " + guavaRate);
+        }
+        if (m > 64) {
+          long fewer = m - 64;
+          for (int j = 1; j <= 255; j++) {
+            assertTrue(Math.pow(1 - Math.exp(-(double) j * n / fewer), j) > p, at + ": " + fewer + " bits, k=" + j);
+          }
+        }
+      }
     }
+  }
+
+  /** Guava's bits for (n, p), independently of the code under test: ⌊−n·ln p / ln²2⌋ in whole words. */
+  private static long guavaBits(long n, double p) {
+    long bits = (long) (-n * Math.log(p) / (Math.log(2) * Math.log(2)));
+    return Math.max(64, (bits + 63) / 64 * 64);
   }
 
   @Test

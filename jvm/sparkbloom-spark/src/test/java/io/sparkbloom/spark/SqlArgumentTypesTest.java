@@ -116,6 +116,34 @@ class SqlArgumentTypesTest {
         "sparkbloom_retain_absent_string", "bigint", "sparkbloom_retain_absent");
   }
 
+  /**
+   * The build aggregates refuse, when the query is analyzed, item types they would only see cast
+   * to bigint or string (a double column was once hashed as its values cast to bigint): no job
+   * runs, so the error comes from {@code spark.sql} itself.
+   */
+  @Test
+  void buildAggregatesRefuseOtherItemTypesAtAnalysis() {
+    String[][] cases = {
+        {"sparkbloom_build(CAST(item AS DOUBLE), 2000, 0.01)", "sparkbloom_build", "double"},
+        {"sparkbloom_build(CAST(item AS STRING), 2000, 0.01)", "sparkbloom_build", "string"},
+        {"sparkbloom_build(CAST(item AS DECIMAL(10, 0)), 2000, 0.01)", "sparkbloom_build", "decimal"},
+        {"sparkbloom_build_per_key(CAST(item AS DOUBLE), 0.01)", "sparkbloom_build_per_key", "double"},
+        {"sparkbloom_build_string(item, 2000, 0.01)", "sparkbloom_build_string", "int"},
+        {"sparkbloom_retain_absent(NULL, array(1.5D))", "sparkbloom_retain_absent", "array<double>"},
+        {"sparkbloom_might_contain(NULL, 1.5D)", "sparkbloom_might_contain", "double"},
+    };
+    for (String[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> spark.sql("SELECT " + c[0] + " FROM int_history"), c[0]);
+      assertTrue(e.getMessage().startsWith(c[1] + ":"), e.getMessage());
+      assertTrue(e.getMessage().contains("SQL type " + c[2]), e.getMessage());
+    }
+    // accepted: the integer types, and NULL items
+    spark.sql("SELECT sparkbloom_build(CAST(item AS SMALLINT), 2000, 0.01),"
+        + " sparkbloom_build(NULL, 2000, 0.01), sparkbloom_build_string(CAST(item AS STRING), 2000, 0.01)"
+        + " FROM int_history");
+  }
+
   @Test
   void stringAndLongItemsHashDifferently() {
     // a filter of strings answers for strings; "42" and 42 are different keys

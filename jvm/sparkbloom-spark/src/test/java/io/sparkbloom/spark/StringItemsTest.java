@@ -144,13 +144,13 @@ class StringItemsTest {
   @Test
   void buildPerKeyStringsEqualsGuavaAndDedupKeepsWhatGuavaKeeps() {
     JavaPairRDD<String, String> pairs = jsc.parallelizePairs(pairs(), 4);
-    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKeyStrings(pairs, N, P, 3).cache();
+    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKeyStrings(pairs, PerKeyOptions.of(Sizing.fixed(N, P)).withPartitions(3)).cache();
     assertGuavaFilters(new HashMap<>(filters.collectAsMap()));
 
     Map<String, String[]> cands = new HashMap<>(candidates);
     cands.put("no-filter", new String[] {"x", "日本", "\uD83D\uDE00"});
     Map<String, String[]> kept = new HashMap<>(
-        PerKeyFilters.dedupStrings(filters, jsc.parallelizePairs(records(cands), 3)).collectAsMap());
+        PerKeyFilters.dedup(filters, jsc.parallelizePairs(records(cands), 3)).collectAsMap());
     assertEquals(cands.keySet(), kept.keySet());
     int dropped = 0;
     for (Map.Entry<String, String[]> e : cands.entrySet()) {
@@ -164,14 +164,14 @@ class StringItemsTest {
   @Test
   void buildPerRecordStringsEqualsGuava() {
     JavaPairRDD<String, String[]> recs = jsc.parallelizePairs(records(history), 3);
-    assertGuavaFilters(new HashMap<>(PerKeyFilters.buildPerRecordStrings(recs, N, P).collectAsMap()));
+    assertGuavaFilters(new HashMap<>(PerKeyFilters.buildPerRecord(recs, PerKeyOptions.of(Sizing.fixed(N, P))).collectAsMap()));
   }
 
   @Test
   void scalaRddOverloadsAndBatchedIterator() {
     JavaPairRDD<String, String> pairs = jsc.parallelizePairs(pairs(), 2);
     Map<String, BloomFilter> filters = new HashMap<>(JavaPairRDD.fromRDD(
-        PerKeyFilters.buildPerKeyStrings(pairs.rdd(), N, P),
+        PerKeyFilters.buildPerKeyStrings(pairs, PerKeyOptions.of(Sizing.fixed(N, P))).rdd(),
         ClassTag$.MODULE$.apply(String.class), ClassTag$.MODULE$.apply(BloomFilter.class)).collectAsMap());
     assertGuavaFilters(filters);
 
@@ -183,7 +183,7 @@ class StringItemsTest {
       items.add(null);
     }
     List<String> kept = new ArrayList<>();
-    Iterator<String> it = PerKeyFilters.retainAbsentStrings(items.iterator(), filters.get("user-0"));
+    Iterator<String> it = BatchedRetainAbsent.any(items.iterator(), filters.get("user-0"), PerKeyFilters.BATCH);
     it.forEachRemaining(kept::add);
     String[] nonNull = items.stream().filter(s -> s != null).toArray(String[]::new);
     assertArrayEquals(guavaKeeps("user-0", nonNull), kept.toArray(new String[0]));

@@ -2,6 +2,7 @@ package io.sparkbloom.spark.example;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.PerKeyOptions;
 import io.sparkbloom.spark.Sizing;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -38,7 +39,7 @@ final class SparkbloomPipeline extends Pipeline {
   @Override
   String lastPlan() {
     // the plan the chooser took: from the files' listing, no job; not part of the timed dedup
-    return lastUri == null ? null : PerKeyFilters.dedupPlan(lastJsc, lastUri).describe();
+    return lastUri == null ? null : PerKeyFilters.dedupPlan(lastJsc, lastUri, PerKeyOptions.defaults()).describe();
   }
 
   @Override
@@ -48,20 +49,21 @@ final class SparkbloomPipeline extends Pipeline {
     if (o.plainJoin) {
       // unpartitioned filters, so the join shuffles them again
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
-          ? PerKeyFilters.buildPerRecord(data.history, sizing)
-          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions).mapToPair(t -> t);
+          ? PerKeyFilters.buildPerRecord(data.history, PerKeyOptions.of(sizing))
+          : PerKeyFilters.buildPerKey(data.pairs, PerKeyOptions.of(sizing).withPartitions(partitions))
+              .mapToPair(t -> t);
       filters.saveAsObjectFile(uri);
     } else {
       if (broadcast || auto) {
         // broadcast filters need no partitioning: built where the records are, saved as they come
         PerKeyFilters.saveAsObjectFile(data.pairs == null
-            ? PerKeyFilters.buildPerRecord(data.history, sizing)
-            : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions), uri);
+            ? PerKeyFilters.buildPerRecord(data.history, PerKeyOptions.of(sizing))
+            : PerKeyFilters.buildPerKey(data.pairs, PerKeyOptions.of(sizing).withPartitions(partitions)), uri);
         return;
       }
       JavaPairRDD<String, BloomFilter> filters = data.pairs == null
           ? PerKeyFilters.buildPerRecord(data.history, sizing, partitions)
-          : PerKeyFilters.buildPerKey(data.pairs, sizing, partitions);
+          : PerKeyFilters.buildPerKey(data.pairs, PerKeyOptions.of(sizing).withPartitions(partitions));
       PerKeyFilters.saveAsObjectFile(filters, uri);
     }
   }
@@ -77,7 +79,7 @@ final class SparkbloomPipeline extends Pipeline {
       // the saved filters' bytes (per-key: 4.5 MB at 10,000 users; fixed n: 20 MB of sparse
       // bytes for 180 MB of bits) are broadcast as read, so the candidates (80 MB) are answered
       // in place instead of shuffled to the filters
-      return PerKeyFilters.dedupBroadcast(jsc, uri, data.candidates);
+      return PerKeyFilters.dedupBroadcast(jsc, uri, data.candidates, PerKeyOptions.defaults());
     }
     return PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, uri), data.candidates);
   }

@@ -95,7 +95,7 @@ class PerUserDedupJobTest {
 
   /**
    * Per-key sizing (the default): each user's filter sized for its 200 items at p = 0.001 is
-   * 412 FORMAT bytes (3,072 bits), so at most 460 bytes per user on disk, 40x fewer than Guava's
+   * 388 FORMAT bytes (2,880 bits), so at most 460 bytes per user on disk, 40x fewer than Guava's
    * filters for 10,000 items; the observed FPP stays within the target + 3 sigma.
    */
   @Test

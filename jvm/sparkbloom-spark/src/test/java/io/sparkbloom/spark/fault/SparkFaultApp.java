@@ -2,6 +2,8 @@ package io.sparkbloom.spark.fault;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.PerKeyOptions;
+import io.sparkbloom.spark.Sizing;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -162,7 +164,7 @@ public final class SparkFaultApp {
     JavaPairRDD<String, Long> history = jsc.parallelize(FaultData.users(users), PARTITIONS)
         .flatMapToPair(u -> Arrays.stream(FaultData.history(u))
             .mapToObj(v -> new Tuple2<>(FaultData.user(u), v)).iterator());
-    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKey(history, 200, FPP, PARTITIONS);
+    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKey(history, PerKeyOptions.of(Sizing.fixed(200, FPP)).withPartitions(PARTITIONS));
     if (markerDir != null) {
       filters = filters.mapPartitionsToPair(
           new ExecutorKiller<>(markerDir, "build", BUILD_KILL_PARTITION, perPartition / 3), true);

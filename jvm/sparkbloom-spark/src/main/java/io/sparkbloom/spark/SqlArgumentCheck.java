@@ -1,0 +1,156 @@
+package io.sparkbloom.spark;
+
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import scala.Function1;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * Checks the SQL functions' arguments when a query is analyzed, before any job. A typed
+ * aggregate's inputs are cast implicitly to its declared types, so without this check {@code
+ * sparkbloom_build} over a {@code double} column would hash the values cast to {@code bigint}
+ * (1.5 and 1.9 alike) and over a {@code string} column the strings' numeric values. Each function
+ * is registered as Spark registers a UDF, then its builder is wrapped with a check of the
+ * resolved argument types: an item of a type the function does not hash exactly fails with an
+ * {@link IllegalArgumentException} naming the function and the SQL type. Sizing arguments given
+ * as constants are checked here too, so an n too large for the process fails on the driver.
+ */
+final class SqlArgumentCheck {
+  private SqlArgumentCheck() {}
+
+  /** The item types a function hashes exactly. */
+  enum Items {
+    /** {@code tinyint}, {@code smallint}, {@code int}, {@code bigint}: hashed as the long value. */
+    INTEGRAL("int or bigint"),
+    /** {@code string}: hashed as its UTF-8 bytes. */
+    STRING("string"),
+    /** Either of the above. */
+    INTEGRAL_OR_STRING("int, bigint or string");
+
+    final String expected;
+
+    Items(String expected) {
+      this.expected = expected;
+    }
+
+    boolean accepts(DataType t) {
+      boolean integral = t instanceof LongType || t instanceof IntegerType || t instanceof ShortType
+          || t instanceof ByteType;
+      switch (this) {
+        case INTEGRAL:
+          return integral;
+        case STRING:
+          return t instanceof StringType;
+        default:
+          return integral || t instanceof StringType;
+      }
+    }
+  }
+
+  /** How a function's arguments are checked. */
+  static final class Rule {
+    final int itemArgument;
+    final boolean itemIsArray;
+    final Items items;
+    /** The positions of n and p when the function takes a fixed sizing; -1 if not. */
+    final int sizeArgument;
+    final int fppArgument;
+    /** Appended to the error, e.g. which function takes the other item type. */
+    final String hint;
+
+    Rule(int itemArgument, boolean itemIsArray, Items items, int sizeArgument, int fppArgument, String hint) {
+      this.hint = hint;
+      this.itemArgument = itemArgument;
+      this.itemIsArray = itemIsArray;
+      this.items = items;
+      this.sizeArgument = sizeArgument;
+      this.fppArgument = fppArgument;
+    }
+  }
+
+  /** Registers {@code udf} as {@code name} in {@code spark}'s session, its arguments checked by {@code rule}. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
+    spark.udf().register(name, udf);
+    FunctionRegistry registry = spark.sessionState().functionRegistry();
+    // Scala 2.12 and 2.13 builds differ in the Seq type of the builder: handled as raw types
+    Function1 builder = (Function1) registry.lookupFunctionBuilder(FunctionIdentifier.apply(name)).get();
+    Function1 checked = new AbstractFunction1<Object, Object>() {
+      @Override
+      public Object apply(Object arguments) {
+        check(name, (scala.collection.Seq<Expression>) arguments, rule);
+        return builder.apply(arguments);
+      }
+    };
+    registry.createOrReplaceTempFunction(name, checked, "java_udf");
+  }
+
+  static void check(String function, scala.collection.Seq<Expression> arguments, Rule rule) {
+    if (arguments.length() <= rule.itemArgument) {
+      return; // Spark reports the wrong number of arguments itself
+    }
+    Expression item = arguments.apply(rule.itemArgument);
+    if (item.resolved()) {
+      DataType t = item.dataType();
+      DataType element = t;
+      if (rule.itemIsArray && t instanceof ArrayType) {
+        element = ((ArrayType) t).elementType();
+      }
+      boolean ok = element instanceof NullType
+          || (rule.itemIsArray && !(t instanceof ArrayType) ? false : rule.items.accepts(element));
+      if (!ok) {
+        String what = rule.itemIsArray ? "candidates" : "item";
+        throw new IllegalArgumentException(function + ": " + what + " of SQL type "
+            + t.simpleString() + " is not supported; expected " + (rule.itemIsArray
+                ? "array<" + rule.items.expected + ">" : rule.items.expected)
+            + rule.hint);
+      }
+    }
+    if (rule.sizeArgument >= 0 && arguments.length() > Math.max(rule.sizeArgument, rule.fppArgument)) {
+      Object n = constant(arguments.apply(rule.sizeArgument));
+      Object p = constant(arguments.apply(rule.fppArgument));
+      if (n != null && p != null) {
+        try {
+          BufferedFilterBuilder.validate(toLong(n), toDouble(p));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(function + "(item, n, p): " + e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  /** The value of a constant argument, or null if it is not one (or is SQL NULL). */
+  private static Object constant(Expression e) {
+    if (!e.resolved() || !e.foldable()) {
+      return null;
+    }
+    Object v = e.eval(null);
+    return v instanceof Number || v instanceof Decimal ? v : null;
+  }
+
+  private static long toLong(Object v) {
+    if (v instanceof Decimal) {
+      return ((Decimal) v).toBigDecimal().bigDecimal().longValue();
+    }
+    if (v instanceof Double || v instanceof Float) {
+      return (long) ((Number) v).doubleValue();
+    }
+    return ((Number) v).longValue();
+  }
+
+  private static double toDouble(Object v) {
+    return v instanceof Decimal ? ((Decimal) v).toDouble() : ((Number) v).doubleValue();
+  }
+}
