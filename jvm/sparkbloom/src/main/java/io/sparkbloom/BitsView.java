@@ -133,32 +133,10 @@ final class BitsView {
       int h2 = KeyHash.sparkHashBytes(key, h1);
       return strategy == SPARK_V1 ? sparkV1(h1, h2) : sparkV2(h1, h2);
     }
-    // Guava's Murmur3_x64_128, seed 0: 16-byte blocks, a zero-padded tail, the finalization.
-    long h1 = 0;
-    long h2 = 0;
-    int length = key.length;
-    int blocksEnd = length & ~15;
-    for (int at = 0; at < blocksEnd; at += 16) {
-      h1 ^= KeyHash.mixK1(KeyHash.le64(key, at));
-      h1 = (Long.rotateLeft(h1, 27) + h2) * 5 + 0x52dce729;
-      h2 ^= KeyHash.mixK2(KeyHash.le64(key, at + 8));
-      h2 = (Long.rotateLeft(h2, 31) + h1) * 5 + 0x38495ab5;
-    }
-    int tail = length - blocksEnd;
-    if (tail > 8) {
-      h2 ^= KeyHash.mixK2(KeyHash.le64Padded(key, blocksEnd + 8, tail - 8));
-    }
-    if (tail > 0) {
-      h1 ^= KeyHash.mixK1(KeyHash.le64Padded(key, blocksEnd, Math.min(tail, 8)));
-    }
-    h1 ^= length;
-    h2 ^= length;
-    h1 += h2;
-    h2 += h1;
-    h1 = KeyHash.fmix64(h1);
-    h2 = KeyHash.fmix64(h2);
-    h1 += h2;
-    h2 += h1;
+    long[] hash = new long[2]; // scalar-replaced by the JIT: no allocation once inlined
+    KeyHash.guava128(key, hash);
+    long h1 = hash[0];
+    long h2 = hash[1];
     if (strategy == MITZ_64) {
       return mitz64(h1, h2);
     }

@@ -63,6 +63,41 @@ final class KeyHash {
     return Long.rotateLeft(k2 * C2, 33) * C1;
   }
 
+  /**
+   * Guava's Murmur3_x64_128 (seed 0) of {@code key}'s bytes, as {@code Funnels.byteArrayFunnel()}
+   * feeds them: 16-byte blocks, a zero-padded tail, the finalization. Writes h1 to {@code
+   * out[0]} and h2 to {@code out[1]}.
+   */
+  static void guava128(byte[] key, long[] out) {
+    long h1 = 0;
+    long h2 = 0;
+    int length = key.length;
+    int blocksEnd = length & ~15;
+    for (int at = 0; at < blocksEnd; at += 16) {
+      h1 ^= mixK1(le64(key, at));
+      h1 = (Long.rotateLeft(h1, 27) + h2) * 5 + 0x52dce729;
+      h2 ^= mixK2(le64(key, at + 8));
+      h2 = (Long.rotateLeft(h2, 31) + h1) * 5 + 0x38495ab5;
+    }
+    int tail = length - blocksEnd;
+    if (tail > 8) {
+      h2 ^= mixK2(le64Padded(key, blocksEnd + 8, tail - 8));
+    }
+    if (tail > 0) {
+      h1 ^= mixK1(le64Padded(key, blocksEnd, Math.min(tail, 8)));
+    }
+    h1 ^= length;
+    h2 ^= length;
+    h1 += h2;
+    h2 += h1;
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    out[0] = h1;
+    out[1] = h2;
+  }
+
   /** The 8 bytes of {@code bytes} from {@code at} as a little-endian long. */
   static long le64(byte[] bytes, int at) {
     return (long) LE_LONG.get(bytes, at);

@@ -16,6 +16,32 @@ public final class RedisBitmaps {
   private RedisBitmaps() {}
 
   /**
+   * The two 64-bit halves (h1, h2) of Guava's Murmur3_x64_128 (seed 0) of a {@code long} item,
+   * as {@code Funnels.longFunnel()} feeds it (8 little-endian bytes): the hash both classic
+   * strategies walk from. For clients that compute bit offsets themselves (the Redis helper's
+   * layout).
+   *
+   * @param item the item
+   * @param out receives h1 at index 0 and h2 at index 1
+   */
+  public static void guavaHash128(long item, long[] out) {
+    long low = KeyHash.guavaLow(item);
+    out[0] = low;
+    out[1] = KeyHash.guavaHigh(item, low);
+  }
+
+  /**
+   * The same for a byte-string item ({@code Funnels.byteArrayFunnel()}; a string's UTF-8 bytes
+   * for {@code stringFunnel(UTF_8)}).
+   *
+   * @param item the item's bytes
+   * @param out receives h1 at index 0 and h2 at index 1
+   */
+  public static void guavaHash128(byte[] item, long[] out) {
+    KeyHash.guava128(Objects.requireNonNull(item, "item is null"), out);
+  }
+
+  /**
    * The filter's bits as a Redis bitmap string. Storing it with {@code SET} gives the key that
    * {@code SETBIT key b 1} for every set bit b would give, up to trailing zero bytes; {@code
    * GETBIT key b} then answers bit b. One native call.

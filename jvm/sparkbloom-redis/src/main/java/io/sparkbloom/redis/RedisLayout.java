@@ -1,6 +1,7 @@
 package io.sparkbloom.redis;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.RedisBitmaps;
 import io.sparkbloom.Strategy;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -218,7 +219,7 @@ public final class RedisLayout implements Serializable {
    */
   public long[] offsets(long item) {
     long[] hash = new long[2];
-    Murmur3.hashLong(item, hash);
+    RedisBitmaps.guavaHash128(item, hash);
     long[] out = new long[numHashFunctions];
     offsets(hash, out, 0);
     return out;
@@ -232,7 +233,7 @@ public final class RedisLayout implements Serializable {
   /** The k offsets of a byte-array item. */
   public long[] offsets(byte[] item) {
     long[] hash = new long[2];
-    Murmur3.hashBytes(item, hash);
+    RedisBitmaps.guavaHash128(item, hash);
     long[] out = new long[numHashFunctions];
     offsets(hash, out, 0);
     return out;
@@ -248,7 +249,7 @@ public final class RedisLayout implements Serializable {
     long[] hash = new long[2];
     long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
     for (int j = from; j < to; j++) {
-      Murmur3.hashLong(items[j], hash);
+      RedisBitmaps.guavaHash128(items[j], hash);
       offsets(hash, out, (j - from) * numHashFunctions);
     }
     return out;
@@ -265,7 +266,7 @@ public final class RedisLayout implements Serializable {
     long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
     for (int j = from; j < to; j++) {
       byte[] bytes = Objects.requireNonNull(items[j], "item is null").getBytes(StandardCharsets.UTF_8);
-      Murmur3.hashBytes(bytes, hash);
+      RedisBitmaps.guavaHash128(bytes, hash);
       offsets(hash, out, (j - from) * numHashFunctions);
     }
     return out;
@@ -276,7 +277,7 @@ public final class RedisLayout implements Serializable {
     long[] hash = new long[2];
     long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
     for (int j = from; j < to; j++) {
-      Murmur3.hashBytes(Objects.requireNonNull(items[j], "item is null"), hash);
+      RedisBitmaps.guavaHash128(Objects.requireNonNull(items[j], "item is null"), hash);
       offsets(hash, out, (j - from) * numHashFunctions);
     }
     return out;
