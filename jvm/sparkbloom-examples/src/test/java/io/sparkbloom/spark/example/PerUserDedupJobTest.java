@@ -140,8 +140,9 @@ class PerUserDedupJobTest {
     Path out = tmp.resolve("out");
     String report = run("--api", "sql", "--users", "100", "--records", "200", "--candidates", "1000",
         "--output", out.toString(), "--no-warmup", "--runs", "1");
-    assertTrue(report.contains("sparkbloom: SQL (spark.sql.extensions=io.sparkbloom.spark.SparkBloomExtensions):"
-        + " SELECT user, sparkbloom_build_per_key(item, 0.001) AS filter"), report);
+    assertTrue(report.contains("sparkbloom: SQL (spark.sql.extensions="
+        + "io.sparkbloom.spark.SparkBloomExtensions): SELECT user,"
+        + " sparkbloom_build_per_key(item, 0.001) AS filter"), report);
     assertTrue(report.contains("sparkbloom_retain_absent(f.filter, c.items)"), report);
     assertTrue(row(report, "users (filters)").startsWith("100 "), report);
     assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
