@@ -8,7 +8,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import scala.Tuple2;
 
 /**
- * Guava, as the seed: {@code BloomFilter.create(Funnels.longFunnel(), n, p)} and one
+ * Guava, as a classic Spark pipeline uses it: {@code BloomFilter.create(Funnels.longFunnel(), n, p)} and one
  * {@code put} per record &rarr; saveAsObjectFile &rarr; objectFile &rarr;
  * {@code leftOuterJoin(candidates)} &rarr; keep {@code !bf.mightContain(item)}.
  */

@@ -10,32 +10,39 @@ final class Options {
       "  --records N         history records per user (default 200)",
       "  --candidates N      new candidates per user (default 1000)",
       "  --seen-fraction F   share of candidates taken from the user's history (default 0.5)",
+      "  --api rdd|sql       sparkbloom's API: rdd (default) = PerKeyFilters on RDDs, saved as objectFiles;",
+      "                      sql = the SQL functions of SparkBloomExtensions: a (user, filter BINARY)",
+      "                      table built by sparkbloom_build_per_key (sparkbloom_build with --sizing",
+      "                      fixed), saved as Parquet, deduped by a left join + sparkbloom_retain_absent",
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
       "                      (Sizing.perKeyCount(p), default)",
-      "  --dedup auto|broadcast|join  sparkbloom's dedup: auto (default) broadcasts the saved filters",
+      "  --dedup auto|broadcast|join  sparkbloom's RDD dedup: auto (default) broadcasts the saved filters",
       "                      when they fit spark.sparkbloom.broadcast.maxBytes and joins otherwise",
       "                      (PerKeyFilters.dedup(jsc, path, candidates)); broadcast: the filters",
       "                      broadcast as their compact bytes (moves nothing but the filters);",
       "                      join: a join on hash-partitioned filters (moves the candidates)",
       "  --n N               expected insertions per filter with fixed sizing, and Guava's (default 10000)",
       "  --p P               target false-positive rate (default 0.001)",
-      "  --seed S            data seed (default 666, as the seed's genRandomData)",
+      "  --seed S            data seed (default 666)",
       "  --input PATH        rebuild from your own (user, item) CSV (with a header) or Parquet",
       "                      instead of generated data; columns 'user' and 'item', or the first two",
       "  --format csv|parquet  format of --input (default: from the path)",
       "  --write-input DIR   also write the generated history as a (user,item) CSV to DIR",
-      "  --output DIR        where the objectFiles go (default out/per-user-dedup)",
+      "  --output DIR        where the saved filters go (default out/per-user-dedup)",
       "  --partitions N      partitions of the input (default 4 x cores)",
       "  --serializer java|kryo  spark.serializer (default java; kryo adds the registrator)",
       "  --runs N            run both pipelines N times, alternating; report the best run of each (default 3)",
       "  --skip-guava        run only the sparkbloom pipeline",
-      "  --plain-join        sparkbloom without the partitioned objectFile: the seed's join shape exactly",
+      "  --plain-join        sparkbloom's RDD path without the partitioned objectFile: a plain",
+      "                      leftOuterJoin of unpartitioned filters, as the Guava pipeline does",
       "  --no-warmup         skip the untimed warm-up run of both pipelines (on all users, at most ~10,000)",
       "  --master URL        Spark master (default local[2])",
       "  --help");
 
   int users = 10_000;
+  /** "rdd" (the default) or "sql". */
+  String api = "rdd";
   String sizing = "per-key";
   /** "auto" (the default), "broadcast" or "join". */
   String dedup = "auto";
@@ -126,6 +133,7 @@ final class Options {
       case "--serializer": serializer = value.toLowerCase(Locale.ROOT); break;
       case "--master": master = value; break;
       case "--sizing": sizing = value.toLowerCase(Locale.ROOT); break;
+      case "--api": api = value.toLowerCase(Locale.ROOT); break;
       case "--dedup": dedup = value.toLowerCase(Locale.ROOT); break;
       default: throw new IllegalArgumentException("unknown flag " + flag + "\n" + USAGE);
     }
@@ -140,6 +148,12 @@ final class Options {
     }
     if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
       throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
+    }
+    if (!api.equals("rdd") && !api.equals("sql")) {
+      throw new IllegalArgumentException("--api must be rdd or sql, got " + api);
+    }
+    if (sqlApi() && plainJoin) {
+      throw new IllegalArgumentException("--plain-join is an option of --api rdd, not of --api sql");
     }
     if (!dedup.equals("auto") && !dedup.equals("join") && !dedup.equals("broadcast")) {
       throw new IllegalArgumentException("--dedup must be auto, broadcast or join, got " + dedup);
@@ -171,6 +185,11 @@ final class Options {
   /** Whether the filters are saved unpartitioned for a broadcast (--dedup auto or broadcast). */
   boolean savesForBroadcast() {
     return broadcastDedup() || autoDedup();
+  }
+
+  /** Whether sparkbloom runs through its SQL functions ({@code --api sql}). */
+  boolean sqlApi() {
+    return api.equals("sql");
   }
 
   boolean perKeySizing() {

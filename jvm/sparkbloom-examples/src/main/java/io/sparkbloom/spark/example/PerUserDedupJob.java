@@ -1,5 +1,6 @@
 package io.sparkbloom.spark.example;
 
+import io.sparkbloom.spark.SparkBloomExtensions;
 import io.sparkbloom.spark.SparkBloomKryoRegistrator;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,13 +15,15 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The per-user dedup job of the seed, run twice on the same data: once with sparkbloom and once
- * with Guava's {@code BloomFilter} exactly as the seed does, timing each stage and comparing bytes
+ * The per-user dedup job, run twice on the same data: once with sparkbloom and once with Guava's
+ * {@code BloomFilter} as a classic Spark pipeline uses it, timing each stage and comparing bytes
  * on disk, false negatives and the observed false-positive rate against the exact ground truth.
  *
  * <p>Pipeline (both libraries, see {@link Pipeline}): build one filter per user from the history
  * &rarr; {@code saveAsObjectFile} &rarr; {@code objectFile} &rarr; {@code leftOuterJoin} with the
- * new candidates &rarr; keep the candidates the user's filter has not seen.
+ * new candidates &rarr; keep the candidates the user's filter has not seen. With {@code --api sql}
+ * sparkbloom runs the same steps in SQL ({@link SqlPipeline}): a {@code (user, filter)} table
+ * saved as Parquet, a left join and {@code sparkbloom_retain_absent}.
  *
  * <p>Run it with {@code scripts/run-example.sh [flags]}; {@code --help} lists the flags
  * ({@link Options}). The data: {@link DedupData}; the report: {@link Report}.
@@ -49,6 +52,9 @@ public final class PerUserDedupJob {
       conf.setIfMissing("spark.driver.host", "127.0.0.1")
           .setIfMissing("spark.driver.bindAddress", "127.0.0.1");
     }
+    if (o.sqlApi()) {
+      conf.setIfMissing("spark.sql.extensions", SparkBloomExtensions.class.getName());
+    }
     if (o.serializer.equals("kryo")) {
       conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
           .set("spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName());
@@ -73,7 +79,8 @@ public final class PerUserDedupJob {
     for (String stale : List.of("sparkbloom-filters", "guava-filters")) {
       LocalFiles.deleteRecursively(outDir.resolve(stale));
     }
-    List<Pipeline> pipelines = new ArrayList<>(List.of(new SparkbloomPipeline(o)));
+    List<Pipeline> pipelines = new ArrayList<>(List.of(
+        o.sqlApi() ? new SqlPipeline(spark) : new SparkbloomPipeline(o)));
     if (!o.skipGuava) {
       pipelines.add(new GuavaPipeline());
     }

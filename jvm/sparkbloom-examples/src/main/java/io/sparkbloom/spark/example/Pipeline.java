@@ -7,9 +7,9 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * One library's per-user dedup, timed in two stages as the seed runs it: build one filter per
- * user &rarr; {@code saveAsObjectFile}; then {@code objectFile} &rarr; join with the candidates
- * &rarr; keep the candidates the user's filter has not seen.
+ * One library's per-user dedup, timed in two stages: build one filter per user &rarr; save them
+ * ({@code saveAsObjectFile}, or Parquet for {@link SqlPipeline}); then read them back &rarr; join
+ * with the candidates &rarr; keep the candidates the user's filter has not seen.
  */
 abstract class Pipeline {
   /** The name in the report: "sparkbloom" or "Guava". */
@@ -19,8 +19,26 @@ abstract class Pipeline {
     this.name = name;
   }
 
+  /** Untimed preparation of {@code data} for this pipeline (none by default). */
+  void prepare(DedupData data) {}
+
   /** Builds one filter per user of {@code data} and saves them as an objectFile at {@code uri}. */
   abstract void buildAndSave(Options o, DedupData data, String uri);
+
+  /** How many filters were saved at {@code uri} (not timed). */
+  long countFilters(JavaSparkContext jsc, String uri) {
+    return jsc.objectFile(uri).count();
+  }
+
+  /** The progress label of the first timed stage. */
+  String buildStage() {
+    return "build + saveAsObjectFile";
+  }
+
+  /** The progress label of the second timed stage. */
+  String dedupStage() {
+    return "objectFile + leftOuterJoin + keep unseen";
+  }
 
   /** Reads the filters at {@code uri} back and returns, per user, the candidates they have not seen. */
   abstract JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri);
@@ -36,17 +54,19 @@ abstract class Pipeline {
     PipelineResult r = new PipelineResult(name);
     LocalFiles.deleteRecursively(dir);
     String uri = dir.toUri().toString();
-    progress.stage(label + ": build + saveAsObjectFile");
+    progress.stage(label + ": prepare (not timed)");
+    prepare(data);
+    progress.stage(label + ": " + buildStage());
     long t0 = System.nanoTime();
     buildAndSave(o, data, uri);
     r.buildSaveSeconds = Seconds.since(t0);
-    progress.stage(label + ": objectFile + leftOuterJoin + keep unseen");
+    progress.stage(label + ": " + dedupStage());
     t0 = System.nanoTime();
     r.kept = loadAndDedup(jsc, data, uri).persist(StorageLevel.MEMORY_ONLY());
     r.kept.count();
     r.loadDedupSeconds = Seconds.since(t0);
     r.plan = lastPlan();
-    r.filters = jsc.objectFile(uri).count(); // not timed
+    r.filters = countFilters(jsc, uri); // not timed
     r.bytesOnDisk = LocalFiles.directorySize(dir);
     return r;
   }

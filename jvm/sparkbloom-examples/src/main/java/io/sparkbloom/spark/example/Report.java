@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.example;
 
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.SparkBloomExtensions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -37,7 +38,7 @@ final class Report {
     printSetup(spark);
     printTable();
     printVerdict(differing);
-    out.println("objectFiles in " + outDir);
+    out.println("saved filters in " + outDir);
   }
 
   private void printSetup(SparkSession spark) {
@@ -53,8 +54,12 @@ final class Report {
         o.n, fmtP(o.p), data.seconds);
     out.println("sizing:     sparkbloom " + o.sizing() + (o.perKeySizing()
         ? " (each user's filter for its own distinct items)" : "") + "; Guava n=" + o.n + ", p=" + fmtP(o.p));
-    out.println("sparkbloom: " + (o.plainJoin
-        ? "the seed's shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
+    out.println("sparkbloom: " + (o.sqlApi()
+        ? "SQL (spark.sql.extensions=" + SparkBloomExtensions.class.getName() + "): "
+            + String.format(Locale.ROOT, SqlPipeline.QUERY_BUILD, SqlPipeline.buildCall(o))
+            + " -> Parquet -> " + String.format(Locale.ROOT, SqlPipeline.QUERY_DEDUP, "<dir>")
+        : o.plainJoin
+        ? "the plain join shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"
         : o.autoDedup()
             ? (o.input == null ? "buildPerRecord(history, sizing)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.dedup(jsc, path, candidates) (broadcasts the saved filter bytes when they fit "
@@ -64,7 +69,7 @@ final class Report {
                 + " -> PerKeyFilters.saveAsObjectFile -> PerKeyFilters.dedupBroadcast(jsc, path, candidates) (the saved filter bytes broadcast, each user's filter decoded for its retainAbsent; the candidates do not move)"
             : (o.input == null ? "buildPerRecord(history, sizing, partitions)" : "buildPerKey(pairs, sizing, partitions)")
                 + " -> PerKeyFilters.saveAsObjectFile (hash-partitioned) -> PerKeyFilters.objectFile -> dedup (left outer hash join + retainAbsent; only the candidates move)"));
-    if (gv != null) out.println("Guava:      the seed's code: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
+    if (gv != null) out.println("Guava:      the classic pipeline: BloomFilter.create(Funnels.longFunnel(), n, p) + put per record -> saveAsObjectFile -> objectFile -> leftOuterJoin -> !mightContain");
     if (gv != null) {
       String shaded = GuavaOrigin.sparkShaded();
       out.println("Guava ran:  com.google.common " + GuavaOrigin.ran()
@@ -81,10 +86,11 @@ final class Report {
     long users = Math.max(1, data.users);
     long unseen = data.unseen();
     count("users (filters)", r -> r.filters, false);
-    seconds("build + saveAsObjectFile", r -> r.buildSaveSeconds);
-    seconds("objectFile + join + keep unseen", r -> r.loadDedupSeconds);
+    // with --api sql sparkbloom's filters are a Parquet table; Guava's stay objectFiles
+    seconds(o.sqlApi() ? "build + save (Parquet / objectFile)" : "build + saveAsObjectFile", r -> r.buildSaveSeconds);
+    seconds(o.sqlApi() ? "load + join + keep unseen" : "objectFile + join + keep unseen", r -> r.loadDedupSeconds);
     seconds("job total", PipelineResult::jobSeconds);
-    count("bytes on disk (objectFile)", r -> r.bytesOnDisk, true);
+    count(o.sqlApi() ? "bytes on disk (Parquet / objectFile)" : "bytes on disk (objectFile)", r -> r.bytesOnDisk, true);
     count("bytes on disk per user", r -> r.bytesOnDisk / users, false);
     count("candidates kept", r -> r.keptTotal, false);
     count("false negatives (must be 0)", r -> r.falseNegatives, false);

@@ -12,8 +12,8 @@ import org.apache.spark.api.java.JavaSparkContext;
  * input's pairs) &rarr; saveAsObjectFile &rarr; objectFile &rarr; join &rarr;
  * {@code retainAbsent}. With {@code --dedup join} the filters are hash-partitioned before they
  * are saved (the history records are shuffled, not the filters) and read back with that
- * partitioning, so the join moves only the candidates; {@code --plain-join} runs the seed's
- * shape exactly. The filters
+ * partitioning, so the join moves only the candidates; {@code --plain-join} runs the plain join of
+ * unpartitioned filters, as the Guava pipeline does. The filters
  * are sized by {@code --sizing} ({@link Sizing}): fixed (n, p) as Guava's, or per user. With
  * {@code --dedup broadcast} the filters are saved unpartitioned and their saved bytes broadcast
  * for the dedup ({@code dedupBroadcast(jsc, path, candidates)}): the candidates are answered

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkbloom.spark.SparkBloomExtensions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
@@ -17,7 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The example job end to end on small data: generated, then rebuilt from CSV and Parquet. */
+/**
+ * The example job end to end on small data: generated, then rebuilt from CSV and Parquet; and
+ * sparkbloom's SQL path ({@code --api sql}) in a session with the SQL extension, as the job's
+ * {@code main} starts it.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PerUserDedupJobTest {
   private SparkSession spark;
@@ -29,6 +36,7 @@ class PerUserDedupJobTest {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.extensions", SparkBloomExtensions.class.getName())
         .getOrCreate();
   }
 
@@ -119,6 +127,48 @@ class PerUserDedupJobTest {
     assertTrue(!Options.parse(new String[] {"--dedup", "auto", "--plain-join"}).autoDedup());
     assertTrue(!Options.parse(new String[] {"--sizing", "fixed", "--dedup", "join"}).broadcastDedup());
     assertTrue(!Options.parse(new String[] {"--dedup", "broadcast", "--plain-join"}).broadcastDedup());
+  }
+
+  /**
+   * {@code --api sql}, per-key sizing: the filters are a Parquet table built by
+   * sparkbloom_build_per_key, no seen candidate comes back, and of the 50,000 unseen candidates
+   * (100 users x 500) each is dropped with probability at most about p, so the observed FPP stays
+   * under p plus six binomial standard deviations, sqrt(p (1 - p) / 50,000).
+   */
+  @Test
+  void sqlApiReport(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("out");
+    String report = run("--api", "sql", "--users", "100", "--records", "200", "--candidates", "1000",
+        "--output", out.toString(), "--no-warmup", "--runs", "1");
+    assertTrue(report.contains("sparkbloom: SQL (spark.sql.extensions="
+        + "io.sparkbloom.spark.SparkBloomExtensions): SELECT user,"
+        + " sparkbloom_build_per_key(item, 0.001) AS filter"), report);
+    assertTrue(report.contains("sparkbloom_retain_absent(f.filter, c.items)"), report);
+    assertTrue(row(report, "users (filters)").startsWith("100 "), report);
+    assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
+    double p = 0.001;
+    long unseen = 100 * 500;
+    double observed = Double.parseDouble(row(report, "observed FPP (target 0.001)").split("\\s+")[0]);
+    assertTrue(observed <= p + 6 * Math.sqrt(p * (1 - p) / unseen), report);
+    try (Stream<Path> files = Files.list(out.resolve("sparkbloom-filters"))) {
+      assertTrue(files.anyMatch(f -> f.getFileName().toString().endsWith(".parquet")), "no Parquet written");
+    }
+    assertEquals(100, spark.read().parquet(out.resolve("sparkbloom-filters").toString()).count());
+
+    // fixed sizing: sparkbloom_build(item, n, p) makes Guava's filters, so the answers are Guava's
+    String fixed = run("--api", "sql", "--sizing", "fixed", "--users", "40", "--candidates", "300",
+        "--no-warmup", "--output", tmp.resolve("fixed").toString(), "--runs", "1");
+    assertTrue(fixed.contains("sparkbloom_build(item, 10000, 0.001) AS filter"), fixed);
+    assertTrue(fixed.contains("answers identical to Guava's: yes"), fixed);
+    assertTrue(fixed.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), fixed);
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--api", "dataset"}));
+    assertTrue(e.getMessage().contains("--api must be rdd or sql, got dataset"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--api", "sql", "--plain-join"}));
+    assertTrue(e.getMessage().contains("--plain-join is an option of --api rdd"), e.getMessage());
+    assertTrue(!Options.parse(new String[0]).sqlApi(), "the RDD API by default");
   }
 
   @Test

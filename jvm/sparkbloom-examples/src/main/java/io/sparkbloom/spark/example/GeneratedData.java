@@ -4,26 +4,29 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * The example's data: the users' browsing history exactly as the Scala seed's
- * {@code genRandomData(userNum, recordNum, seed = 666)} makes it (one {@code scala.util.Random},
- * i.e. one {@link java.util.Random}, seeded once, {@code recordNum} {@code nextLong()} per user in
- * user order, user ids {@code "0"}, {@code "1"}, ...), but computed per user inside Spark tasks: the
- * generator state of user {@code u} is reached by jumping the 48-bit LCG ahead by
- * {@code 2 * recordNum * u} steps, so no driver ever holds the whole data set.
+ * The example's data: the users' browsing history exactly as one sequential generator makes it
+ * (one {@link java.util.Random} (or {@code scala.util.Random}) seeded once, {@code recordNum}
+ * {@code nextLong()} per user in user order, user ids {@code "0"}, {@code "1"}, ...), but
+ * computed per user inside Spark tasks: the generator state of user {@code u} is reached by
+ * jumping the 48-bit LCG ahead by {@code 2 * recordNum * u} steps, so no driver ever holds the
+ * whole data set.
  *
  * <p>Candidates (the new recommendations to dedup) are a known mix: {@code round(candidates *
  * seenFraction)} items drawn from the user's own history (seen; drawn with replacement) and the
  * rest fresh random longs that are not in the history (unseen), shuffled, from a per-user seeded
  * generator.
  */
-public final class SeedData {
-  private SeedData() {}
+public final class GeneratedData {
+  private GeneratedData() {}
 
   private static final long MULTIPLIER = 0x5DEECE66DL;
   private static final long ADDEND = 0xBL;
   private static final long MASK = (1L << 48) - 1;
 
-  /** The records of user {@code user}, identical to the seed's {@code genRandomData(...)(user)._2}. */
+  /**
+   * The records of user {@code user}: the {@code recordsPerUser} longs after the first {@code
+   * recordsPerUser * user} of {@code new Random(seed)}.
+   */
   public static long[] history(long seed, int user, int recordsPerUser) {
     Random r = randomAfter(seed, 2L * recordsPerUser * user);
     long[] out = new long[recordsPerUser];
