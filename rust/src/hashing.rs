@@ -8,7 +8,7 @@ use crate::le;
 
 // Eight equal-length keys at once in AVX-512 lanes (byte-key batches).
 mod lanes;
-pub(crate) use lanes::{LANES, available as lanes_available, hash_packed_run};
+pub(crate) use lanes::{LANES, hash_packed_run};
 
 /// The two 64-bit halves of a 128-bit Murmur3 hash: Guava's `HashCode.asBytes()` is
 /// `h1` little-endian followed by `h2` little-endian, and `asLong()` is `h1`.

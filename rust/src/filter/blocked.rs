@@ -13,6 +13,7 @@ use crate::bit_array::BitArray;
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, fmix64};
+use crate::kernels::Kernel;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
@@ -90,18 +91,18 @@ impl BloomFilter {
         const CHUNK: usize = 8;
         const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
         let num_blocks = self.num_bits() / BLOCK_BITS;
-        let prefetch = self.prefetches();
+        let prefetch = self.plan.prefetch;
         // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
         // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
         let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
-        let vector = avx512::available();
+        let vector = self.plan.kernel == Kernel::Avx512;
         // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
             let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
             let chunk = &chunk[..chunk.len().min(CHUNK)];
             let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);
             if vector {
-                // SAFETY: `available` said the CPU has AVX-512 F and DQ; ≤ 8 keys.
+                // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ; ≤ 8 keys.
                 unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) };
             } else {
                 for (j, &key) in chunk.iter().enumerate() {
@@ -163,8 +164,8 @@ impl BloomFilter {
     /// measured 5× slower: its variable-index ORs chain through store forwarding.)
     pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let k = self.num_hashes();
-        if avx512::available() {
-            // SAFETY: `available` said the CPU has AVX-512 F and DQ.
+        if self.plan.kernel == Kernel::Avx512 {
+            // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ.
             return unsafe { self.blocked_query_each_avx512(keys, k, emit) };
         }
         self.for_each_block(keys, |i, base, h2| {
@@ -185,7 +186,7 @@ impl BloomFilter {
     /// sets the pace.
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F and DQ ([`avx512::available`]).
+    /// The CPU must have AVX-512 F and DQ (the plan's AVX-512 kernel).
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn blocked_query_each_avx512(
         &self,
@@ -283,7 +284,7 @@ mod tests {
     /// answers come up at every k.
     #[test]
     fn vector_block_test_agrees_with_the_scalar_walk() {
-        if !avx512::available() {
+        if crate::kernels::selected_or_best() != Kernel::Avx512 {
             return;
         }
         let mut state = 11;
@@ -311,7 +312,7 @@ mod tests {
         // A cache-resident filter and one large enough to prefetch.
         for (n, p) in [(10_000, 0.01), (1_000_000, 0.01), (3_000, 1e-6)] {
             let f = blocked(n, p);
-            assert_eq!(f.prefetches(), n == 1_000_000);
+            assert_eq!(f.plan.prefetch, n == 1_000_000);
             let mut state = n;
             let keys: Vec<u64> = (0..(n as usize).min(200_000))
                 .map(|_| splitmix64(&mut state))

@@ -10,6 +10,7 @@
 use super::BloomFilter;
 use crate::error::{Error, Result};
 use crate::hashing::{self, Hash128};
+use crate::kernels::{Kernel, Put, Query};
 use crate::sizing;
 
 /// The largest k whose group indexes fit the small scratch array.
@@ -218,11 +219,11 @@ impl BloomFilter {
         {
             return changed;
         }
-        if self.queries_gather() && self.walks_prefetched() {
+        if self.plan.query == Query::Gather && self.plan.put == Put::Walk {
             return self.put_all_bytes_prefetched::<UNSHARED>(keys);
         }
         let mut changed = false;
-        if self.queries_gather() {
+        if self.plan.query == Query::Gather {
             // Up to filters L3 holds (as the queries): each group queried in lanes, and only
             // its absent keys' bits set, one locked OR each.
             let k = self.num_hashes() as usize;
@@ -233,7 +234,7 @@ impl BloomFilter {
             });
             return changed;
         }
-        let index_first = self.prefetches() || self.vector_lanes;
+        let index_first = self.plan.prefetch || self.plan.lanes;
         self.for_each_group(keys, |_, count, hashes, scratch| {
             if index_first {
                 let indexes = self.group_indexes(hashes, count, scratch);
@@ -286,7 +287,7 @@ impl BloomFilter {
             let mut at = 0;
             while at < count {
                 let group = GROUP.min(count - at);
-                // SAFETY: `vector_lanes` holds (`walks_prefetched`): a CPU with AVX-512 F and DQ,
+                // SAFETY: the plan has lanes (`walks_prefetched`): a CPU with AVX-512 F and DQ,
                 // a bit filter in the vector path's range; `scratch` has 8 · k slots per eight
                 // keys (k ≤ PREFETCHED_MAX_HASHES).
                 let to_set = unsafe {
@@ -340,7 +341,7 @@ impl BloomFilter {
             len_words,
             out_of_memory: false,
         };
-        if self.vector_lanes {
+        if self.plan.lanes {
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, scratch| {
                 let Some(words) = private.words() else { return };
@@ -375,7 +376,7 @@ impl BloomFilter {
         )
     }
 
-    /// Walks `keys` in groups of [`GROUP`] in AVX-512 lanes (`vector_lanes` must hold), each
+    /// Walks `keys` in groups of [`GROUP`] in AVX-512 lanes (the plan must have lanes), each
     /// group queried first, and calls `visit(lanes_to_set, indexes)` for each group with keys
     /// the filter does not hold: bit j of `lanes_to_set[h]` marks key 8·h + j, whose k indexes
     /// sit lane j of `indexes`' k vectors of eight from 8·k·h on. After a group that was mostly
@@ -391,7 +392,7 @@ impl BloomFilter {
         let mut lanes_to_set = [0u8; GROUP / 8];
         self.for_each_group(keys, |_, count, hashes, scratch| {
             let query = unqueried == 0;
-            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a bit
+            // SAFETY: the plan has lanes only on a CPU with AVX-512 F and DQ and for a bit
             // filter in the vector path's range; the words live as long as `self`.
             let to_set = unsafe {
                 super::avx512::lane_indexes_of_absent(
@@ -426,7 +427,7 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        if self.queries_gather() {
+        if self.plan.query == Query::Gather {
             // As the `long` batches: gathers in lanes, up to filters L3 holds. Hashed
             // QUERY_GROUP keys at a time, so the walk screens them.
             let target = self.vector_target();
@@ -439,7 +440,7 @@ impl BloomFilter {
                 self.hash_keys(keys, first, count, &mut hashes);
                 let out = &mut out[first..first + count];
                 let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ (and
+                // SAFETY: the plan has lanes only on a CPU with AVX-512 F and DQ (and
                 // POPCNT) and for a filter in the vector path's range (`query_each_vector`);
                 // the words live as long as `self`.
                 unsafe {
@@ -464,7 +465,7 @@ impl BloomFilter {
         }
         self.for_each_group(keys, |first, count, hashes, scratch| {
             let out = &mut out[first..first + count];
-            if self.prefetches() {
+            if self.plan.prefetch {
                 let indexes = self.group_indexes(hashes, count, scratch);
                 for (j, slot) in out.iter_mut().enumerate() {
                     // Every probe, no early exit: the loads are in flight anyway, and a
@@ -531,7 +532,7 @@ impl BloomFilter {
         scratch: &'s mut [u64],
     ) -> GroupIndexes<'s> {
         let k = self.num_hashes() as usize;
-        let indexes = if self.vector_lanes {
+        let indexes = if self.plan.lanes {
             let scratch = &mut scratch[..count.div_ceil(8) * 8 * k];
             // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has 8 · k slots per eight
             // keys.
@@ -566,7 +567,7 @@ impl BloomFilter {
                 stride: 1,
             }
         };
-        if self.prefetches() {
+        if self.plan.prefetch {
             // (Lanes past the group's last key hold indexes of a zero hash: valid, unused.)
             indexes
                 .slots
@@ -587,7 +588,7 @@ impl BloomFilter {
     ) {
         let lanes = hashing::LANES;
         // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
-        let in_lanes = !self.strategy.is_spark() && hashing::lanes_available();
+        let in_lanes = !self.strategy.is_spark() && self.plan.kernel == Kernel::Avx512;
         let mut j = 0;
         while j < count {
             let at = first + j;
@@ -760,8 +761,7 @@ mod tests {
             let (data, ends) = mixed_keys(2 * half_full, &mut state);
             let put = PackedBytes::new(&data, &ends[..half_full]).unwrap();
             f.put_all_bytes(put);
-            let mut scalar = f.clone();
-            scalar.vector_lanes = false;
+            let scalar = f.clone().on_kernel(Kernel::Scalar);
             for len in (62..=66).chain([255, 256, 257, 513, 4099]) {
                 // Every key of the batch drawn from the put half or the other one at random.
                 let (mut probe_data, mut probe_ends) = (Vec::new(), Vec::new());

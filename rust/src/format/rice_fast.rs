@@ -60,7 +60,7 @@ pub(crate) fn set_leading_bits(
     words: &mut [u64],
 ) -> Progress {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2") {
+    if crate::kernels::cpu().bmi {
         // SAFETY: the CPU has BMI1 (TZCNT) and BMI2 (SHRX, SHLX), checked just above.
         return unsafe { set_leading_bits_bmi2(data, count, r, num_bits, words) };
     }

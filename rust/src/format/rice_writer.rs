@@ -80,7 +80,7 @@ impl<'a> RiceWriter<'a> {
     /// from one store's position to the next is paid once per four codes.
     pub(crate) fn put_rice(&mut self, gaps: &[u64], r: u32) {
         #[cfg(target_arch = "x86_64")]
-        if crate::filter::avx512::available() {
+        if crate::kernels::cpu().avx512 {
             // SAFETY: the CPU has AVX-512 F (what `eight_codes` needs), checked just above.
             return unsafe { self.put_rice_avx512(gaps, r) };
         }

@@ -23,13 +23,12 @@ pub(crate) const SPARE: usize = 32;
 /// must hold the words' set bits (64 · words always suffices).
 pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if super::set_bits_avx512::available() {
+    if crate::kernels::cpu().avx512_bits {
         // SAFETY: the CPU has what the vector path needs (which includes BMI1 and POPCNT).
         return unsafe { gaps_avx512(dense, words, next, gaps) };
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("popcnt")
-    {
+    if crate::kernels::cpu().bmi && crate::kernels::cpu().popcnt {
         // SAFETY: the CPU has BMI1 (TZCNT, BLSR) and POPCNT, checked just above.
         return unsafe { gaps_bmi1(dense, words, next, gaps) };
     }

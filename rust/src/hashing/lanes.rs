@@ -2,8 +2,8 @@
 //! keys per AVX-512 vector and two vectors interleaved: the byte-key batches' hash when keys share
 //! their length (ids, hex digests, UUIDs). Lane by lane the same arithmetic as
 //! [`hash_bytes`](super::hash_bytes), so the same hashes (tested below against it and through the
-//! batches against Guava). The CPU check is the filter's (`filter::avx512::available`: AVX-512 F
-//! and DQ, not disabled by its environment variable); elsewhere, or without them,
+//! batches against Guava). It runs where the process's kernel is AVX-512 (`crate::kernels`);
+//! elsewhere
 //! [`hash_packed_run`] returns `false` and callers hash key by key.
 //!
 //! Each vector's hash is one long chain of dependent multiplies (h2 waits on h1, every block on
@@ -15,10 +15,7 @@ pub(crate) const LANES: usize = 8;
 
 /// Whether [`hash_packed_run`] hashes in lanes here (else it returns `false` at once).
 pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return crate::filter::avx512::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
+    crate::kernels::cpu().avx512
 }
 
 /// Writes the hash halves of the `8 · VECTORS` keys `data[start + i · len..start + (i + 1) · len]`

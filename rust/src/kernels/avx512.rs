@@ -9,8 +9,8 @@
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
 //! corrected once (see [`Lanes::rem`]), exact for every filter of at least [`MIN_BITS`] bits.
 //!
-//! x86-64 only: `filter/mod.rs` compiles this module under one `cfg(target_arch)` gate and
-//! `avx512_absent.rs` in its place elsewhere.
+//! x86-64 only: `kernels/mod.rs` compiles this module under one `cfg(target_arch)` gate and
+//! `avx512_absent.rs` in its place elsewhere; it decides, once, whether the CPU runs it.
 
 use std::arch::x86_64::*;
 
@@ -52,31 +52,6 @@ const LOCKSTEP: usize = 2;
 /// take the scalar path.
 pub(crate) const MIN_BITS: u64 = 1 << 13;
 
-/// Setting this environment variable (to anything) keeps every filter on the scalar path: to
-/// rule the vector path out when chasing a problem, and for the test suite's scalar run.
-pub(crate) const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
-
-/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
-/// multiplies and conversions), and [`DISABLE_ENV`] is unset (POPCNT, which every such CPU
-/// has, is checked too: the screened walk counts its survivors with it). Decided once per process.
-pub(crate) fn available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
-}
-
-/// [`available`], and the CPU has VPOPCNTDQ (per-lane popcounts: the encoder's copy and its
-/// set-bit finder). Decided once per process.
-pub(crate) fn available_with_popcnt() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| available() && is_x86_feature_detected!("avx512vpopcntdq"))
-}
-
-fn cpu_has_avx512() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512dq")
-        && is_x86_feature_detected!("popcnt")
-}
-
 /// The filter a batch is queried against: its words and MITZ_64 walk constants.
 #[derive(Clone, Copy)]
 pub(crate) struct Target {
@@ -98,7 +73,7 @@ pub(crate) const COUNTER_CELLS: bool = true;
 /// `COUNTERS` says how the words hold positions ([`BIT_CELLS`] or [`COUNTER_CELLS`]).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at the
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `target.words` must point at the
 /// ⌈num_bits / 64⌉ (bits) or ⌈num_bits / 16⌉ (counters) readable words that stay alive for the
 /// call; `target.num_bits` must lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -151,7 +126,7 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
 /// with one compress and one masked store; returns how many.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F ([`available`]); `out` must have room for that many u64s
+/// The CPU must have AVX-512 F ([`Kernel::Avx512`](super::Kernel::Avx512)); `out` must have room for that many u64s
 /// (at most `keys.len()`; nothing past them is written).
 ///
 /// # Panics
@@ -177,7 +152,7 @@ pub(crate) unsafe fn write_absent(keys: &[u64], present: u8, out: *mut u64) -> u
 /// BLOCKED batches, which need the hash halves only).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]).
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)).
 ///
 /// # Panics
 /// If `keys` holds more than eight keys.
@@ -201,7 +176,7 @@ pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u
 /// so a concurrent put's OR is seen whole or not at all, as with the gathers of [`query`].
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `block` must point at eight readable,
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `block` must point at eight readable,
 /// 8-byte-aligned words.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -237,7 +212,7 @@ pub(crate) unsafe fn block_holds(block: *const u64, h2: u64, num_hashes: u32) ->
 /// the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `target.num_bits` must lie in
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `target.num_bits` must lie in
 /// [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1 (`target.words` is not read).
 ///
 /// # Panics
@@ -503,7 +478,7 @@ mod tests {
 
     #[test]
     fn vector_hash_equals_scalar_hash() {
-        if !cpu_has_avx512() {
+        if !crate::kernels::Kernel::Avx512.supported() {
             return;
         }
         let mut state = 1;
@@ -526,7 +501,7 @@ mod tests {
     /// around multiples of m, near 2^63, and random; m small, a power of two, odd, and 2^43.
     #[test]
     fn vector_remainder_is_exact() {
-        if !cpu_has_avx512() {
+        if !crate::kernels::Kernel::Avx512.supported() {
             return;
         }
         let mut state = 7;
