@@ -12,7 +12,7 @@
 //! ```
 //! use sparkbloom::BloomFilter;
 //!
-//! let seen = BloomFilter::new(10_000, 0.001)?;   // the seed's per-user filter
+//! let seen = BloomFilter::new(10_000, 0.001)?;   // a per-user filter
 //! seen.put_all(&[17, 42, 99]);
 //! assert!(seen.might_contain(42));
 //! // Keep the recommendations this user has certainly not seen, in order.
@@ -45,6 +45,7 @@
 
 mod atomic_words;
 mod bit_array;
+mod blocked_layout;
 pub mod blocked_sizing;
 pub mod counting;
 pub mod error;
@@ -69,6 +70,7 @@ mod kernels;
 mod jni;
 mod le;
 mod memory_limit;
+mod shape;
 pub mod sizing;
 pub mod spark_hashing;
 mod strategy;

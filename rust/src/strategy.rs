@@ -122,6 +122,11 @@ impl Indexer {
         }
     }
 
+    /// Positions (m).
+    pub(crate) fn num_bits(&self) -> u64 {
+        self.num_bits
+    }
+
     /// Indexes per key (k).
     pub(crate) fn num_hashes(&self) -> u32 {
         self.num_hashes
@@ -142,7 +147,7 @@ impl Indexer {
             Strategy::SparkSketchV1 => self.for_each_spark_v1(hash, visit),
             Strategy::SparkSketchV2 => self.for_each_spark_v2(hash, visit),
             Strategy::Blocked => {
-                crate::filter::blocked::for_each_index(self.num_bits, self.num_hashes, hash, visit)
+                crate::blocked_layout::for_each_index(self.num_bits, self.num_hashes, hash, visit)
             }
         }
     }
@@ -256,11 +261,13 @@ impl Indexer {
 pub(crate) struct Mitz64Walk {
     /// The current index.
     pub(crate) idx: u64,
-    a: u64,
-    d: u64,
+    /// combined mod 2^63.
+    pub(crate) a: u64,
+    /// h2 mod 2^63.
+    pub(crate) d: u64,
     /// d mod m, and the step taken instead when `a` passes 2^63.
-    step: u64,
-    step_wrapped: u64,
+    pub(crate) step: u64,
+    pub(crate) step_wrapped: u64,
 }
 
 /// Exact remainder by a fixed 64-bit divisor with multiplications only: Lemire, Kaser and

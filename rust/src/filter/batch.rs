@@ -12,8 +12,8 @@ use crate::sizing;
 use crate::strategy::Indexer;
 
 /// Keys per group of computed (and prefetched) indexes: with the next group prefetched while
-/// this one is visited, 8 measured faster than 16 (more lines in flight than the core tracks)
-/// and than 4 on filters beyond cache.
+/// this one is visited, enough lines in flight to cover memory latency, no more than the core
+/// tracks.
 const GROUP: usize = 8;
 /// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight,
 /// one `fill` call each.
@@ -22,16 +22,16 @@ const CACHED_GROUP: usize = 16;
 /// many bits per word: a locked OR costs several plain ones.
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
-/// The eight answers of a group as bytes (0 or 1, lane j in byte j), for each mask of present
-/// lanes: one load in place of eight shifts.
-const ANSWER_BYTES: [u64; 256] = {
-    let mut table = [0u64; 256];
+/// The eight answers of each lane mask (bit j: key j is present), copied whole into the
+/// answers where the mask's eight keys are: one 8-byte copy in place of eight shifts (2 KiB).
+pub(super) const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
     let mut mask = 0;
     while mask < 256 {
-        let mut lane = 0;
-        while lane < 8 {
-            table[mask] |= ((mask as u64 >> lane) & 1) << (8 * lane);
-            lane += 1;
+        let mut j = 0;
+        while j < 8 {
+            table[mask][j] = mask >> j & 1 != 0;
+            j += 1;
         }
         mask += 1;
     }
@@ -72,11 +72,15 @@ impl BloomFilter {
                 .fold(false, |changed, &key| self.put(key) | changed);
         }
         private.resize(self.bits.len_words(), 0u64);
-        self.for_each_indexed(keys, false, |_, indexes| {
-            for &index in indexes {
-                private[(index >> 6) as usize] |= 1 << (index & 63);
-            }
-        });
+        if let Some(avx2) = self.plan.portable() {
+            portable::accumulate(avx2, &self.indexer, keys, &mut private);
+        } else {
+            self.for_each_indexed(keys, false, |_, indexes| {
+                for &index in indexes {
+                    private[(index >> 6) as usize] |= 1 << (index & 63);
+                }
+            });
+        }
         private
             .iter()
             .enumerate()
@@ -130,20 +134,17 @@ impl BloomFilter {
     pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
         assert_eq!(out.len(), keys.len(), "one answer per key");
         if !self.plan.queries_in_lanes() {
-            // Answers come key by key: a mask built from them measured slower.
+            // Answers come key by key: no mask built from them.
             return self.query_each(keys, |i, present| out[i] = present);
         }
         self.query_groups(keys, |first, present| {
             let answers = &mut out[first..keys.len().min(first + 8)];
-            let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
+            let all = &ANSWERS_OF_MASK[present as usize];
             if let Ok(answers) = <&mut [bool; 8]>::try_from(&mut *answers) {
-                // SAFETY: eight bools are eight bytes, and each byte is 0 or 1: a valid bool.
-                unsafe { std::ptr::from_mut(answers).cast::<[u8; 8]>().write(bytes) };
+                *answers = *all;
                 return;
             }
-            for (answer, &byte) in answers.iter_mut().zip(&bytes) {
-                *answer = byte != 0;
-            }
+            answers.copy_from_slice(&all[..answers.len()]);
         });
     }
 

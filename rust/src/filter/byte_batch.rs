@@ -1,16 +1,15 @@
 //! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
-//! the `long` batches for keys packed one after another. A group of keys is hashed first (runs
-//! of equal-length keys sixteen or eight at a time in AVX-512 lanes where the CPU has them:
-//! `hashing::lanes`), then on filters too large for cache all of the group's bit indexes are
+//! the `long` batches for keys packed one after another (`packed_bytes.rs`). A group of keys is
+//! hashed first, then on filters too large for cache all of the group's bit indexes are
 //! computed and prefetched before any is read; smaller filters are probed straight from the
-//! hashes, and dense puts into them query each group first and set only the keys not held yet.
-//! Every key hashes and walks exactly as [`BloomFilter::put_bytes`] /
-//! [`BloomFilter::might_contain_bytes`].
+//! hashes, and dense puts into them query each group first and set only the keys not held yet,
+//! each key hashed and walked exactly as by [`BloomFilter::put_bytes`].
 
 use super::BloomFilter;
+use super::batch::ANSWERS_OF_MASK;
+use super::packed_bytes::{GroupHashes, PackedBytes};
 use crate::error::{Error, Result};
-use crate::hashing::{self, Hash128};
-use crate::kernels::{Kernel, Put, Query};
+use crate::kernels::{Put, Query};
 use crate::sizing;
 
 /// The largest k whose group indexes fit the small scratch array.
@@ -20,121 +19,12 @@ const SMALL_K: usize = 32;
 const UNQUERIED_AFTER_NEW: usize = 8;
 
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
-const GROUP: usize = 16;
+pub(super) const GROUP: usize = 16;
 
 /// Keys hashed together before a gathering query walks them: enough for the screened walk
 /// (`avx512::screened`, batches of 64 keys and more), one of its passes. Puts on filters beyond
 /// L2 hash their chunks this size too (`put_all_bytes_prefetched`).
 const QUERY_GROUP: usize = 256;
-
-/// The eight answers of each lane mask (bit j: key j is present), copied whole into the
-/// answers where the mask's eight keys are (2 KiB).
-const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
-    let mut table = [[false; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut j = 0;
-        while j < 8 {
-            table[mask][j] = mask >> j & 1 != 0;
-            j += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
-/// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
-/// ignored (a reused buffer may be longer).
-///
-/// ```
-/// use sparkbloom::{BloomFilter, PackedBytes};
-///
-/// let f = BloomFilter::new(1_000, 0.01)?;
-/// let keys = PackedBytes::new(b"applepearfig", &[5, 9, 12])?;
-/// assert_eq!(keys.get(1), b"pear");
-/// assert!(f.put_all_bytes(keys));
-/// assert_eq!(f.might_contain_all_bytes(keys), vec![true; 3]);
-/// assert!(f.might_contain_bytes(b"fig") && !f.might_contain_bytes(b"plum"));
-/// assert!(PackedBytes::new(b"ab", &[1, 3]).is_err(), "an end past the data");
-/// # Ok::<(), sparkbloom::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct PackedBytes<'a> {
-    data: &'a [u8],
-    ends: &'a [u32],
-}
-
-impl<'a> PackedBytes<'a> {
-    /// Checks that `ends` rises (not strictly: empty keys are keys) and stays within `data`.
-    pub fn new(data: &'a [u8], ends: &'a [u32]) -> Result<PackedBytes<'a>> {
-        let mut previous = 0u32;
-        for (i, &end) in ends.iter().enumerate() {
-            if end < previous || end as usize > data.len() {
-                return Err(Error::invalid(
-                    "ends",
-                    format!(
-                        "ends[{i}] = {end} is not in {previous}..={} (offsets must rise within the data)",
-                        data.len()
-                    ),
-                ));
-            }
-            previous = end;
-        }
-        Ok(PackedBytes { data, ends })
-    }
-
-    /// Keys whose ends the caller has checked as [`new`](Self::new) does (the JNI bridge checks
-    /// them as it copies them): no second pass. Ends that were not checked could only make
-    /// `get` panic, never read outside `data`.
-    #[cfg(feature = "jni")]
-    pub(crate) fn checked_by_caller(data: &'a [u8], ends: &'a [u32]) -> PackedBytes<'a> {
-        debug_assert!(PackedBytes::new(data, ends).is_ok());
-        PackedBytes { data, ends }
-    }
-
-    /// The number of keys.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there are no keys.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Where key `i` starts in the data.
-    #[inline(always)]
-    fn start(&self, i: usize) -> usize {
-        if i == 0 { 0 } else { self.ends[i - 1] as usize }
-    }
-
-    /// Key `i`'s bytes.
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> &'a [u8] {
-        &self.data[self.start(i)..self.ends[i] as usize]
-    }
-
-    /// The keys in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + '_ {
-        (0..self.len()).map(|i| self.get(i))
-    }
-}
-
-/// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
-struct GroupHashes<const N: usize = GROUP> {
-    h1s: [u64; N],
-    h2s: [u64; N],
-}
-
-impl<const N: usize> GroupHashes<N> {
-    fn get(&self, j: usize) -> Hash128 {
-        Hash128 {
-            h1: self.h1s[j],
-            h2: self.h2s[j],
-        }
-    }
-}
 
 /// The private words a dense batch accumulates its bits in, allocated on first use.
 struct Private {
@@ -576,62 +466,6 @@ impl BloomFilter {
         }
         indexes
     }
-
-    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):
-    /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
-    fn hash_keys<const N: usize>(
-        &self,
-        keys: PackedBytes<'_>,
-        first: usize,
-        count: usize,
-        out: &mut GroupHashes<N>,
-    ) {
-        let lanes = hashing::LANES;
-        // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
-        let in_lanes = !self.strategy.is_spark() && self.plan.kernel == Kernel::Avx512;
-        let mut j = 0;
-        while j < count {
-            let at = first + j;
-            if in_lanes && count - j >= lanes {
-                let start = keys.start(at);
-                let len = keys.ends[at] as usize - start;
-                // How many of the next (up to 16) keys share key `at`'s length: packed, they lie
-                // one after another, key i of the run at start + i · len.
-                let limit = (count - j).min(2 * lanes);
-                let run = 1 + keys.ends[at + 1..at + limit]
-                    .iter()
-                    .zip(&keys.ends[at..])
-                    .take_while(|&(&end, &previous)| (end - previous) as usize == len)
-                    .count();
-                let (h1s, h2s) = (&mut out.h1s[j..], &mut out.h2s[j..]);
-                let hashed = if run == 2 * lanes {
-                    hashing::hash_packed_run::<2>(
-                        keys.data,
-                        start,
-                        len,
-                        &mut h1s[..2 * lanes],
-                        &mut h2s[..2 * lanes],
-                    )
-                } else {
-                    run >= lanes
-                        && hashing::hash_packed_run::<1>(
-                            keys.data,
-                            start,
-                            len,
-                            &mut h1s[..lanes],
-                            &mut h2s[..lanes],
-                        )
-                };
-                if hashed {
-                    j += if run == 2 * lanes { 2 * lanes } else { lanes };
-                    continue;
-                }
-            }
-            let hash = self.hash_key_bytes(keys.get(at));
-            (out.h1s[j], out.h2s[j]) = (hash.h1, hash.h2);
-            j += 1;
-        }
-    }
 }
 
 /// Calls `set` with each index of the lanes `lanes_to_set` marks (as
@@ -667,6 +501,7 @@ fn for_each_lane_index(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::Kernel;
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;

@@ -15,7 +15,12 @@ use crate::kernels::{self, Plan, Put, scalar};
 pub(crate) mod batch;
 // Batches of byte-string keys.
 mod byte_batch;
-pub use byte_batch::PackedBytes;
+mod checks;
+pub(crate) use checks::first_bit_at_or_above;
+use checks::{check_shape, check_words_fit};
+mod packed_bytes;
+mod std_impls;
+pub use packed_bytes::PackedBytes;
 // The BLOCKED strategy's layout and batch paths.
 pub(crate) mod blocked;
 
@@ -474,88 +479,6 @@ impl BloomFilter {
     #[inline(always)]
     fn contains_hash(&self, hash: Hash128) -> bool {
         scalar::contains(&self.indexer, &self.bits, hash)
-    }
-}
-
-fn check_shape(shape: Shape) -> Result<()> {
-    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
-        return Err(Error::invalid(
-            "numBits",
-            format!("{} {rule}", shape.num_bits),
-        ));
-    }
-    sizing::check_num_hashes(shape.num_hashes)
-}
-
-/// `words` are exactly the ceil(m / 64) words of an m-bit filter, with no bit set at or above m.
-fn check_words_fit(words: &[u64], num_bits: u64) -> Result<()> {
-    let expected = num_bits.div_ceil(64);
-    if words.len() as u64 != expected {
-        return Err(Error::invalid(
-            "words",
-            format!(
-                "{} words for {num_bits} bits, expected {expected}",
-                words.len()
-            ),
-        ));
-    }
-    match first_bit_at_or_above(words, num_bits) {
-        Some(bit) => Err(Error::invalid(
-            "words",
-            format!("bit {bit} is set, at or above numBits {num_bits}"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The lowest set bit at or above `num_bits` in the last word, if any (ceil(m / 64) words).
-pub(crate) fn first_bit_at_or_above(words: &[u64], num_bits: u64) -> Option<u64> {
-    let used = num_bits % 64;
-    let last = *words.last()?;
-    if used == 0 {
-        return None;
-    }
-    let above = last & (u64::MAX << used);
-    (above != 0).then(|| (words.len() as u64 - 1) * 64 + above.trailing_zeros() as u64)
-}
-
-/// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
-/// returns an error instead.
-impl Clone for BloomFilter {
-    fn clone(&self) -> BloomFilter {
-        self.try_clone()
-            .unwrap_or_else(|e| panic!("BloomFilter::clone: {e}"))
-    }
-}
-
-/// Equal shape, strategy and bits.
-impl PartialEq for BloomFilter {
-    fn eq(&self, other: &BloomFilter) -> bool {
-        self.is_compatible(other) && self.words().eq(other.words())
-    }
-}
-
-impl Eq for BloomFilter {}
-
-/// Hashes what [`PartialEq`] compares (shape, strategy, words), so equal filters hash equally:
-/// a filter can key a `HashMap`, and the JNI bridge's `hashCode` can follow `equals`. Words
-/// that other threads are writing are hashed as a snapshot, as `==` compares them.
-impl std::hash::Hash for BloomFilter {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.shape.hash(state);
-        self.strategy.hash(state);
-        self.words().for_each(|word| word.hash(state));
-    }
-}
-
-impl std::fmt::Debug for BloomFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BloomFilter")
-            .field("num_bits", &self.num_bits())
-            .field("num_hashes", &self.num_hashes())
-            .field("strategy", &self.strategy)
-            .field("bits_set", &self.bits_set())
-            .finish()
     }
 }
 

@@ -14,8 +14,7 @@ use std::arch::x86_64::*;
 use std::ops::Range;
 
 /// Positions a group of eight words can add at most on this path (four a word).
-const GROUP_MAX: usize = 32;
-const _: () = assert!(super::set_bits::SPARE >= GROUP_MAX);
+pub(super) const GROUP_MAX: usize = 32;
 
 /// Writes into `out` the positions of the set bits of the first whole groups of eight of
 /// `words` (indices of 64-bit words of `dense`), in order, while `out` has room for a group's

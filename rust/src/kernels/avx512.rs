@@ -32,20 +32,11 @@ const SCREEN_MIN_KEYS: usize = 64;
 mod hashed;
 pub(crate) use hashed::{lane_indexes_of_absent, query_hashes};
 
-/// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): at (10^4, 10^-3),
-/// 1 → 2 cut a batch query from 11.6 to 7.8 ns per key; 3 and 4 measured slower than 2.
-/// (Batches of [`SCREEN_MIN_KEYS`] and more are screened first, [`screened`]: 10–12 % faster
-/// than this walk alone at (10^4, 10^-3); lane refill, measured slower, is described there.)
-///
-/// Where the time goes on this machine's CPU (Zen 4), criterion, 4096-key 50/50 batches at
-/// (10^4, 10^-3), one sitting: the query 28 µs, the same walk with each gather replaced by a
-/// register op 14 µs, so the gathers and the hash and index arithmetic take about half each,
-/// and neither hides the other (the 512-bit ops share the vector pipes). Measured slower or no
-/// faster than this walk (µs per batch against 28–31 for it, same sittings): each probe's word
-/// read by scalar loads from stored index vectors, 45–56; the two groups' indexes narrowed to
-/// 32 bits for one 16-lane `vpgatherdd` per probe, 31–38 (with the walk itself in 32-bit lanes,
-/// 33–35); gathers masked to the lanes still present, lockstep 2 / 4 / 6 / 8: 34–37 / 29–34 /
-/// 31–36 / 32–35.
+/// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): two independent
+/// chains of gathers in flight, where one leaves the core waiting on each; more chains than two
+/// compete for the same vector pipes. (Batches of [`SCREEN_MIN_KEYS`] and more are screened
+/// first, [`screened`].) The gathers and the hash and index arithmetic take about half of a
+/// query's time each, and neither hides the other.
 const LOCKSTEP: usize = 2;
 
 /// The vector remainder is exact from this many bits up (see [`Lanes::rem`]); smaller filters
@@ -122,6 +113,21 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     )
 }
 
+/// Up to eight hash halves in lanes (the others zero), and the mask of the live lanes.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
+    assert!(h1s.len() <= 8 && h2s.len() == h1s.len());
+    let live = ((1u16 << h1s.len()) - 1) as u8;
+    // SAFETY: the mask reads only the lanes of the slices, which hold that many u64s.
+    unsafe {
+        (
+            _mm512_maskz_loadu_epi64(live, h1s.as_ptr().cast()),
+            _mm512_maskz_loadu_epi64(live, h2s.as_ptr().cast()),
+            live,
+        )
+    }
+}
+
 /// Writes the keys of `keys` (up to eight) whose bit in `present` is clear to `out`, in order,
 /// with one compress and one masked store; returns how many.
 ///
@@ -168,7 +174,7 @@ pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u
 
 /// Whether the 512-bit block at `block` holds every one of the k positions `h2` picks (the
 /// BLOCKED layout: 9-bit fields of `h2` from its low bits up, seven per word, then of
-/// `fmix64(h2)`, … as `blocked::for_each_position` walks them): the block is loaded once as
+/// `fmix64(h2)`, … as `blocked_layout::for_each_position` walks them): the block is loaded once as
 /// one vector, each position's word picked from it by a lane permute, and seven positions
 /// tested at a time, with no per-position load or branch.
 ///

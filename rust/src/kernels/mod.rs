@@ -5,10 +5,11 @@
 //!
 //! * [`Kernel::Scalar`] (`scalar.rs`): the reference, the specification in code: hash a key,
 //!   walk its k indexes, test or set each, one key after another.
-//! * [`Kernel::Portable`] and [`Kernel::Avx2`] (`portable.rs`): the fast kernel in plain Rust,
-//!   sixteen keys in flight, every key's first indexes tested without a branch before the
-//!   survivors walk the rest; the remainders by multiplication (no division per probe). `Avx2`
-//!   is the same code compiled for AVX2 and BMI2, chosen where the CPU has them.
+//! * [`Kernel::Portable`] (`portable.rs`): the fast kernel in plain Rust, sixteen keys in
+//!   flight, every key's first indexes tested without a branch before the survivors walk the
+//!   rest side by side; the remainders by multiplication (no division per probe).
+//! * [`Kernel::Avx2`] (`avx2.rs`): the same walk, four keys per AVX2 vector, sixteen in
+//!   lockstep, a gather per probe; where the CPU has AVX2.
 //! * [`Kernel::Avx512`] (`avx512.rs`, `avx512/`): eight keys per vector, gathers in lockstep or
 //!   a prefetched walk on filters beyond cache.
 //!
@@ -21,9 +22,13 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 // Elsewhere a stand-in that is never chosen.
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(not(target_arch = "x86_64"))]
 #[path = "avx512_absent.rs"]
 pub(crate) mod avx512;
+// Byte-string keys of one length hashed eight to a vector (AVX-512).
+pub(crate) mod byte_lanes;
 mod plan;
 pub(crate) mod portable;
 pub(crate) mod scalar;

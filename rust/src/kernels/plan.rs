@@ -101,6 +101,16 @@ impl Plan {
         }
     }
 
+    /// Whether the portable kernel walks this filter's keys, and in which build: `Some(true)`
+    /// for AVX2's.
+    pub(crate) fn portable(&self) -> Option<bool> {
+        match self.query {
+            Query::Screened => Some(false),
+            Query::ScreenedAvx2 => Some(true),
+            _ => None,
+        }
+    }
+
     /// Whether queries take their answers eight at a time from the AVX-512 lanes.
     pub(crate) fn queries_in_lanes(&self) -> bool {
         matches!(self.query, Query::Gather | Query::Walk)
