@@ -4,7 +4,7 @@
 //! Criterion benchmarks of the sparkbloom core beside `fastbloom` 0.17 (the fastest Rust Bloom
 //! filter we know of), measured in the same run, on the same shapes (same m bits, same k).
 //!
-//! Two shapes, the ones issue 5 names: (n = 10^4, p = 10^-3), the per-user dedup filter, which
+//! Two shapes: (n = 10^4, p = 10^-3), the per-user dedup filter, which
 //! lives in L1/L2; and (n = 10^7, p = 10^-2), 12 MB, which does not fit in cache, so every probe
 //! is a cache miss unless a batch overlaps them (prefetch).
 //!
@@ -24,7 +24,7 @@
 //!   its result, as the API does): batches of 1, 16, 256, 4096 keys taken in turn from a pool,
 //!   queries on a 50/50 hit/miss mix. fastbloom has no batch API: it is a plain loop.
 //! * `serialize` / `deserialize`: `format::encode` / `format::decode` of a filter holding n keys,
-//!   and `*_sparse` of a (10^4, 10^-3) filter holding 200 keys (the seed-like case where the
+//!   and `*_sparse` of a (10^4, 10^-3) filter holding 200 keys (the per-user case where the
 //!   format's sparse encoding wins). fastbloom has no byte format (serde only): its figure is
 //!   the raw copy of its words to little-endian bytes and back, the floor any format pays.
 //!   `*_sparse_ring` codes 64 distinct such filters in turn (ours only), as a job does.
@@ -684,7 +684,7 @@ fn benches(c: &mut Criterion) {
         bench_serde(c, &fx, &ours, &fast, "");
 
         if shape.n == 10_000 {
-            // The seed-like case: a per-user filter sized for 10^4 keys holding 200.
+            // The per-user case: a per-user filter sized for 10^4 keys holding 200.
             let (mut sparse, mut sparse_fast) = (fx.ours(), fx.fast());
             fx.present[..200].iter().for_each(|&k| {
                 sparse.put(k);

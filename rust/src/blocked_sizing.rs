@@ -23,7 +23,7 @@
 //! (bits per key; the test below asserts the BLOCKED column.)
 
 use crate::error::{Error, Result, display_f64};
-use crate::sizing::{self, MAX_NUM_BITS, Shape};
+use crate::shape::{MAX_NUM_BITS, Shape, check_fpp, check_insertions};
 use std::sync::Mutex;
 
 /// Bits in a block: one 64-byte cache line.
@@ -112,7 +112,7 @@ pub fn keys_per_block(fpp: f64) -> (f64, u32) {
 
 /// Bits per key a blocked filter takes for `fpp` (512 / keys per block), and its k.
 pub fn bits_per_key(fpp: f64) -> Result<(f64, u32)> {
-    sizing::check_fpp(fpp)?;
+    check_fpp(fpp)?;
     let (lambda, k) = keys_per_block(fpp);
     Ok((BLOCK_BITS as f64 / lambda, k))
 }
@@ -132,7 +132,7 @@ pub fn bits_per_key(fpp: f64) -> Result<(f64, u32)> {
 /// # Ok::<(), sparkbloom::Error>(())
 /// ```
 pub fn shape_for(expected_insertions: u64, fpp: f64) -> Result<Shape> {
-    sizing::check_insertions(expected_insertions)?;
+    check_insertions(expected_insertions)?;
     let (_, k) = bits_per_key(fpp)?;
     let (lambda, _) = keys_per_block(fpp);
     let blocks = (expected_insertions as f64 / lambda).ceil().max(1.0);
@@ -163,7 +163,7 @@ mod tests {
             let (got, got_k) = bits_per_key(p).unwrap();
             assert!((got - bits).abs() < 0.005, "p={p}: {got}");
             assert_eq!(got_k, k, "p={p}");
-            let classic = sizing::optimal_num_of_bits(1_000_000, p).unwrap() as f64 / 1e6;
+            let classic = crate::sizing::optimal_num_of_bits(1_000_000, p).unwrap() as f64 / 1e6;
             assert!(
                 got > classic,
                 "blocked takes more bits than classic at p={p}"

@@ -6,10 +6,6 @@
 
 use crate::le;
 
-// Eight equal-length keys at once in AVX-512 lanes (byte-key batches).
-mod lanes;
-pub(crate) use lanes::{LANES, available as lanes_available, hash_packed_run};
-
 /// The two 64-bit halves of a 128-bit Murmur3 hash: Guava's `HashCode.asBytes()` is
 /// `h1` little-endian followed by `h2` little-endian, and `asLong()` is `h1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,8 +16,8 @@ pub struct Hash128 {
     pub h2: u64,
 }
 
-const C1: u64 = 0x87c3_7b91_1142_53d5;
-const C2: u64 = 0x4cf5_ad43_2745_937f;
+pub(crate) const C1: u64 = 0x87c3_7b91_1142_53d5;
+pub(crate) const C2: u64 = 0x4cf5_ad43_2745_937f;
 
 #[inline(always)]
 fn mix_k1(k1: u64) -> u64 {

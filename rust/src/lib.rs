@@ -12,7 +12,7 @@
 //! ```
 //! use sparkbloom::BloomFilter;
 //!
-//! let seen = BloomFilter::new(10_000, 0.001)?;   // the seed's per-user filter
+//! let seen = BloomFilter::new(10_000, 0.001)?;   // a per-user filter
 //! seen.put_all(&[17, 42, 99]);
 //! assert!(seen.might_contain(42));
 //! // Keep the recommendations this user has certainly not seen, in order.
@@ -45,6 +45,7 @@
 
 mod atomic_words;
 mod bit_array;
+mod blocked_layout;
 pub mod blocked_sizing;
 pub mod counting;
 pub mod error;
@@ -61,6 +62,7 @@ pub mod guava_format {
     pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
 }
 pub mod hashing;
+mod kernels;
 // The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
 // `Java_io_sparkbloom_*` exports are `pub` for the dynamic linker, not for Rust callers.
 #[cfg(feature = "jni")]
@@ -68,6 +70,7 @@ pub mod hashing;
 mod jni;
 mod le;
 mod memory_limit;
+mod shape;
 pub mod sizing;
 pub mod spark_hashing;
 mod strategy;

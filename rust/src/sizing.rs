@@ -13,21 +13,8 @@ use crate::error::{Error, Result, display_f64};
 use crate::strategy::Strategy;
 use std::f64::consts::LN_2;
 
-/// Largest bit array a filter may have: 2^43 bits (1 TiB). Far above Guava's and Spark's
-/// ~1.37·10^11 (a `long[]` of at most 2^31−1 words), and every index fits a `u64`.
-pub const MAX_NUM_BITS: u64 = 1 << 43;
-
-/// Largest number of hash functions: Guava's `writeTo` stores k in one unsigned byte.
-pub const MAX_NUM_HASHES: u32 = 255;
-
-/// The shape of a filter: bit count (a whole number of 64-bit words) and hash count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Shape {
-    /// Bits in the array (m): a positive multiple of 64, at most [`MAX_NUM_BITS`].
-    pub num_bits: u64,
-    /// Bit positions per key (k, Guava's `numHashFunctions`): 1..=[`MAX_NUM_HASHES`].
-    pub num_hashes: u32,
-}
+pub use crate::shape::{MAX_NUM_BITS, MAX_NUM_HASHES, Shape};
+pub(crate) use crate::shape::{check_fpp, check_insertions};
 
 /// Which rule `num_bits` breaks as a filter's bit count, if any: positive and at most
 /// [`MAX_NUM_BITS`]. Shared by the constructors and the decoders so both say the same.
@@ -131,7 +118,7 @@ pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy
 }
 
 /// The shape of the "BloomFilterHelper" that services run on plain Redis `SETBIT`/`GETBIT`
-/// (seed 000): m = ⌊−n·ln p / ln²2⌋ **not** rounded up to whole words, k = max(1, round(m/n ·
+///: m = ⌊−n·ln p / ln²2⌋ **not** rounded up to whole words, k = max(1, round(m/n ·
 /// ln 2)). Its offsets are Guava's `MURMUR128_MITZ_32` walk over that m.
 pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     let num_bits = optimal_num_of_bits(expected_insertions, fpp)?;
@@ -150,7 +137,7 @@ pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
     })
 }
 
-/// The best-practice lookup of ClickHouse's `calculationBestPractices` (seed 004): the smallest
+/// The best-practice lookup of ClickHouse's `calculationBestPractices`: the smallest
 /// whole bits-per-key `b`, then the smallest `k`, whose theoretical FPP (1 − e^(−k/b))^k ≤ `fpp`.
 /// Returns `(bits_per_key, k)`. [`BloomFilter::with_best_practice`](crate::BloomFilter::with_best_practice)
 /// builds a filter of this sizing.
@@ -257,27 +244,6 @@ pub(crate) fn check_compatible(a: (Shape, Strategy), b: (Shape, Strategy)) -> Re
     } else {
         Err(Error::Incompatible(mismatches.join(", ")))
     }
-}
-
-pub(crate) fn check_insertions(expected_insertions: u64) -> Result<()> {
-    // u64 cannot be negative; the JNI layer rejects negative Java longs before they get here.
-    if expected_insertions == 0 || expected_insertions > i64::MAX as u64 {
-        return Err(Error::invalid(
-            "expectedInsertions",
-            format!("{expected_insertions} is not in 1..={}", i64::MAX),
-        ));
-    }
-    Ok(())
-}
-
-pub(crate) fn check_fpp(fpp: f64) -> Result<()> {
-    if fpp.is_nan() || fpp <= 0.0 || fpp >= 1.0 {
-        return Err(Error::invalid(
-            "fpp",
-            format!("{} is not in the open interval (0, 1)", display_f64(fpp)),
-        ));
-    }
-    Ok(())
 }
 
 /// `Math.round(double)` of Java: floor(x + 0.5), saturating.

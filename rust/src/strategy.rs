@@ -122,6 +122,11 @@ impl Indexer {
         }
     }
 
+    /// Positions (m).
+    pub(crate) fn num_bits(&self) -> u64 {
+        self.num_bits
+    }
+
     /// Indexes per key (k).
     pub(crate) fn num_hashes(&self) -> u32 {
         self.num_hashes
@@ -142,7 +147,7 @@ impl Indexer {
             Strategy::SparkSketchV1 => self.for_each_spark_v1(hash, visit),
             Strategy::SparkSketchV2 => self.for_each_spark_v2(hash, visit),
             Strategy::Blocked => {
-                crate::filter::blocked::for_each_index(self.num_bits, self.num_hashes, hash, visit)
+                crate::blocked_layout::for_each_index(self.num_bits, self.num_hashes, hash, visit)
             }
         }
     }
@@ -182,34 +187,50 @@ impl Indexer {
     }
 
     /// Guava: `combined = h1; for i in 0..k { idx = (combined & MAX) % m; combined += h2 }`.
-    /// The same indexes with two divisions per key instead of k: keep `a = combined mod 2^63`
-    /// and `idx = a mod m`; each step adds `d = h2 mod 2^63` to `a` and `d mod m` to `idx`, and
-    /// when `a` passes 2^63 (the `& MAX` drops that bit) subtracts 2^63 mod m from `idx`.
+    /// The same indexes with two remainders per key instead of k: see [`Mitz64Walk`].
     #[inline(always)]
     fn for_each_mitz64(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let m = self.num_bits;
-        let mut a = hash.h1 & LOW_63;
-        let d = hash.h2 & LOW_63;
-        let mut idx = self.modulo.reduce(a);
-        // The step added to idx: d mod m, or (d − 2^63) mod m when `a` passes 2^63 (the
-        // `& MAX` drops that bit). Choosing between two precomputed steps keeps the serial
-        // chain through idx at an add and a conditional subtract per index; the overflow test
-        // runs on `a` alongside it, and no condition is a branch (they are coin flips).
-        let step = self.modulo.reduce(d);
-        let step_wrapped = reduce_once(step + m - self.wrap, m);
+        let mut walk = self.mitz64_start(hash);
         for i in 0..self.num_hashes {
-            if !visit(idx) {
+            if !visit(walk.idx) {
                 return false;
             }
             if i + 1 == self.num_hashes {
                 break;
             }
-            a += d; // both < 2^63: no u64 overflow
-            let wrapped = a > LOW_63;
-            a &= LOW_63;
-            idx = reduce_once(idx + if wrapped { step_wrapped } else { step }, m);
+            self.mitz64_advance(&mut walk);
         }
         true
+    }
+
+    /// The MITZ_64 walk of `hash` at its first index.
+    #[inline(always)]
+    pub(crate) fn mitz64_start(&self, hash: Hash128) -> Mitz64Walk {
+        let m = self.num_bits;
+        let a = hash.h1 & LOW_63;
+        let d = hash.h2 & LOW_63;
+        let step = self.modulo.reduce(d);
+        Mitz64Walk {
+            idx: self.modulo.reduce(a),
+            a,
+            d,
+            step,
+            step_wrapped: reduce_once(step + m - self.wrap, m),
+        }
+    }
+
+    /// Moves `walk` to its next index.
+    #[inline(always)]
+    pub(crate) fn mitz64_advance(&self, walk: &mut Mitz64Walk) {
+        walk.a += walk.d; // both < 2^63: no u64 overflow
+        let wrapped = walk.a > LOW_63;
+        walk.a &= LOW_63;
+        let step = if wrapped {
+            walk.step_wrapped
+        } else {
+            walk.step
+        };
+        walk.idx = reduce_once(walk.idx + step, self.num_bits);
     }
 
     /// Guava ≤ 16: `c = (int)h1 + i·(int)(h1 >>> 32)` for i in 1..=k, `~c` if negative, `% m`.
@@ -228,6 +249,25 @@ impl Indexer {
         }
         true
     }
+}
+
+/// Guava's MITZ_64 walk, one index at a time, with no division after the first: keep
+/// `a = combined mod 2^63` and `idx = a mod m`; each step adds `d = h2 mod 2^63` to `a` and
+/// `d mod m` to `idx`, and when `a` passes 2^63 (Guava's `& MAX` drops that bit) subtracts
+/// 2^63 mod m from `idx`. Choosing between two precomputed steps keeps the serial chain through
+/// `idx` at an add and a conditional subtract per index; no condition is a branch (they are
+/// coin flips).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Mitz64Walk {
+    /// The current index.
+    pub(crate) idx: u64,
+    /// combined mod 2^63.
+    pub(crate) a: u64,
+    /// h2 mod 2^63.
+    pub(crate) d: u64,
+    /// d mod m, and the step taken instead when `a` passes 2^63.
+    pub(crate) step: u64,
+    pub(crate) step_wrapped: u64,
 }
 
 /// Exact remainder by a fixed 64-bit divisor with multiplications only: Lemire, Kaser and

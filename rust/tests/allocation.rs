@@ -1,6 +1,6 @@
 //! What the core allocates, through a counting allocator that can also refuse: serializing a
 //! filter never reserves per set bit, and every allocation a JNI call can reach fails as an
-//! error, not an abort (issue 9, findings 1 and 2).
+//! error, not an abort.
 //!
 //! One test function, because the allocator is global to this test binary: the checks run in
 //! sequence so that no other test thread allocates while one is measured.
@@ -66,7 +66,7 @@ fn allocations() {
     refused_allocations_are_errors();
 }
 
-/// The issue's reproducer shape: every word 0x5555555555555554 (31 of 64 bits set, 48 %).
+/// A dense shape: every word 0x5555555555555554 (31 of 64 bits set, 48 %).
 /// The sparse coder's lower bound does not rule sparse out there; it used to reserve 8 bytes
 /// per set bit (31/8 × the filter) before choosing dense.
 fn encoding_a_nearly_half_full_filter_allocates_no_more_than_its_dense_form() {

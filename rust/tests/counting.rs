@@ -1,4 +1,4 @@
-//! The counting filter (issue 11) against a multiset model, its false-positive rate, saturation,
+//! The counting filter against a multiset model, its false-positive rate, saturation,
 //! concurrency, and its serialized form under damage.
 
 use sparkbloom::format::counting::{decode, decode_with_limit, encode};

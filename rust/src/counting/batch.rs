@@ -7,6 +7,7 @@ use super::CountingBloomFilter;
 use crate::filter::avx512;
 use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes, for_each_indexed};
 use crate::hashing::hash_u64;
+use crate::kernels::Kernel;
 
 impl CountingBloomFilter {
     /// Whether batches prefetch each group's counters: the filter is too large for cache (the
@@ -29,6 +30,12 @@ impl CountingBloomFilter {
     /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
     pub(super) fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let lanes = self.vector_target();
+        if self.kernel == Kernel::Scalar {
+            return keys
+                .iter()
+                .enumerate()
+                .for_each(|(i, &key)| emit(i, self.might_contain(key)));
+        }
         if self.prefetches() {
             for_each_indexed(
                 keys,
@@ -91,7 +98,7 @@ mod tests {
                     f.vector_lanes,
                     strategy == Strategy::Murmur128Mitz64
                         && num_bits >= avx512::MIN_BITS
-                        && avx512::available()
+                        && crate::kernels::selected_or_best() == Kernel::Avx512
                 );
                 assert_eq!(f.prefetches(), num_bits > 1 << 19);
                 let half_full =

@@ -13,6 +13,7 @@ pub(crate) mod counters;
 use crate::error::{Error, Result};
 use crate::filter::{BloomFilter, avx512};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
+use crate::kernels::{self, Kernel};
 use crate::sizing::{self, Shape};
 use crate::strategy::{Indexer, Strategy};
 use counters::{Counters, PER_WORD, nonzero_nibbles, saturated_nibbles};
@@ -42,8 +43,10 @@ pub struct CountingBloomFilter {
     shape: Shape,
     strategy: Strategy,
     indexer: Indexer,
+    /// The kernel of the batched queries, chosen when the filter is made.
+    kernel: Kernel,
     /// Batched queries test eight keys at a time in AVX-512 lanes (as the plain filter's do):
-    /// the CPU has them, the strategy is MITZ_64 and m is in the lanes' range.
+    /// the AVX-512 kernel, the strategy MITZ_64 and m in the lanes' range.
     vector_lanes: bool,
 }
 
@@ -83,6 +86,7 @@ impl CountingBloomFilter {
     pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<CountingBloomFilter> {
         check_shape(shape)?;
         check_strategy(strategy)?;
+        kernels::selected()?;
         let counters = Counters::zeroed(counters::words_for(shape.num_bits) as usize)?;
         Ok(CountingBloomFilter::from_counters(
             counters, shape, strategy,
@@ -126,15 +130,33 @@ impl CountingBloomFilter {
     }
 
     fn from_counters(counters: Counters, shape: Shape, strategy: Strategy) -> CountingBloomFilter {
+        CountingBloomFilter::on_kernel(counters, shape, strategy, kernels::selected_or_best())
+    }
+
+    /// A filter over `counters` whose batches run `kernel` (which the CPU must run).
+    fn on_kernel(
+        counters: Counters,
+        shape: Shape,
+        strategy: Strategy,
+        kernel: Kernel,
+    ) -> CountingBloomFilter {
         CountingBloomFilter {
             counters,
             shape,
             strategy,
             indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
-            vector_lanes: strategy == Strategy::Murmur128Mitz64
-                && shape.num_bits >= avx512::MIN_BITS
-                && avx512::available(),
+            kernel,
+            vector_lanes: kernel == Kernel::Avx512
+                && strategy == Strategy::Murmur128Mitz64
+                && shape.num_bits >= avx512::MIN_BITS,
         }
+    }
+
+    /// This filter with its batches on `kernel`: the tests hold every kernel to the reference.
+    #[cfg(test)]
+    pub(crate) fn with_kernel(self, kernel: Kernel) -> CountingBloomFilter {
+        assert!(kernel.supported(), "{kernel} runs here");
+        CountingBloomFilter::on_kernel(self.counters, self.shape, self.strategy, kernel)
     }
 
     /// m: the number of counters (positions).

@@ -1,46 +1,37 @@
-//! The batch engine behind `put_all`, `might_contain_all` and `retain_absent`: groups of keys
-//! whose bit indexes are computed together (eight at a time in AVX-512 lanes where the filter
-//! allows), prefetched on filters too large for cache (in lanes: `avx512::prefetched`),
-//! accumulated privately on small filters that a batch fills densely, and the dispatch between
-//! the vector and scalar paths.
+//! The batch engine behind `put_all`, `might_contain_all` and `retain_absent`: the filter's
+//! plan (`kernels::Plan`) picks the kernel; here are the paths around the kernels: groups of
+//! keys whose bit indexes are computed together (eight at a time in AVX-512 lanes where the
+//! plan has them), prefetched on filters too large for cache, accumulated privately on small
+//! filters that a batch fills densely, and the answers written eight at a time.
 
 use super::{BloomFilter, avx512};
 use crate::hashing::Hash128;
+pub(crate) use crate::kernels::PREFETCH_MIN_BYTES;
+use crate::kernels::{Put, Query, portable, scalar};
 use crate::sizing;
 use crate::strategy::Indexer;
 
-/// Batched operations on filters larger than this prefetch all of a group's bits before
-/// reading any, overlapping the cache misses; smaller filters live in cache anyway.
-pub(crate) const PREFETCH_MIN_BYTES: usize = 256 * 1024;
-/// Keys per group of computed (and prefetched) indexes, one vector of eight: with the next
-/// group prefetched while this one is visited, 8 measured faster than 16 (more lines in flight
-/// than the core tracks) and than 4, at (10^7, 10^-2).
+/// Keys per group of computed (and prefetched) indexes: with the next group prefetched while
+/// this one is visited, enough lines in flight to cover memory latency, no more than the core
+/// tracks.
 const GROUP: usize = 8;
-/// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight, one
-/// `fill` call each; groups of 8 measured ~13 % slower for a 4096-key `putAll` at (10^4, 10^-3).
+/// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight,
+/// one `fill` call each.
 const CACHED_GROUP: usize = 16;
-/// Vector queries on filters at least this large walk groups ahead and prefetch
-/// (`avx512::query_prefetched`); smaller ones gather in lockstep (`avx512::query`), whose two
-/// chains of gathers hide L2 and L3 latency but not memory's. Measured per key, 4096-key
-/// batches, 50/50 hits and misses, p = 10^-2: at 1.2 MB gathers 8.9 ns vs prefetched 10.7, at
-/// 6 MB 10.7 vs 11.4, at 12 MB (10^7 keys) 20–30 vs 17, at 24 MB 64 vs 39. Set below the
-/// crossover because on a loaded machine (other processes in L3) the loss below it is a few
-/// percent and the gain above it tens.
-const VECTOR_PREFETCH_MIN_BYTES: usize = 4 << 20;
 /// Batched puts into a cache-resident filter accumulate privately once they average this
 /// many bits per word: a locked OR costs several plain ones.
 const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
 
-/// The eight answers of a group as bytes (0 or 1, lane j in byte j), for each mask of present
-/// lanes: one load in place of eight shifts.
-const ANSWER_BYTES: [u64; 256] = {
-    let mut table = [0u64; 256];
+/// The eight answers of each lane mask (bit j: key j is present), copied whole into the
+/// answers where the mask's eight keys are: one 8-byte copy in place of eight shifts (2 KiB).
+pub(super) const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
     let mut mask = 0;
     while mask < 256 {
-        let mut lane = 0;
-        while lane < 8 {
-            table[mask] |= ((mask as u64 >> lane) & 1) << (8 * lane);
-            lane += 1;
+        let mut j = 0;
+        while j < 8 {
+            table[mask][j] = mask >> j & 1 != 0;
+            j += 1;
         }
         mask += 1;
     }
@@ -48,22 +39,11 @@ const ANSWER_BYTES: [u64; 256] = {
 };
 
 impl BloomFilter {
-    /// Whether batches prefetch each group's bits: the filter is too large for cache.
-    pub(super) fn prefetches(&self) -> bool {
-        self.bits.len_words() * 8 >= PREFETCH_MIN_BYTES
-    }
-
-    /// Whether batches walk their keys in AVX-512 lanes with prefetching
-    /// (`avx512::prefetched`): a filter too large for cache, the vector lanes, and a k the walk
-    /// keeps index vectors for.
-    pub(super) fn walks_prefetched(&self) -> bool {
-        self.vector_lanes && self.prefetches() && self.num_hashes() <= avx512::PREFETCHED_MAX_HASHES
-    }
-
-    /// `put_all` through the prefetched vector walk ([`walks_prefetched`](Self::walks_prefetched)
-    /// must hold): each group's words are fetched while the group before sets its bits.
+    /// `put_all` through the prefetched vector walk (the plan's [`Put::Walk`]): each group's
+    /// words are fetched while the group before sets its bits.
     pub(super) fn put_all_prefetched(&self, keys: &[u64]) -> bool {
-        // SAFETY: `walks_prefetched` holds: the vector lanes (a CPU with AVX-512 F and DQ, a
+        debug_assert_eq!(self.plan.put, Put::Walk);
+        // SAFETY: the plan walks only with the AVX-512 lanes (a CPU with AVX-512 F and DQ, a
         // shape in their range) and k ≤ PREFETCHED_MAX_HASHES.
         unsafe {
             avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
@@ -92,11 +72,15 @@ impl BloomFilter {
                 .fold(false, |changed, &key| self.put(key) | changed);
         }
         private.resize(self.bits.len_words(), 0u64);
-        self.for_each_indexed(keys, false, |_, indexes| {
-            for &index in indexes {
-                private[(index >> 6) as usize] |= 1 << (index & 63);
-            }
-        });
+        if let Some(avx2) = self.plan.portable() {
+            portable::accumulate(avx2, &self.indexer, keys, &mut private);
+        } else {
+            self.for_each_indexed(keys, false, |_, indexes| {
+                for &index in indexes {
+                    private[(index >> 6) as usize] |= 1 << (index & 63);
+                }
+            });
+        }
         private
             .iter()
             .enumerate()
@@ -105,7 +89,7 @@ impl BloomFilter {
             })
     }
 
-    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the plan's path
     /// (batches that can take their answers eight at a time use [`query_groups`] instead).
     ///
     /// [`query_groups`]: Self::query_groups
@@ -113,90 +97,60 @@ impl BloomFilter {
         if self.strategy.is_blocked() {
             return self.blocked_query_each(keys, emit);
         }
-        // Filters too large for L3: walking ahead and prefetching overlaps more misses than
-        // gathers that wait on each other (see VECTOR_PREFETCH_MIN_BYTES).
-        if self.queries_prefetched() {
-            return self.query_each_vector(keys, true, emit);
+        match self.plan.query {
+            Query::OneByOne => scalar::query(
+                &self.indexer,
+                &self.bits,
+                keys,
+                |key| self.hash_key(key),
+                emit,
+            ),
+            Query::Prefetched => self.query_each_prefetched(keys, emit),
+            Query::Screened => portable::query(false, &self.indexer, &self.bits, keys, emit),
+            Query::ScreenedAvx2 => portable::query(true, &self.indexer, &self.bits, keys, emit),
+            Query::Gather | Query::Walk => self.query_each_vector(keys, emit),
         }
-        if self.vector_lanes && (!self.prefetches() || self.walks_prefetched()) {
-            return self.query_each_vector(keys, false, emit);
-        }
-        self.query_each_scalar(keys, emit)
-    }
-
-    /// Whether queries run in AVX-512 lanes, eight answers at a time ([`query_groups`]): a
-    /// classic filter on a CPU with the lanes, held in cache (gathers) or walked with
-    /// prefetching ([`walks_prefetched`](Self::walks_prefetched)).
-    ///
-    /// [`query_groups`]: Self::query_groups
-    fn queries_in_lanes(&self) -> bool {
-        !self.strategy.is_blocked()
-            && self.vector_lanes
-            && (!self.prefetches() || self.walks_prefetched())
     }
 
     /// Calls `visit(first, present)` for each group of up to eight keys, in order: bit j of
-    /// `present` answers `might_contain(keys[first + j])`. Only where [`queries_in_lanes`].
-    ///
-    /// [`queries_in_lanes`]: Self::queries_in_lanes
+    /// `present` answers `might_contain(keys[first + j])`. Only where the plan queries in
+    /// lanes.
     fn query_groups(&self, keys: &[u64], visit: impl FnMut(usize, u8)) {
-        assert!(
-            self.queries_in_lanes(),
-            "answers in groups come from the lanes"
-        );
         let target = self.vector_target();
-        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter of
-        // at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
-        // words live as long as `self`; `walks_prefetched` adds k ≤ PREFETCHED_MAX_HASHES.
+        // SAFETY: the plan queries in lanes only on a CPU with AVX-512 F and DQ and for a
+        // filter of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1:
+        // `check_shape`); the words live as long as `self`; its walk adds k ≤
+        // PREFETCHED_MAX_HASHES.
         unsafe {
-            if self.queries_prefetched() {
-                avx512::query_prefetched(target, keys, visit)
-            } else {
-                avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit)
+            match self.plan.query {
+                Query::Walk => avx512::query_prefetched(target, keys, visit),
+                Query::Gather => avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit),
+                other => unreachable!("{other:?} takes no answers in groups"),
             }
         }
-    }
-
-    /// Whether queries gather in lockstep in AVX-512 lanes (`avx512::query`,
-    /// `avx512::query_hashes`): a classic filter on a CPU with the lanes, below the size where
-    /// walking ahead and prefetching wins ([`queries_prefetched`](Self::queries_prefetched)).
-    pub(super) fn queries_gather(&self) -> bool {
-        !self.strategy.is_blocked()
-            && self.vector_lanes
-            && (!self.prefetches() || self.walks_prefetched())
-            && !self.queries_prefetched()
-    }
-
-    /// Whether vector queries walk ahead and prefetch rather than gather in lockstep: filters
-    /// too large for L3 (see [`VECTOR_PREFETCH_MIN_BYTES`]).
-    fn queries_prefetched(&self) -> bool {
-        self.walks_prefetched() && self.bits.len_words() * 8 >= VECTOR_PREFETCH_MIN_BYTES
     }
 
     /// `out[i] = might_contain(keys[i])`, eight answers at a time; `out` is as long as `keys`.
     pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
         assert_eq!(out.len(), keys.len(), "one answer per key");
-        if !self.queries_in_lanes() {
-            // Answers come key by key: a mask built from them measured slower.
+        if !self.plan.queries_in_lanes() {
+            // Answers come key by key: no mask built from them.
             return self.query_each(keys, |i, present| out[i] = present);
         }
         self.query_groups(keys, |first, present| {
             let answers = &mut out[first..keys.len().min(first + 8)];
-            let bytes = ANSWER_BYTES[present as usize].to_le_bytes();
+            let all = &ANSWERS_OF_MASK[present as usize];
             if let Ok(answers) = <&mut [bool; 8]>::try_from(&mut *answers) {
-                // SAFETY: eight bools are eight bytes, and each byte is 0 or 1: a valid bool.
-                unsafe { std::ptr::from_mut(answers).cast::<[u8; 8]>().write(bytes) };
+                *answers = *all;
                 return;
             }
-            for (answer, &byte) in answers.iter_mut().zip(&bytes) {
-                *answer = byte != 0;
-            }
+            answers.copy_from_slice(&all[..answers.len()]);
         });
     }
 
     /// Appends the keys the filter does not contain to `out`'s spare room, in order, and
     /// returns how many: eight answers at a time, the absent keys of each eight written with
-    /// one compress and one store where the CPU has AVX-512.
+    /// one compress and one store where the plan queries in AVX-512 lanes.
     pub(super) fn write_absent(
         &self,
         keys: &[u64],
@@ -204,12 +158,12 @@ impl BloomFilter {
     ) -> usize {
         assert!(spare.len() >= keys.len(), "room for every key");
         let mut kept = 0;
-        if self.queries_in_lanes() {
+        if self.plan.queries_in_lanes() {
             let out = spare.as_mut_ptr().cast::<u64>();
             self.query_groups(keys, |first, present| {
                 let group = &keys[first..keys.len().min(first + 8)];
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ; kept ≤
-                // first (each earlier key was written at most once), so the group's absent
+                // SAFETY: the plan queries in lanes only on a CPU with AVX-512 F and DQ; kept
+                // ≤ first (each earlier key was written at most once), so the group's absent
                 // keys fit in the room of `keys.len()` slots.
                 kept += unsafe { avx512::write_absent(group, present, out.add(kept)) };
             });
@@ -224,24 +178,13 @@ impl BloomFilter {
         kept
     }
 
-    /// `prefetched`: through the prefetched walk (`walks_prefetched` must hold), else gathers.
-    fn query_each_vector(&self, keys: &[u64], prefetched: bool, mut emit: impl FnMut(usize, bool)) {
-        let target = self.vector_target();
-        let visit = |first: usize, present: u8| {
+    /// [`query_groups`](Self::query_groups), answer by answer.
+    fn query_each_vector(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        self.query_groups(keys, |first: usize, present: u8| {
             for j in 0..(keys.len() - first).min(8) {
                 emit(first + j, present >> j & 1 != 0);
             }
-        };
-        // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a filter
-        // of at least MIN_BITS bits (at most MAX_NUM_BITS = 2^43, k ≥ 1: `check_shape`); the
-        // words live as long as `self`; `walks_prefetched` adds k ≤ PREFETCHED_MAX_HASHES.
-        unsafe {
-            if prefetched {
-                avx512::query_prefetched(target, keys, visit)
-            } else {
-                avx512::query::<{ avx512::BIT_CELLS }>(target, keys, visit)
-            }
-        }
+        });
     }
 
     pub(super) fn vector_target(&self) -> avx512::Target {
@@ -253,20 +196,15 @@ impl BloomFilter {
         }
     }
 
-    fn query_each_scalar(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        if self.prefetches() {
-            self.for_each_indexed(keys, true, |i, indexes| {
-                emit(i, indexes.iter().all(|&index| self.bits.get(index)))
-            });
-            return;
-        }
-        keys.iter()
-            .enumerate()
-            .for_each(|(i, &key)| emit(i, self.might_contain(key)));
+    /// Groups' indexes computed, prefetched a group ahead, then tested (filters beyond cache).
+    fn query_each_prefetched(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
+        self.for_each_indexed(keys, true, |i, indexes| {
+            emit(i, indexes.iter().all(|&index| self.bits.get(index)))
+        });
     }
 
     /// For groups of keys: computes every bit index of the group (eight keys at a time in
-    /// vector lanes where the filter allows), prefetches them if `prefetch`, then calls
+    /// vector lanes where the plan has them), prefetches them if `prefetch`, then calls
     /// `visit(key position, its k indexes)` for each key of the group.
     pub(super) fn for_each_indexed(
         &self,
@@ -274,7 +212,7 @@ impl BloomFilter {
         prefetch: bool,
         visit: impl FnMut(usize, &[u64]),
     ) {
-        let lanes = self.vector_lanes.then(|| self.vector_target());
+        let lanes = self.plan.lanes.then(|| self.vector_target());
         for_each_indexed(
             keys,
             self.num_hashes(),
@@ -347,7 +285,7 @@ pub(crate) fn fill_indexes(
     out: &mut [u64],
 ) {
     if let Some(target) = lanes {
-        // SAFETY: a target is only made for a filter whose `vector_lanes` holds: a CPU with
+        // SAFETY: a target is only made for a filter whose plan has lanes: a CPU with
         // AVX-512 F and DQ and a shape in the vector path's range (see `query_each_vector`);
         // `out` has room for k indexes per key.
         unsafe { avx512::indexes(target, keys, out) }
@@ -367,6 +305,8 @@ pub(crate) fn fill_indexes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::VECTOR_PREFETCH_MIN_BYTES;
+    use crate::kernels::{self, Kernel};
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;
@@ -479,7 +419,7 @@ mod tests {
     fn batch_paths_agree_with_single_key_paths() {
         for (n, p) in [(10_000, 0.001), (1_000_000, 0.01)] {
             let f = BloomFilter::new(n, p).unwrap();
-            assert_eq!(f.prefetches(), n == 1_000_000);
+            assert_eq!(f.plan.prefetch, n == 1_000_000);
             let mut state = n;
             let keys: Vec<u64> = (0..5_000).map(|_| splitmix64(&mut state)).collect();
             assert!(f.put_all(&keys[..2_500]));
@@ -517,8 +457,7 @@ mod tests {
                 let f = BloomFilter::with_strategy(n, p, strategy).unwrap();
                 let put: Vec<u64> = (0..n).map(|_| splitmix64(&mut state)).collect();
                 f.put_all(&put);
-                let mut scalar = f.clone();
-                scalar.vector_lanes = false;
+                let scalar = f.clone().on_kernel(Kernel::Scalar);
                 let hit = |state: &mut u64| put[splitmix64(state) as usize % put.len()];
                 let repeated = put[7];
                 for len in (0..=40).chain([255, 256, 257, 4099]) {
@@ -592,7 +531,7 @@ mod tests {
                 num_hashes,
             };
             let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
-            assert_eq!(f.vector_lanes, avx512::available());
+            assert_eq!(f.plan.lanes, kernels::selected_or_best() == Kernel::Avx512);
             let half_full = ((num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64)
                 as usize)
                 .min(200_000);
@@ -607,8 +546,7 @@ mod tests {
                     break;
                 }
             }
-            let mut scalar = f.clone();
-            scalar.vector_lanes = false;
+            let scalar = f.clone().on_kernel(Kernel::Scalar);
             let one_by_one = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
             put.iter().for_each(|&k| {
                 one_by_one.put(k);
@@ -658,8 +596,7 @@ mod tests {
             let half_full = (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
             let put: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();
             f.put_all(&put);
-            let mut scalar = f.clone();
-            scalar.vector_lanes = false;
+            let scalar = f.clone().on_kernel(Kernel::Scalar);
             for len in (62..=82).chain([255, 256, 257, 511, 513, 1000, 4099]) {
                 let hits: Vec<u64> = (0..len)
                     .map(|_| put[splitmix64(&mut state) as usize % put.len()])
@@ -696,8 +633,7 @@ mod tests {
         let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
         let put: Vec<u64> = (0..500).map(|_| splitmix64(&mut state)).collect();
         f.put_all(&put);
-        let mut scalar = f.clone();
-        scalar.vector_lanes = false;
+        let scalar = f.clone().on_kernel(Kernel::Scalar);
         // Hits per pass of 256 keys, cycled over the passes.
         for hits_per_pass in [
             vec![0],
@@ -745,8 +681,9 @@ mod tests {
             };
             let f = BloomFilter::with_shape(shape, Strategy::Murmur128Mitz64).unwrap();
             assert_eq!(
-                f.walks_prefetched(),
-                avx512::available() && num_hashes <= avx512::PREFETCHED_MAX_HASHES
+                f.plan.put == Put::Walk,
+                kernels::selected_or_best() == Kernel::Avx512
+                    && num_hashes <= avx512::PREFETCHED_MAX_HASHES
             );
             let design = (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
             let put: Vec<u64> = (0..design.min(300_000))

@@ -1,69 +1,23 @@
 //! The BLOCKED layout: every bit of a key inside one 512-bit block (one 64-byte cache line), so
 //! a query touches one line where the classic layouts touch k.
 //!
-//! Key → Guava's Murmur3_x64_128 (`h1`, `h2`) → block ⌊h1 · B / 2^64⌋ (multiply-shift: no
-//! division, uniform over any block count B) → k positions in the block: the 9-bit fields of
-//! `h2` from its low bits up (7 per word), then of `fmix64(h2)`, `fmix64(fmix64(h2))`, … when
-//! k > 7. The fields are independent and uniform, which is what `blocked_sizing`'s model
-//! assumes. Batches compute a group's blocks, prefetch one line per key, then read or set each
-//! key's k bits in its cached line.
+//! Where a key's bits go is `blocked_layout`'s; here are the batches, which compute a group's
+//! blocks, prefetch one line per key, then read or set each key's k bits in its cached line.
 
 use super::{BloomFilter, avx512};
 use crate::bit_array::BitArray;
+use crate::blocked_layout::{block_of, for_each_position};
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
-use crate::hashing::{Hash128, fmix64};
+
+use crate::kernels::Kernel;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
 const WORDS_PER_BLOCK: usize = (BLOCK_BITS / 64) as usize;
-/// 9-bit fields in a 64-bit word (the top bit is unused).
-const FIELDS_PER_WORD: u32 = 7;
 /// How many keys ahead batches hash and prefetch: enough misses in flight to cover memory
-/// latency; whole chunks of eight (the AVX-512 lanes). At (10^7, 1 %), 4096-key batches, min
-/// of 8 runs: 16 → 32 cut a query from 6.5 to 5.5 ns per key and `retain_absent` from 7.4 to
-/// 6.5; 48 and 64 measured no better than 32.
+/// latency; whole chunks of eight (the AVX-512 lanes).
 const AHEAD: usize = 32;
-
-/// The block of a key with hash half `h1` among `num_blocks`.
-#[inline(always)]
-fn block_of(h1: u64, num_blocks: u64) -> u64 {
-    ((h1 as u128 * num_blocks as u128) >> 64) as u64
-}
-
-/// Calls `visit` with each of the k positions (0..512) inside the block, stopping at the first
-/// `false`; returns whether every call returned `true`.
-#[inline(always)]
-fn for_each_position(h2: u64, num_hashes: u32, mut visit: impl FnMut(u64) -> bool) -> bool {
-    let mut seed = h2;
-    let mut fields = seed;
-    let mut left = FIELDS_PER_WORD;
-    for _ in 0..num_hashes {
-        if left == 0 {
-            seed = fmix64(seed);
-            fields = seed;
-            left = FIELDS_PER_WORD;
-        }
-        if !visit(fields & (BLOCK_BITS - 1)) {
-            return false;
-        }
-        fields >>= 9;
-        left -= 1;
-    }
-    true
-}
-
-/// The strategy walk (`Indexer::for_each`): the k bit indexes of `hash` in an m-bit filter.
-#[inline(always)]
-pub(crate) fn for_each_index(
-    num_bits: u64,
-    num_hashes: u32,
-    hash: Hash128,
-    mut visit: impl FnMut(u64) -> bool,
-) -> bool {
-    let base = block_of(hash.h1, num_bits / BLOCK_BITS) * BLOCK_BITS;
-    for_each_position(hash.h2, num_hashes, |position| visit(base + position))
-}
 
 /// A BLOCKED filter's bits are whole blocks: m must be a multiple of 512.
 pub(crate) fn check_shape(shape: Shape, strategy: Strategy) -> Result<()> {
@@ -90,18 +44,18 @@ impl BloomFilter {
         const CHUNK: usize = 8;
         const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
         let num_blocks = self.num_bits() / BLOCK_BITS;
-        let prefetch = self.prefetches();
+        let prefetch = self.plan.prefetch;
         // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
         // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
         let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
-        let vector = avx512::available();
+        let vector = self.plan.kernel == Kernel::Avx512;
         // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
             let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
             let chunk = &chunk[..chunk.len().min(CHUNK)];
             let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);
             if vector {
-                // SAFETY: `available` said the CPU has AVX-512 F and DQ; ≤ 8 keys.
+                // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ; ≤ 8 keys.
                 unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) };
             } else {
                 for (j, &key) in chunk.iter().enumerate() {
@@ -138,8 +92,7 @@ impl BloomFilter {
     /// `put_all` (`set` = [`BitArray::set`], a locked OR per bit) and `put_all_unshared`
     /// ([`BitArray::set_unshared`], plain read-modify-writes) for BLOCKED: the blocks of the
     /// keys ahead prefetched, then each key's k bits set in its cached line. The locked ORs set
-    /// the pace: from Java, 4096-key batches, plain writes took 8.5 against 29.7 ns per key at
-    /// (10^7, 1 %) and 11.0 against 42.0 at (10^4, 0.1 %) (JMH, one sitting, 2026-11-24).
+    /// the pace, so the JNI side's unshared batches write plainly.
     pub(super) fn blocked_put_all(
         &self,
         keys: &[u64],
@@ -157,14 +110,14 @@ impl BloomFilter {
     }
 
     /// `emit(i, might_contain(keys[i]))` for BLOCKED: each key's block (by then cached) tested
-    /// in one vector where the CPU has AVX-512 (`avx512::block_holds`: at (10^4, 1 %) 7.1 →
-    /// 4.9 ns per key), else its k bits read one by one without a branch: an early exit would
-    /// be a coin flip for absent keys. (A mask built in memory and compared word by word
-    /// measured 5× slower: its variable-index ORs chain through store forwarding.)
+    /// in one vector with the AVX-512 kernel (`avx512::block_holds`), else its k bits read one by
+    /// one without a branch: an early exit would be a coin flip for absent keys. (Not a mask
+    /// built in memory and compared word by word: its variable-index ORs chain through store
+    /// forwarding.)
     pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let k = self.num_hashes();
-        if avx512::available() {
-            // SAFETY: `available` said the CPU has AVX-512 F and DQ.
+        if self.plan.kernel == Kernel::Avx512 {
+            // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ.
             return unsafe { self.blocked_query_each_avx512(keys, k, emit) };
         }
         self.for_each_block(keys, |i, base, h2| {
@@ -179,13 +132,10 @@ impl BloomFilter {
 
     /// The vector half of [`blocked_query_each`](Self::blocked_query_each), compiled with
     /// AVX-512 so that the walk, the hashing and each block's test inline into one loop (a call
-    /// per key to `block_holds` was 47 % of a cache-resident query's profile). From Java,
-    /// 4096-key batches, alternated with the call per key (JMH, 2026-11-24): `mightContainAll`
-    /// 4.1–4.3 against 4.7 ns per key at (10^4, 0.1 %); level at (10^7, 1 %), where memory
-    /// sets the pace.
+    /// per key to `block_holds` would dominate a cache-resident query).
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F and DQ ([`avx512::available`]).
+    /// The CPU must have AVX-512 F and DQ (the plan's AVX-512 kernel).
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn blocked_query_each_avx512(
         &self,
@@ -223,6 +173,7 @@ impl BloomFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blocked_layout::for_each_index;
     use crate::testutil::splitmix64;
 
     fn blocked(n: u64, p: f64) -> BloomFilter {
@@ -283,7 +234,7 @@ mod tests {
     /// answers come up at every k.
     #[test]
     fn vector_block_test_agrees_with_the_scalar_walk() {
-        if !avx512::available() {
+        if crate::kernels::selected_or_best() != Kernel::Avx512 {
             return;
         }
         let mut state = 11;
@@ -311,7 +262,7 @@ mod tests {
         // A cache-resident filter and one large enough to prefetch.
         for (n, p) in [(10_000, 0.01), (1_000_000, 0.01), (3_000, 1e-6)] {
             let f = blocked(n, p);
-            assert_eq!(f.prefetches(), n == 1_000_000);
+            assert_eq!(f.plan.prefetch, n == 1_000_000);
             let mut state = n;
             let keys: Vec<u64> = (0..(n as usize).min(200_000))
                 .map(|_| splitmix64(&mut state))

@@ -1,15 +1,15 @@
 //! Batches of byte-string keys (`put_all_bytes`, `might_contain_all_bytes`): the pipeline of
-//! the `long` batches for keys packed one after another. A group of keys is hashed first (runs
-//! of equal-length keys sixteen or eight at a time in AVX-512 lanes where the CPU has them:
-//! `hashing::lanes`), then on filters too large for cache all of the group's bit indexes are
+//! the `long` batches for keys packed one after another (`packed_bytes.rs`). A group of keys is
+//! hashed first, then on filters too large for cache all of the group's bit indexes are
 //! computed and prefetched before any is read; smaller filters are probed straight from the
-//! hashes, and dense puts into them query each group first and set only the keys not held yet.
-//! Every key hashes and walks exactly as [`BloomFilter::put_bytes`] /
-//! [`BloomFilter::might_contain_bytes`].
+//! hashes, and dense puts into them query each group first and set only the keys not held yet,
+//! each key hashed and walked exactly as by [`BloomFilter::put_bytes`].
 
 use super::BloomFilter;
+use super::batch::ANSWERS_OF_MASK;
+use super::packed_bytes::{GroupHashes, PackedBytes};
 use crate::error::{Error, Result};
-use crate::hashing::{self, Hash128};
+use crate::kernels::{Put, Query};
 use crate::sizing;
 
 /// The largest k whose group indexes fit the small scratch array.
@@ -19,121 +19,12 @@ const SMALL_K: usize = 32;
 const UNQUERIED_AFTER_NEW: usize = 8;
 
 /// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
-const GROUP: usize = 16;
+pub(super) const GROUP: usize = 16;
 
 /// Keys hashed together before a gathering query walks them: enough for the screened walk
 /// (`avx512::screened`, batches of 64 keys and more), one of its passes. Puts on filters beyond
 /// L2 hash their chunks this size too (`put_all_bytes_prefetched`).
 const QUERY_GROUP: usize = 256;
-
-/// The eight answers of each lane mask (bit j: key j is present), copied whole into the
-/// answers where the mask's eight keys are (2 KiB).
-const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
-    let mut table = [[false; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let mut j = 0;
-        while j < 8 {
-            table[mask][j] = mask >> j & 1 != 0;
-            j += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
-/// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
-/// ignored (a reused buffer may be longer).
-///
-/// ```
-/// use sparkbloom::{BloomFilter, PackedBytes};
-///
-/// let f = BloomFilter::new(1_000, 0.01)?;
-/// let keys = PackedBytes::new(b"applepearfig", &[5, 9, 12])?;
-/// assert_eq!(keys.get(1), b"pear");
-/// assert!(f.put_all_bytes(keys));
-/// assert_eq!(f.might_contain_all_bytes(keys), vec![true; 3]);
-/// assert!(f.might_contain_bytes(b"fig") && !f.might_contain_bytes(b"plum"));
-/// assert!(PackedBytes::new(b"ab", &[1, 3]).is_err(), "an end past the data");
-/// # Ok::<(), sparkbloom::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct PackedBytes<'a> {
-    data: &'a [u8],
-    ends: &'a [u32],
-}
-
-impl<'a> PackedBytes<'a> {
-    /// Checks that `ends` rises (not strictly: empty keys are keys) and stays within `data`.
-    pub fn new(data: &'a [u8], ends: &'a [u32]) -> Result<PackedBytes<'a>> {
-        let mut previous = 0u32;
-        for (i, &end) in ends.iter().enumerate() {
-            if end < previous || end as usize > data.len() {
-                return Err(Error::invalid(
-                    "ends",
-                    format!(
-                        "ends[{i}] = {end} is not in {previous}..={} (offsets must rise within the data)",
-                        data.len()
-                    ),
-                ));
-            }
-            previous = end;
-        }
-        Ok(PackedBytes { data, ends })
-    }
-
-    /// Keys whose ends the caller has checked as [`new`](Self::new) does (the JNI bridge checks
-    /// them as it copies them): no second pass. Ends that were not checked could only make
-    /// `get` panic, never read outside `data`.
-    #[cfg(feature = "jni")]
-    pub(crate) fn checked_by_caller(data: &'a [u8], ends: &'a [u32]) -> PackedBytes<'a> {
-        debug_assert!(PackedBytes::new(data, ends).is_ok());
-        PackedBytes { data, ends }
-    }
-
-    /// The number of keys.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there are no keys.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Where key `i` starts in the data.
-    #[inline(always)]
-    fn start(&self, i: usize) -> usize {
-        if i == 0 { 0 } else { self.ends[i - 1] as usize }
-    }
-
-    /// Key `i`'s bytes.
-    #[inline(always)]
-    pub fn get(&self, i: usize) -> &'a [u8] {
-        &self.data[self.start(i)..self.ends[i] as usize]
-    }
-
-    /// The keys in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + '_ {
-        (0..self.len()).map(|i| self.get(i))
-    }
-}
-
-/// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
-struct GroupHashes<const N: usize = GROUP> {
-    h1s: [u64; N],
-    h2s: [u64; N],
-}
-
-impl<const N: usize> GroupHashes<N> {
-    fn get(&self, j: usize) -> Hash128 {
-        Hash128 {
-            h1: self.h1s[j],
-            h2: self.h2s[j],
-        }
-    }
-}
 
 /// The private words a dense batch accumulates its bits in, allocated on first use.
 struct Private {
@@ -218,11 +109,11 @@ impl BloomFilter {
         {
             return changed;
         }
-        if self.queries_gather() && self.walks_prefetched() {
+        if self.plan.query == Query::Gather && self.plan.put == Put::Walk {
             return self.put_all_bytes_prefetched::<UNSHARED>(keys);
         }
         let mut changed = false;
-        if self.queries_gather() {
+        if self.plan.query == Query::Gather {
             // Up to filters L3 holds (as the queries): each group queried in lanes, and only
             // its absent keys' bits set, one locked OR each.
             let k = self.num_hashes() as usize;
@@ -233,7 +124,7 @@ impl BloomFilter {
             });
             return changed;
         }
-        let index_first = self.prefetches() || self.vector_lanes;
+        let index_first = self.plan.prefetch || self.plan.lanes;
         self.for_each_group(keys, |_, count, hashes, scratch| {
             if index_first {
                 let indexes = self.group_indexes(hashes, count, scratch);
@@ -286,7 +177,7 @@ impl BloomFilter {
             let mut at = 0;
             while at < count {
                 let group = GROUP.min(count - at);
-                // SAFETY: `vector_lanes` holds (`walks_prefetched`): a CPU with AVX-512 F and DQ,
+                // SAFETY: the plan has lanes (`walks_prefetched`): a CPU with AVX-512 F and DQ,
                 // a bit filter in the vector path's range; `scratch` has 8 · k slots per eight
                 // keys (k ≤ PREFETCHED_MAX_HASHES).
                 let to_set = unsafe {
@@ -340,7 +231,7 @@ impl BloomFilter {
             len_words,
             out_of_memory: false,
         };
-        if self.vector_lanes {
+        if self.plan.lanes {
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, scratch| {
                 let Some(words) = private.words() else { return };
@@ -375,7 +266,7 @@ impl BloomFilter {
         )
     }
 
-    /// Walks `keys` in groups of [`GROUP`] in AVX-512 lanes (`vector_lanes` must hold), each
+    /// Walks `keys` in groups of [`GROUP`] in AVX-512 lanes (the plan must have lanes), each
     /// group queried first, and calls `visit(lanes_to_set, indexes)` for each group with keys
     /// the filter does not hold: bit j of `lanes_to_set[h]` marks key 8·h + j, whose k indexes
     /// sit lane j of `indexes`' k vectors of eight from 8·k·h on. After a group that was mostly
@@ -391,7 +282,7 @@ impl BloomFilter {
         let mut lanes_to_set = [0u8; GROUP / 8];
         self.for_each_group(keys, |_, count, hashes, scratch| {
             let query = unqueried == 0;
-            // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ and for a bit
+            // SAFETY: the plan has lanes only on a CPU with AVX-512 F and DQ and for a bit
             // filter in the vector path's range; the words live as long as `self`.
             let to_set = unsafe {
                 super::avx512::lane_indexes_of_absent(
@@ -426,7 +317,7 @@ impl BloomFilter {
                 format!("has {} slots for {} keys", out.len(), keys.len()),
             ));
         }
-        if self.queries_gather() {
+        if self.plan.query == Query::Gather {
             // As the `long` batches: gathers in lanes, up to filters L3 holds. Hashed
             // QUERY_GROUP keys at a time, so the walk screens them.
             let target = self.vector_target();
@@ -439,7 +330,7 @@ impl BloomFilter {
                 self.hash_keys(keys, first, count, &mut hashes);
                 let out = &mut out[first..first + count];
                 let (h1s, h2s) = (&hashes.h1s[..count], &hashes.h2s[..count]);
-                // SAFETY: `vector_lanes` holds only on a CPU with AVX-512 F and DQ (and
+                // SAFETY: the plan has lanes only on a CPU with AVX-512 F and DQ (and
                 // POPCNT) and for a filter in the vector path's range (`query_each_vector`);
                 // the words live as long as `self`.
                 unsafe {
@@ -464,7 +355,7 @@ impl BloomFilter {
         }
         self.for_each_group(keys, |first, count, hashes, scratch| {
             let out = &mut out[first..first + count];
-            if self.prefetches() {
+            if self.plan.prefetch {
                 let indexes = self.group_indexes(hashes, count, scratch);
                 for (j, slot) in out.iter_mut().enumerate() {
                     // Every probe, no early exit: the loads are in flight anyway, and a
@@ -531,7 +422,7 @@ impl BloomFilter {
         scratch: &'s mut [u64],
     ) -> GroupIndexes<'s> {
         let k = self.num_hashes() as usize;
-        let indexes = if self.vector_lanes {
+        let indexes = if self.plan.lanes {
             let scratch = &mut scratch[..count.div_ceil(8) * 8 * k];
             // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has 8 · k slots per eight
             // keys.
@@ -566,7 +457,7 @@ impl BloomFilter {
                 stride: 1,
             }
         };
-        if self.prefetches() {
+        if self.plan.prefetch {
             // (Lanes past the group's last key hold indexes of a zero hash: valid, unused.)
             indexes
                 .slots
@@ -574,62 +465,6 @@ impl BloomFilter {
                 .for_each(|&index| self.bits.prefetch(index));
         }
         indexes
-    }
-
-    /// The hashes of keys `first..first + count`, as [`hash_key_bytes`](Self::hash_key_bytes):
-    /// runs of 16 or 8 keys of one length in vector lanes, the others key by key.
-    fn hash_keys<const N: usize>(
-        &self,
-        keys: PackedBytes<'_>,
-        first: usize,
-        count: usize,
-        out: &mut GroupHashes<N>,
-    ) {
-        let lanes = hashing::LANES;
-        // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
-        let in_lanes = !self.strategy.is_spark() && hashing::lanes_available();
-        let mut j = 0;
-        while j < count {
-            let at = first + j;
-            if in_lanes && count - j >= lanes {
-                let start = keys.start(at);
-                let len = keys.ends[at] as usize - start;
-                // How many of the next (up to 16) keys share key `at`'s length: packed, they lie
-                // one after another, key i of the run at start + i · len.
-                let limit = (count - j).min(2 * lanes);
-                let run = 1 + keys.ends[at + 1..at + limit]
-                    .iter()
-                    .zip(&keys.ends[at..])
-                    .take_while(|&(&end, &previous)| (end - previous) as usize == len)
-                    .count();
-                let (h1s, h2s) = (&mut out.h1s[j..], &mut out.h2s[j..]);
-                let hashed = if run == 2 * lanes {
-                    hashing::hash_packed_run::<2>(
-                        keys.data,
-                        start,
-                        len,
-                        &mut h1s[..2 * lanes],
-                        &mut h2s[..2 * lanes],
-                    )
-                } else {
-                    run >= lanes
-                        && hashing::hash_packed_run::<1>(
-                            keys.data,
-                            start,
-                            len,
-                            &mut h1s[..lanes],
-                            &mut h2s[..lanes],
-                        )
-                };
-                if hashed {
-                    j += if run == 2 * lanes { 2 * lanes } else { lanes };
-                    continue;
-                }
-            }
-            let hash = self.hash_key_bytes(keys.get(at));
-            (out.h1s[j], out.h2s[j]) = (hash.h1, hash.h2);
-            j += 1;
-        }
     }
 }
 
@@ -666,6 +501,7 @@ fn for_each_lane_index(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::Kernel;
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;
@@ -760,8 +596,7 @@ mod tests {
             let (data, ends) = mixed_keys(2 * half_full, &mut state);
             let put = PackedBytes::new(&data, &ends[..half_full]).unwrap();
             f.put_all_bytes(put);
-            let mut scalar = f.clone();
-            scalar.vector_lanes = false;
+            let scalar = f.clone().on_kernel(Kernel::Scalar);
             for len in (62..=66).chain([255, 256, 257, 513, 4099]) {
                 // Every key of the batch drawn from the put half or the other one at random.
                 let (mut probe_data, mut probe_ends) = (Vec::new(), Vec::new());

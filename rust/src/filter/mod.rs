@@ -1,7 +1,7 @@
 //! The Bloom filter: Guava's bit placement over a thread-safe bit array.
 //!
-//! This file is the API; `batch.rs` is the engine behind the batched calls, and `avx512.rs`
-//! their eight-key vector lanes (x86-64 only; `avx512_absent.rs` stands in elsewhere).
+//! This file is the API; `batch.rs` is the engine behind the batched calls, which run the
+//! kernels of `crate::kernels` as the filter's [`Plan`] says.
 
 use crate::bit_array::BitArray;
 use crate::error::{Error, Result};
@@ -10,17 +10,17 @@ use crate::sizing::{self, Shape};
 use crate::spark_hashing;
 use crate::strategy::{Indexer, Strategy};
 
-// AVX-512 lanes for batches: x86-64 only, chosen at run time.
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512;
-// Elsewhere a stand-in that is never available: batches take the scalar path.
-#[cfg(not(target_arch = "x86_64"))]
-#[path = "avx512_absent.rs"]
-pub(crate) mod avx512;
+pub(crate) use crate::kernels::avx512;
+use crate::kernels::{self, Plan, Put, scalar};
 pub(crate) mod batch;
 // Batches of byte-string keys.
 mod byte_batch;
-pub use byte_batch::PackedBytes;
+mod checks;
+pub(crate) use checks::first_bit_at_or_above;
+use checks::{check_shape, check_words_fit};
+mod packed_bytes;
+mod std_impls;
+pub use packed_bytes::PackedBytes;
 // The BLOCKED strategy's layout and batch paths.
 pub(crate) mod blocked;
 
@@ -35,10 +35,8 @@ pub struct BloomFilter {
     shape: Shape,
     strategy: Strategy,
     indexer: Indexer,
-    /// Batched operations hash and walk eight keys at a time in AVX-512 lanes
-    /// (`avx512`): the CPU has them, the strategy is MITZ_64, and the filter is large
-    /// enough for the vector remainder.
-    vector_lanes: bool,
+    /// The kernel and paths of the batched operations, chosen when the filter is made.
+    plan: Plan,
 }
 
 impl BloomFilter {
@@ -147,18 +145,43 @@ impl BloomFilter {
     fn from_bits(bits: BitArray, shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
         blocked::check_shape(shape, strategy)?;
         debug_assert_eq!(bits.len_words() as u64, shape.num_bits.div_ceil(64));
+        let kernel = kernels::selected()?;
         let num_bits = shape.num_bits;
+        let plan = Plan::new(
+            kernel,
+            strategy,
+            num_bits,
+            shape.num_hashes,
+            bits.len_words() * 8,
+        );
         Ok(BloomFilter {
             bits,
             shape,
             strategy,
             indexer: Indexer::new(num_bits, shape.num_hashes, strategy),
-            // Bit counts that are not whole words (Redis helper layouts) stay on the scalar walk.
-            vector_lanes: strategy == Strategy::Murmur128Mitz64
-                && num_bits >= avx512::MIN_BITS
-                && num_bits.is_multiple_of(64)
-                && avx512::available(),
+            plan,
         })
+    }
+
+    /// This filter with its batches on `kernel` (which the CPU must run): the tests hold every
+    /// kernel to the reference.
+    #[cfg(test)]
+    pub(crate) fn on_kernel(mut self, kernel: kernels::Kernel) -> BloomFilter {
+        assert!(kernel.supported(), "{kernel} runs here");
+        self.plan = Plan::new(
+            kernel,
+            self.strategy,
+            self.num_bits(),
+            self.num_hashes(),
+            self.bits.len_words() * 8,
+        );
+        self
+    }
+
+    /// The paths this filter's batches take.
+    #[cfg(test)]
+    pub(crate) fn plan(&self) -> Plan {
+        self.plan
     }
 
     /// Bits in the array (m): a multiple of 64 for filters sized by (n, p), any count for one
@@ -223,24 +246,25 @@ impl BloomFilter {
         if self.strategy.is_blocked() {
             return self.blocked_put_all(keys, BitArray::set);
         }
-        if self.accumulates(keys.len()) {
-            return self.put_all_accumulated(keys);
-        }
-        if self.walks_prefetched() {
-            return self.put_all_prefetched(keys);
-        }
-        if !self.prefetches() && !self.vector_lanes {
-            return keys
-                .iter()
-                .fold(false, |changed, &key| self.put(key) | changed);
-        }
-        let mut changed = false;
-        self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
-            for &index in indexes {
-                changed |= self.bits.set(index);
+        let one_by_one = || {
+            keys.iter()
+                .fold(false, |changed, &key| self.put(key) | changed)
+        };
+        match self.plan.put {
+            Put::Reference => one_by_one(),
+            _ if self.accumulates(keys.len()) => self.put_all_accumulated(keys),
+            Put::Walk => self.put_all_prefetched(keys),
+            Put::Indexed => {
+                let mut changed = false;
+                self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
+                    for &index in indexes {
+                        changed |= self.bits.set(index);
+                    }
+                });
+                changed
             }
-        });
-        changed
+            Put::EachKey => one_by_one(),
+        }
     }
 
     /// [`put_all`](Self::put_all) by a caller that guarantees no other thread writes this
@@ -253,24 +277,25 @@ impl BloomFilter {
         if self.strategy.is_blocked() {
             return self.blocked_put_all(keys, BitArray::set_unshared);
         }
-        if self.accumulates(keys.len()) || (!self.prefetches() && !self.vector_lanes) {
-            return self.put_all(keys);
-        }
-        if self.walks_prefetched() {
-            // SAFETY: `walks_prefetched` holds (see `put_all_prefetched`).
-            return unsafe {
+        match self.plan.put {
+            Put::Reference | Put::EachKey => self.put_all(keys),
+            _ if self.accumulates(keys.len()) => self.put_all(keys),
+            // SAFETY: the plan walks only with the AVX-512 lanes and k ≤ PREFETCHED_MAX_HASHES.
+            Put::Walk => unsafe {
                 avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
                     self.bits.set_unshared(index)
                 })
-            };
-        }
-        let mut changed = false;
-        self.for_each_indexed(keys, self.prefetches(), |_, indexes| {
-            for &index in indexes {
-                changed |= self.bits.set_unshared(index);
+            },
+            Put::Indexed => {
+                let mut changed = false;
+                self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
+                    for &index in indexes {
+                        changed |= self.bits.set_unshared(index);
+                    }
+                });
+                changed
             }
-        });
-        changed
+        }
     }
 
     /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
@@ -427,24 +452,14 @@ impl BloomFilter {
 
     #[inline(always)]
     fn put_hash(&self, hash: Hash128) -> bool {
-        let mut changed = false;
-        self.indexer.for_each(hash, |index| {
-            changed |= self.bits.set(index);
-            true
-        });
-        changed
+        scalar::put(&self.indexer, hash, |index| self.bits.set(index))
     }
 
     /// [`put_hash`](Self::put_hash) by the filter's only writer during the call (see
     /// [`put_all_unshared`](Self::put_all_unshared)): plain read-modify-writes.
     #[inline(always)]
     fn put_hash_unshared(&self, hash: Hash128) -> bool {
-        let mut changed = false;
-        self.indexer.for_each(hash, |index| {
-            changed |= self.bits.set_unshared(index);
-            true
-        });
-        changed
+        scalar::put(&self.indexer, hash, |index| self.bits.set_unshared(index))
     }
 
     /// [`put`](Self::put) without locked ORs, as [`put_all_unshared`](Self::put_all_unshared).
@@ -463,89 +478,7 @@ impl BloomFilter {
 
     #[inline(always)]
     fn contains_hash(&self, hash: Hash128) -> bool {
-        self.indexer.for_each(hash, |index| self.bits.get(index))
-    }
-}
-
-fn check_shape(shape: Shape) -> Result<()> {
-    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
-        return Err(Error::invalid(
-            "numBits",
-            format!("{} {rule}", shape.num_bits),
-        ));
-    }
-    sizing::check_num_hashes(shape.num_hashes)
-}
-
-/// `words` are exactly the ceil(m / 64) words of an m-bit filter, with no bit set at or above m.
-fn check_words_fit(words: &[u64], num_bits: u64) -> Result<()> {
-    let expected = num_bits.div_ceil(64);
-    if words.len() as u64 != expected {
-        return Err(Error::invalid(
-            "words",
-            format!(
-                "{} words for {num_bits} bits, expected {expected}",
-                words.len()
-            ),
-        ));
-    }
-    match first_bit_at_or_above(words, num_bits) {
-        Some(bit) => Err(Error::invalid(
-            "words",
-            format!("bit {bit} is set, at or above numBits {num_bits}"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The lowest set bit at or above `num_bits` in the last word, if any (ceil(m / 64) words).
-pub(crate) fn first_bit_at_or_above(words: &[u64], num_bits: u64) -> Option<u64> {
-    let used = num_bits % 64;
-    let last = *words.last()?;
-    if used == 0 {
-        return None;
-    }
-    let above = last & (u64::MAX << used);
-    (above != 0).then(|| (words.len() as u64 - 1) * 64 + above.trailing_zeros() as u64)
-}
-
-/// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
-/// returns an error instead.
-impl Clone for BloomFilter {
-    fn clone(&self) -> BloomFilter {
-        self.try_clone()
-            .unwrap_or_else(|e| panic!("BloomFilter::clone: {e}"))
-    }
-}
-
-/// Equal shape, strategy and bits.
-impl PartialEq for BloomFilter {
-    fn eq(&self, other: &BloomFilter) -> bool {
-        self.is_compatible(other) && self.words().eq(other.words())
-    }
-}
-
-impl Eq for BloomFilter {}
-
-/// Hashes what [`PartialEq`] compares (shape, strategy, words), so equal filters hash equally:
-/// a filter can key a `HashMap`, and the JNI bridge's `hashCode` can follow `equals`. Words
-/// that other threads are writing are hashed as a snapshot, as `==` compares them.
-impl std::hash::Hash for BloomFilter {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.shape.hash(state);
-        self.strategy.hash(state);
-        self.words().for_each(|word| word.hash(state));
-    }
-}
-
-impl std::fmt::Debug for BloomFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BloomFilter")
-            .field("num_bits", &self.num_bits())
-            .field("num_hashes", &self.num_hashes())
-            .field("strategy", &self.strategy)
-            .field("bits_set", &self.bits_set())
-            .finish()
+        scalar::contains(&self.indexer, &self.bits, hash)
     }
 }
 

@@ -183,7 +183,7 @@ fn any_bit_count() {
         };
         let f = BloomFilter::with_shape(shape, strategy).unwrap();
         assert_eq!(f.num_bits(), num_bits);
-        assert!(!f.vector_lanes);
+        assert!(!f.plan.lanes);
         let keys: Vec<u64> = (0..2_000)
             .map(|_| crate::testutil::splitmix64(&mut state))
             .collect();

@@ -18,7 +18,7 @@ use crate::sizing::{MAX_NUM_BITS, Shape};
 use crate::strategy::Strategy;
 
 /// The version byte of a counting filter with 4-bit counters.
-pub const VERSION_COUNTING_4BIT: u8 = 3;
+pub const VERSION_COUNTING_4BIT: u8 = super::header::VERSION_COUNTING_4BIT;
 /// Bits of a counter's value in a sparse entry.
 const VALUE_BITS: u32 = 4;
 

@@ -16,6 +16,9 @@ use crate::le;
 use crate::sizing::{Shape, num_bits_violation};
 use crate::strategy::Strategy;
 
+/// The format version of a counting filter with 4-bit counters (FORMAT.md §10).
+pub(crate) const VERSION_COUNTING_4BIT: u8 = 3;
+
 /// "SBLM": spells the format in a hex dump and rejects foreign bytes early.
 pub(crate) const MAGIC: [u8; 4] = *b"SBLM";
 /// The version of filters whose m is a multiple of 64; stays readable forever.
@@ -210,7 +213,7 @@ fn check_payload_len(
 fn plain_version_and_strategy(version: u8, ordinal: u8) -> Result<Strategy> {
     if ![VERSION, VERSION_ANY_BITS, VERSION_SPARK, VERSION_BLOCKED].contains(&version) {
         // Version 3 is another kind of filter, not a newer plain one: say which.
-        let kind = if version == crate::format::counting::VERSION_COUNTING_4BIT {
+        let kind = if version == VERSION_COUNTING_4BIT {
             " (a counting Bloom filter: read it with CountingBloomFilter)"
         } else {
             ""

@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 pub(crate) fn copy_counting_filter(filter: &BloomFilter, out: &mut [MaybeUninit<u8>]) -> u64 {
     let words = filter.words();
     #[cfg(target_arch = "x86_64")]
-    if crate::filter::avx512::available_with_popcnt() {
+    if crate::kernels::cpu().avx512_popcnt {
         assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
         // SAFETY: the CPU has AVX-512 F and VPOPCNTDQ; the filter's `words.len()` words start
         // at `words_ptr`, 8-byte aligned, and `out` holds 8 bytes for each (asserted).
@@ -59,7 +59,7 @@ pub(crate) fn copy_counting(
     out: &mut [MaybeUninit<u8>],
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
+    if crate::kernels::cpu().popcnt {
         // SAFETY: the CPU has POPCNT, checked just above.
         return unsafe { copy_counting_popcnt(words, out) };
     }

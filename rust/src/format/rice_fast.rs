@@ -7,37 +7,12 @@
 //!
 //! Each code is a dependency on the one before (its start is the previous one's end), so the
 //! speed is the length of that chain: here a trailing-zero count, an add and a shift of the
-//! register, not a load from memory per code (2.1 against 3.5 ns a code on the per-user filter,
-//! 2,000 codes). Decoding four codes per load without a branch between them measured slower,
-//! and so did again (2026-11-23, Zen 4) four codes per window checked once, then committed
-//! together: 6.0 against 4.4 us a decode of the per-user filter, 5.9 against 4.9 on a ring of
-//! distinct ones.
-//!
-//! That chain is two or three cycles, yet a code costs five or six (the fast path is about 80 %
-//! of a decode in a profile; zeroing the words, allocation and the CRC about 3 %): the loop is
-//! bound by its count of ALU operations and by the window's exit branch, mispredicted about
-//! once a window. So the loop keeps as little per code as it can: codes left counted down (no
-//! separate compare against the count), the bits consumed worked out once a window from what
-//! is left of it, the position's word indexed unchecked (positions are checked below
-//! min(m, 64 × words), so the bounds check is that same compare), the code's low bits taken
-//! with one ANDN. Criterion decode of the per-user filter 3.04 / 3.11 against main's 3.21 /
-//! 3.39 us, a ring of 64 distinct ones 3.60 / 3.48 against 3.73 / 3.97 (2026-11-23, interleaved
-//! pairs). Measured no faster on top of that, same sitting, so not kept:
-//! - the current word kept in a register (a CMOV picks it or zero, a plain store, no load;
-//!   the words start zeroed): 3.37 against main's 3.33 us, level, and more registers spill;
-//! - a sentinel one above the window's data, so that a code fits iff the window shifted past it
-//!   is not zero (no `valid` counter): slower, 3.44 / 3.56 against 3.24 / 3.28 us, ring 4.08 /
-//!   4.00 against 3.77 / 3.76 (the exit test comes later on the chain);
-//! - the next window's bits loaded one window ahead, so a refill is a shift and an OR instead
-//!   of waiting on a load: level, 3.36 / 3.19 against 3.23 / 3.21 us (the load is not what the
-//!   refill waits on: the mispredicted exit is);
-//! - the window shifted by the quotient first, that one shift shared by the low bits and the
-//!   next window (one operation fewer, one more on the chain): level, 3.02 / 3.12 against
-//!   3.06 / 3.06 us;
-//! - the fast path run to the end of the data (the last load padded with zeros, `valid` stopped
-//!   at the data's end) instead of leaving the last eight bytes, about eight codes, to the
-//!   careful reader: level, 3.02 / 3.05 against 3.02 / 3.07 us, ring 3.53 / 3.53 against
-//!   3.49 / 3.53.
+//! register, not a load from memory per code. Beyond the chain the loop is bound by its count
+//! of ALU operations and by the window's exit branch (mispredicted about once a window), so it
+//! keeps as little per code as it can: codes left counted down (no separate compare against
+//! the count), the bits consumed worked out once a window from what is left of it, the
+//! position's word indexed unchecked (positions are checked below min(m, 64 × words), so the
+//! bounds check is that same compare), the code's low bits taken with one ANDN.
 
 use super::bitstream::low_mask;
 use crate::le;
@@ -60,7 +35,7 @@ pub(crate) fn set_leading_bits(
     words: &mut [u64],
 ) -> Progress {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2") {
+    if crate::kernels::cpu().bmi {
         // SAFETY: the CPU has BMI1 (TZCNT) and BMI2 (SHRX, SHLX), checked just above.
         return unsafe { set_leading_bits_bmi2(data, count, r, num_bits, words) };
     }

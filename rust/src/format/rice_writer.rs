@@ -3,8 +3,7 @@
 //! unaligned 8-byte store per code and no branch on when a word fills: the pending bits are
 //! stored whole every time, and the cursor advances by the bytes they completed. With AVX-512
 //! the codes are built eight at a time and joined four by four in vector lanes
-//! (`rice_writer_avx512.rs`): 3.6 against 4.6 us a per-user filter's encode (criterion
-//! serialize_sparse, 2026-11-23, Zen 4).
+//! (`rice_writer_avx512.rs`).
 
 use super::bitstream::low_mask;
 
@@ -80,7 +79,7 @@ impl<'a> RiceWriter<'a> {
     /// from one store's position to the next is paid once per four codes.
     pub(crate) fn put_rice(&mut self, gaps: &[u64], r: u32) {
         #[cfg(target_arch = "x86_64")]
-        if crate::filter::avx512::available() {
+        if crate::kernels::cpu().avx512 {
             // SAFETY: the CPU has AVX-512 F (what `eight_codes` needs), checked just above.
             return unsafe { self.put_rice_avx512(gaps, r) };
         }

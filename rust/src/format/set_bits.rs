@@ -1,15 +1,8 @@
 //! The gaps between the set bits of a dense payload (g_i = p_i − p_{i−1} − 1, p_{−1} = −1),
 //! what the sparse encoder sizes and codes: the positions of each word's set bits, then the
 //! gaps from them in a second pass. With AVX-512 (F, BW, VPOPCNTDQ, VBMI2, BITALG) eight words
-//! at a time (`set_bits_avx512.rs`: a per-user filter's encode 4.9 against 7.0 us word-wise,
-//! then 2.4 against 3.1 us with its byte-wise groups, criterion, 2026-11-23 on Zen 4);
-//! otherwise by `trailing_zeros`, the first few of a sparse word without a branch on how many
-//! it has. Measured slower on the scalar path: a variant that skipped empty words through a
-//! mask; a VPCOMPRESSB of each word's set-bit indices stored eight at a time (11.7 against
-//! 8.2 us an encode, Zen 4); two or three unrolled positions instead of four; and finding the
-//! positions while the filter's words are copied (one pass, positions kept on the stack, the
-//! codes written straight over the copy: commits 2e4096f and e1f52ad, reverted; 7.8-11.7
-//! against 7.5-10.4 us a ring encode, JMH javaSerialization unchanged).
+//! at a time (`set_bits_avx512.rs`); otherwise by `trailing_zeros`, the first few of a sparse
+//! word without a branch on how many it has.
 
 use super::dense;
 use std::ops::Range;
@@ -17,19 +10,20 @@ use std::ops::Range;
 /// Room beyond the set bits that lets [`gaps`] take every group of words the vector way (it
 /// stores whole vectors); without it the last few groups go the scalar way.
 pub(crate) const SPARE: usize = 32;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(SPARE >= super::set_bits_avx512::GROUP_MAX);
 
 /// Writes into `gaps` the gaps of the set bits of `words` (indices of 64-bit words of `dense`),
 /// in order, the first measured from `*next` (p_{i−1} + 1, updated); returns how many. `gaps`
 /// must hold the words' set bits (64 · words always suffices).
 pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if super::set_bits_avx512::available() {
+    if crate::kernels::cpu().avx512_bits {
         // SAFETY: the CPU has what the vector path needs (which includes BMI1 and POPCNT).
         return unsafe { gaps_avx512(dense, words, next, gaps) };
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("popcnt")
-    {
+    if crate::kernels::cpu().bmi && crate::kernels::cpu().popcnt {
         // SAFETY: the CPU has BMI1 (TZCNT, BLSR) and POPCNT, checked just above.
         return unsafe { gaps_bmi1(dense, words, next, gaps) };
     }

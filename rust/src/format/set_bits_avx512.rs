@@ -13,23 +13,8 @@ use super::dense;
 use std::arch::x86_64::*;
 use std::ops::Range;
 
-/// Whether the CPU has what [`positions`] needs: AVX-512 F, BW, VPOPCNTDQ, VBMI2 and BITALG
-/// (Ice Lake, Zen 4 and later), BMI2 (PEXT) and POPCNT, and the vector path is not disabled
-/// (`SPARKBLOOM_DISABLE_AVX512`).
-pub(super) fn available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        crate::filter::avx512::available_with_popcnt()
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("avx512vbmi2")
-            && is_x86_feature_detected!("avx512bitalg")
-            && is_x86_feature_detected!("bmi2")
-    })
-}
-
 /// Positions a group of eight words can add at most on this path (four a word).
-const GROUP_MAX: usize = 32;
-const _: () = assert!(super::set_bits::SPARE >= GROUP_MAX);
+pub(super) const GROUP_MAX: usize = 32;
 
 /// Writes into `out` the positions of the set bits of the first whole groups of eight of
 /// `words` (indices of 64-bit words of `dense`), in order, while `out` has room for a group's
@@ -38,7 +23,7 @@ const _: () = assert!(super::set_bits::SPARE >= GROUP_MAX);
 /// `out` holds the words' set bits, or [`GROUP_MAX`] more than those written). Returns how many
 /// positions were written and the first word not visited.
 ///
-/// Callable where [`available`] holds.
+/// Callable where `kernels::cpu().avx512_bits` holds.
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,avx512vpopcntdq,bmi1,bmi2,popcnt"
 )]

@@ -122,7 +122,7 @@ pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
 /// 2,000 gaps, Zen 4).
 fn quotient_sums(gaps: &[u64], candidates: [u32; 3]) -> [u64; 4] {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::kernels::cpu().avx2 {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { quotient_sums_avx2(gaps, candidates) };
     }

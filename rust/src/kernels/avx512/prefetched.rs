@@ -18,22 +18,18 @@ use std::mem::MaybeUninit;
 /// prefetching path.
 pub(crate) const MAX_HASHES: u32 = 32;
 /// Indexes a query tests before it fetches the rest of a key's lines. By the model above, 2
-/// reads the fewest lines on the 50/50 mix (1 → 5.5 lines per key at k = 7, 2 → 5.1, 3 → 5.3);
-/// 1 and 2 measured alike at (10^7, 10^-2), within the noise of a shared machine.
+/// reads the fewest lines on the 50/50 mix (1 → 5.5 lines per key at k = 7, 2 → 5.1, 3 → 5.3).
 const FIRST_PROBES: usize = 2;
 /// Groups walked between a group's walk and its screening (the test of its first indexes), and
-/// between its screening and the test of the rest: 2 and 2 measured a little faster than 1 and
-/// 1 at (10^7, 10^-2). (Larger groups, 16 keys, measured slower in a scalar version of this
-/// pipeline: more prefetches queued than the core keeps in flight.)
+/// between its screening and the test of the rest: enough groups' misses in flight to cover
+/// memory latency, few enough prefetches queued for the core to keep them all in flight.
 const SCREEN_DISTANCE: usize = 2;
 const FINISH_DISTANCE: usize = 2;
 /// Groups in flight in a query: walked, screened and finished ones.
 const QUERY_RING: usize = SCREEN_DISTANCE + FINISH_DISTANCE + 1;
-/// Groups walked ahead of the one whose bits are set: 1 measured faster than 2, with or
-/// without `prefetchw` (which made no difference; the locked ORs set the pace). Gathering each
-/// index vector's words to skip the ORs of bits already set (~28 % of them while a filter fills
-/// to capacity) measured slower: 64 against 39 ns/key at (10^7, 10^-2), 68-80 with the walk 3
-/// groups ahead (JMH, one sitting; the walk waits on each gather's lines).
+/// Groups walked ahead of the one whose bits are set: the locked ORs set the pace, so one
+/// group ahead suffices. Every bit is ORed, set or not: gathering the words first to skip the
+/// bits already set would make the walk wait on each gather's lines.
 const PUT_DISTANCE: usize = 1;
 const PUT_RING: usize = PUT_DISTANCE + 1;
 
@@ -74,8 +70,7 @@ impl Source for Halves<'_> {
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn walk(&self, lanes: &Lanes, g: usize) -> (Walk, u8) {
         let last = self.h1s.len().min(8 * g + 8);
-        let (h1, h2, live) =
-            super::hashed::load_halves(&self.h1s[8 * g..last], &self.h2s[8 * g..last]);
+        let (h1, h2, live) = super::load_halves(&self.h1s[8 * g..last], &self.h2s[8 * g..last]);
         (lanes.walk_hashed(h1, h2), live)
     }
 }

@@ -8,31 +8,12 @@
 //! vectors for the other k − 3 rounds: at k = 10, 3 + 9/16 · 7 ≈ 6.9 rounds per eight keys
 //! instead of 10, for one compress of the survivors' walk states per eight keys.
 //!
-//! Measured (criterion, `query_all@n1e4_p1e-3/sparkbloom/4096`, µs per batch, the plain
-//! lockstep of main 27.7–29.5 in the same sittings, load ~1.3–2): screened by 1 / 2 / 3 / 4 / 5
-//! probes 27.6–28.0 / 25.6–27.0 / 24.1–25.8 / 25.1–25.7 / 25.8–26.0; passes of 512 keys
-//! instead of 256 (at 2 probes) 26.8–28.9; of 128, alike (25.1–25.9 against 24.8–26.2). The
-//! survivors' arrays zeroed on each call cost short batches their gain: `query_all` of 256
-//! keys 1.73 against main's 1.73–1.80, left uninitialized 1.59–1.62 against 1.82–1.86. A
-//! pass's last eight survivors walked alone rather than beside an empty vector: no difference
-//! within the noise (26.9–29.3 both), so not kept. The answers first set as bits of the mask bytes in
-//! place measured 27.2–28.2 against 25.6–27.0 as bytes packed afterwards (each read-modify-write
-//! of a mask byte waits on the one before).
-//!
-//! A pass's last survivors short of a pair of vectors are carried into the next pass's walk
-//! (so every pair but the batch's last runs full, where a pass's last pair ran half empty on
-//! average), and the survivors are stored in four arrays rather than six (the wrapped step
-//! recomputed, the key's ring slot in its index's top bits): JMH `retainAbsent` (10^4, 10^-3,
-//! 4096 keys) min / median ns per key 4.80 / 4.88 and 4.66 / 4.87 for the six arrays and no
-//! carry, 4.57 / 4.63 and 4.57 / 4.72 after, interleaved, load ~1.5–2; criterion alone too
-//! noisy that day to split the two changes (~2 % each at best).
-//!
-//! Lane refill, tried first and rejected: every lane whose key is answered (a clear bit, or k
-//! probes set) takes the next key at once, from walk states hashed ahead, with expanding loads,
-//! the hits' positions logged by a compress. 35.8–40 µs (two, three or four vectors in flight)
-//! against 27.3: each round's refill waits on the gather before it (the lanes to refill are
-//! known only from its answer), where the lockstep's next gathers never wait on an answer, and
-//! the refill's ~25 extra ops per vector and round cost more than the ~40 % of rounds saved.
+//! A pass's last survivors short of a pair of vectors are carried into the next pass's walk,
+//! so every pair but the batch's last runs full, and the survivors are stored in four arrays
+//! (the wrapped step recomputed, the key's ring slot in its index's top bits). Lanes are not
+//! refilled as their keys are answered: each round's refill would wait on the gather before it
+//! (the lanes to refill are known only from its answer), where the lockstep's next gathers
+//! never wait on an answer.
 
 use super::{Lanes, Target, Walk, load_up_to_8};
 use std::arch::x86_64::*;
@@ -51,8 +32,8 @@ const ROOM: usize = 16 + PASS + 8;
 /// The answer bytes of two passes: the one waiting on its carried survivors and the next.
 const RING: usize = 2 * PASS;
 
-/// A survivor field's array: left uninitialized (zeroing ~13 KB a call cost short batches
-/// their gain); the first `len` are written before they are read.
+/// A survivor field's array: left uninitialized (zeroing ~13 KB a call would cost short
+/// batches their gain); the first `len` are written before they are read.
 type Field = [MaybeUninit<u64>; ROOM];
 
 /// Where a survivor's ring slot (its position mod [`RING`]) sits in its stored index, above
@@ -208,7 +189,7 @@ pub(super) unsafe fn query_hashes<const COUNTERS: bool>(
     assert_eq!(h1s.len(), h2s.len());
     let start = |lanes: &Lanes, first: usize, count: usize| {
         let (h1, h2, _) =
-            super::hashed::load_halves(&h1s[first..first + count], &h2s[first..first + count]);
+            super::load_halves(&h1s[first..first + count], &h2s[first..first + count]);
         lanes.walk_hashed(h1, h2)
     };
     // SAFETY: forwarded from this function's contract.

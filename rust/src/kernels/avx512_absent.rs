@@ -9,11 +9,6 @@ pub(crate) const BIT_CELLS: bool = false;
 /// As in `avx512.rs`: positions stored as 4-bit counters.
 pub(crate) const COUNTER_CELLS: bool = true;
 
-/// No AVX-512 off x86-64.
-pub(crate) fn available() -> bool {
-    false
-}
-
 /// The filter a batch is queried against (see `avx512.rs`); unused off x86-64.
 #[derive(Clone, Copy)]
 #[allow(dead_code)] // read only by the x86-64 lanes
@@ -24,7 +19,7 @@ pub(crate) struct Target {
     pub(crate) wrap: u64,
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -36,7 +31,7 @@ pub(crate) unsafe fn query<const COUNTERS: bool>(
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -44,7 +39,7 @@ pub(crate) unsafe fn hash_up_to_8(_keys: &[u64], _h1s: &mut [u64; 8], _h2s: &mut
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -52,7 +47,7 @@ pub(crate) unsafe fn indexes(_target: Target, _keys: &[u64], _out: &mut [u64]) {
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -60,7 +55,7 @@ pub(crate) unsafe fn block_holds(_block: *const u64, _h2: u64, _num_hashes: u32)
     unreachable!("AVX-512 lanes are unavailable off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -73,7 +68,7 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
     unreachable!("no AVX-512 lanes off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -89,7 +84,7 @@ pub(crate) unsafe fn indexes_of_hashes(
 /// As in `avx512.rs`: the largest k of the prefetched walk.
 pub(crate) const PREFETCHED_MAX_HASHES: u32 = 32;
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -101,7 +96,7 @@ pub(crate) unsafe fn query_prefetched(
     unreachable!("no AVX-512 lanes off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -113,7 +108,7 @@ pub(crate) unsafe fn for_each_index_prefetched(
     unreachable!("no AVX-512 lanes off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.
@@ -121,7 +116,7 @@ pub(crate) unsafe fn write_absent(_keys: &[u64], _present: u8, _out: *mut u64) -
     unreachable!("no AVX-512 lanes off x86-64")
 }
 
-/// Never called: [`available`] is false.
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
 ///
 /// # Safety
 /// None needed; it panics.

@@ -9,8 +9,8 @@
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
 //! corrected once (see [`Lanes::rem`]), exact for every filter of at least [`MIN_BITS`] bits.
 //!
-//! x86-64 only: `filter/mod.rs` compiles this module under one `cfg(target_arch)` gate and
-//! `avx512_absent.rs` in its place elsewhere.
+//! x86-64 only: `kernels/mod.rs` compiles this module under one `cfg(target_arch)` gate and
+//! `avx512_absent.rs` in its place elsewhere; it decides, once, whether the CPU runs it.
 
 use std::arch::x86_64::*;
 
@@ -32,50 +32,16 @@ const SCREEN_MIN_KEYS: usize = 64;
 mod hashed;
 pub(crate) use hashed::{lane_indexes_of_absent, query_hashes};
 
-/// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): at (10^4, 10^-3),
-/// 1 → 2 cut a batch query from 11.6 to 7.8 ns per key; 3 and 4 measured slower than 2.
-/// (Batches of [`SCREEN_MIN_KEYS`] and more are screened first, [`screened`]: 10–12 % faster
-/// than this walk alone at (10^4, 10^-3); lane refill, measured slower, is described there.)
-///
-/// Where the time goes on this machine's CPU (Zen 4), criterion, 4096-key 50/50 batches at
-/// (10^4, 10^-3), one sitting: the query 28 µs, the same walk with each gather replaced by a
-/// register op 14 µs, so the gathers and the hash and index arithmetic take about half each,
-/// and neither hides the other (the 512-bit ops share the vector pipes). Measured slower or no
-/// faster than this walk (µs per batch against 28–31 for it, same sittings): each probe's word
-/// read by scalar loads from stored index vectors, 45–56; the two groups' indexes narrowed to
-/// 32 bits for one 16-lane `vpgatherdd` per probe, 31–38 (with the walk itself in 32-bit lanes,
-/// 33–35); gathers masked to the lanes still present, lockstep 2 / 4 / 6 / 8: 34–37 / 29–34 /
-/// 31–36 / 32–35.
+/// Groups of eight keys walked in lockstep (see [`Lanes::present_many`]): two independent
+/// chains of gathers in flight, where one leaves the core waiting on each; more chains than two
+/// compete for the same vector pipes. (Batches of [`SCREEN_MIN_KEYS`] and more are screened
+/// first, [`screened`].) The gathers and the hash and index arithmetic take about half of a
+/// query's time each, and neither hides the other.
 const LOCKSTEP: usize = 2;
 
 /// The vector remainder is exact from this many bits up (see [`Lanes::rem`]); smaller filters
 /// take the scalar path.
 pub(crate) const MIN_BITS: u64 = 1 << 13;
-
-/// Setting this environment variable (to anything) keeps every filter on the scalar path: to
-/// rule the vector path out when chasing a problem, and for the test suite's scalar run.
-pub(crate) const DISABLE_ENV: &str = "SPARKBLOOM_DISABLE_AVX512";
-
-/// Whether filters use the vector path: the CPU has AVX-512 F (the lanes) and DQ (64-bit
-/// multiplies and conversions), and [`DISABLE_ENV`] is unset (POPCNT, which every such CPU
-/// has, is checked too: the screened walk counts its survivors with it). Decided once per process.
-pub(crate) fn available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| std::env::var_os(DISABLE_ENV).is_none() && cpu_has_avx512())
-}
-
-/// [`available`], and the CPU has VPOPCNTDQ (per-lane popcounts: the encoder's copy and its
-/// set-bit finder). Decided once per process.
-pub(crate) fn available_with_popcnt() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| available() && is_x86_feature_detected!("avx512vpopcntdq"))
-}
-
-fn cpu_has_avx512() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512dq")
-        && is_x86_feature_detected!("popcnt")
-}
 
 /// The filter a batch is queried against: its words and MITZ_64 walk constants.
 #[derive(Clone, Copy)]
@@ -98,7 +64,7 @@ pub(crate) const COUNTER_CELLS: bool = true;
 /// `COUNTERS` says how the words hold positions ([`BIT_CELLS`] or [`COUNTER_CELLS`]).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `target.words` must point at the
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `target.words` must point at the
 /// ⌈num_bits / 64⌉ (bits) or ⌈num_bits / 16⌉ (counters) readable words that stay alive for the
 /// call; `target.num_bits` must lie in [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1.
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -147,11 +113,26 @@ fn load_up_to_8(keys: &[u64]) -> (__m512i, u8) {
     )
 }
 
+/// Up to eight hash halves in lanes (the others zero), and the mask of the live lanes.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
+    assert!(h1s.len() <= 8 && h2s.len() == h1s.len());
+    let live = ((1u16 << h1s.len()) - 1) as u8;
+    // SAFETY: the mask reads only the lanes of the slices, which hold that many u64s.
+    unsafe {
+        (
+            _mm512_maskz_loadu_epi64(live, h1s.as_ptr().cast()),
+            _mm512_maskz_loadu_epi64(live, h2s.as_ptr().cast()),
+            live,
+        )
+    }
+}
+
 /// Writes the keys of `keys` (up to eight) whose bit in `present` is clear to `out`, in order,
 /// with one compress and one masked store; returns how many.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F ([`available`]); `out` must have room for that many u64s
+/// The CPU must have AVX-512 F ([`Kernel::Avx512`](super::Kernel::Avx512)); `out` must have room for that many u64s
 /// (at most `keys.len()`; nothing past them is written).
 ///
 /// # Panics
@@ -177,7 +158,7 @@ pub(crate) unsafe fn write_absent(keys: &[u64], present: u8, out: *mut u64) -> u
 /// BLOCKED batches, which need the hash halves only).
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]).
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)).
 ///
 /// # Panics
 /// If `keys` holds more than eight keys.
@@ -193,7 +174,7 @@ pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u
 
 /// Whether the 512-bit block at `block` holds every one of the k positions `h2` picks (the
 /// BLOCKED layout: 9-bit fields of `h2` from its low bits up, seven per word, then of
-/// `fmix64(h2)`, … as `blocked::for_each_position` walks them): the block is loaded once as
+/// `fmix64(h2)`, … as `blocked_layout::for_each_position` walks them): the block is loaded once as
 /// one vector, each position's word picked from it by a lane permute, and seven positions
 /// tested at a time, with no per-position load or branch.
 ///
@@ -201,7 +182,7 @@ pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u
 /// so a concurrent put's OR is seen whole or not at all, as with the gathers of [`query`].
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `block` must point at eight readable,
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `block` must point at eight readable,
 /// 8-byte-aligned words.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -237,7 +218,7 @@ pub(crate) unsafe fn block_holds(block: *const u64, h2: u64, num_hashes: u32) ->
 /// the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F and DQ ([`available`]); `target.num_bits` must lie in
+/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `target.num_bits` must lie in
 /// [`MIN_BITS`]..=2^43 and `target.num_hashes` be at least 1 (`target.words` is not read).
 ///
 /// # Panics
@@ -503,7 +484,7 @@ mod tests {
 
     #[test]
     fn vector_hash_equals_scalar_hash() {
-        if !cpu_has_avx512() {
+        if !crate::kernels::Kernel::Avx512.supported() {
             return;
         }
         let mut state = 1;
@@ -526,7 +507,7 @@ mod tests {
     /// around multiples of m, near 2^63, and random; m small, a power of two, odd, and 2^43.
     #[test]
     fn vector_remainder_is_exact() {
-        if !cpu_has_avx512() {
+        if !crate::kernels::Kernel::Avx512.supported() {
             return;
         }
         let mut state = 7;

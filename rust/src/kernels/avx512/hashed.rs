@@ -3,23 +3,8 @@
 //! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
 //! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
 
-use super::{LOCKSTEP, Lanes, Target, Walk};
+use super::{LOCKSTEP, Lanes, Target, Walk, load_halves};
 use std::arch::x86_64::*;
-
-/// Up to eight hash halves in lanes (the others zero), and the mask of the live lanes.
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) fn load_halves(h1s: &[u64], h2s: &[u64]) -> (__m512i, __m512i, u8) {
-    assert!(h1s.len() <= 8 && h2s.len() == h1s.len());
-    let live = ((1u16 << h1s.len()) - 1) as u8;
-    // SAFETY: the mask reads only the lanes of the slices, which hold that many u64s.
-    unsafe {
-        (
-            _mm512_maskz_loadu_epi64(live, h1s.as_ptr().cast()),
-            _mm512_maskz_loadu_epi64(live, h2s.as_ptr().cast()),
-            live,
-        )
-    }
-}
 
 /// [`query`](super::query) of the keys whose hashes are `(h1s[j], h2s[j])`: calls
 /// `visit(position of the group's first key, present lanes)` for each group of up to eight.

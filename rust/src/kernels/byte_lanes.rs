@@ -1,24 +1,20 @@
-//! Murmur3_x64_128 (seed 0) of runs of equal-length byte strings packed one after another, eight
-//! keys per AVX-512 vector and two vectors interleaved: the byte-key batches' hash when keys share
-//! their length (ids, hex digests, UUIDs). Lane by lane the same arithmetic as
-//! [`hash_bytes`](super::hash_bytes), so the same hashes (tested below against it and through the
-//! batches against Guava). The CPU check is the filter's (`filter::avx512::available`: AVX-512 F
-//! and DQ, not disabled by its environment variable); elsewhere, or without them,
+//! Murmur3_x64_128 (seed 0) of runs of equal-length byte strings packed one after another,
+//! eight keys per AVX-512 vector and two vectors interleaved: the byte-key batches' hash when
+//! keys share their length (ids, hex digests, UUIDs). Lane by lane the same arithmetic as
+//! [`hash_bytes`](crate::hashing::hash_bytes), so the same hashes (tested below against it and
+//! through the batches against Guava). It runs where the process's kernel is AVX-512; elsewhere
 //! [`hash_packed_run`] returns `false` and callers hash key by key.
 //!
 //! Each vector's hash is one long chain of dependent multiplies (h2 waits on h1, every block on
 //! the previous one): two independent chains side by side keep the multiplier busy while either
-//! waits (AMD Zen 4, measured: 8-key groups one at a time were latency-bound).
+//! waits.
 
 /// Keys per vector.
 pub(crate) const LANES: usize = 8;
 
 /// Whether [`hash_packed_run`] hashes in lanes here (else it returns `false` at once).
-pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return crate::filter::avx512::available();
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
+fn available() -> bool {
+    super::cpu().avx512
 }
 
 /// Writes the hash halves of the `8 · VECTORS` keys `data[start + i · len..start + (i + 1) · len]`
@@ -55,8 +51,8 @@ pub(crate) fn hash_packed_run<const VECTORS: usize>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::{C1, C2};
     use super::LANES;
+    use crate::hashing::{C1, C2};
     use crate::le;
     use std::arch::x86_64::*;
 
@@ -103,7 +99,7 @@ mod x86 {
 
     /// The block at byte `offset` of each of the eight keys `run[l · len..(l + 1) · len]`: its
     /// first words (k1) and second words (k2). Eight 16-byte loads paired into two vectors and
-    /// split by one permute each: gathers cost several times more here (AMD Zen 4, measured:
+    /// split by one permute each: gathers cost several times more here (AMD Zen 4:
     /// 77 % of the hash's time).
     ///
     /// # Safety

@@ -1,0 +1,118 @@
+//! A filter's plan: which code path each u64 batch operation takes, decided once when the
+//! filter is made, from the process's kernel and the filter's strategy and shape.
+
+use super::{Kernel, avx512};
+use crate::strategy::Strategy;
+
+/// Batched operations on filters larger than this prefetch all of a group's bits before
+/// reading any, overlapping the cache misses; smaller filters live in cache anyway.
+pub(crate) const PREFETCH_MIN_BYTES: usize = 256 * 1024;
+/// AVX-512 queries on filters at least this large walk groups ahead and prefetch
+/// (`avx512::query_prefetched`); smaller ones gather in lockstep (`avx512::query`), whose two
+/// chains of gathers hide L2 and L3 latency but not memory's. Set below the measured crossover
+/// (between 6 and 12 MB): on a loaded machine, with other processes in L3, the loss below it
+/// is a few percent and the gain above it tens.
+pub(crate) const VECTOR_PREFETCH_MIN_BYTES: usize = 4 << 20;
+
+/// How a batch query runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Query {
+    /// One key at a time (the scalar kernel, and strategies no faster path knows).
+    OneByOne,
+    /// Groups' indexes computed, prefetched a group ahead, then tested: filters beyond cache.
+    Prefetched,
+    /// The portable kernel's screened walk (MITZ_64, cache-resident filters).
+    Screened,
+    /// [`Screened`](Query::Screened) compiled for AVX2.
+    ScreenedAvx2,
+    /// AVX-512 lanes gathering in lockstep.
+    Gather,
+    /// AVX-512 lanes walking groups ahead with prefetching.
+    Walk,
+}
+
+/// How a batch put runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Put {
+    /// The scalar kernel: one key at a time, nothing else.
+    Reference,
+    /// Key by key, or accumulated privately when the batch fills a cache-resident filter densely.
+    EachKey,
+    /// Groups' indexes computed together (in AVX-512 lanes where [`Plan::lanes`]), prefetched
+    /// on filters beyond cache; accumulated as [`EachKey`](Put::EachKey).
+    Indexed,
+    /// AVX-512 lanes walking groups ahead with prefetching (filters beyond cache).
+    Walk,
+}
+
+/// A filter's paths, fixed for its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub(crate) kernel: Kernel,
+    pub(crate) query: Query,
+    pub(crate) put: Put,
+    /// The AVX-512 lanes compute this filter's MITZ_64 indexes: the kernel, the strategy, and
+    /// a shape in the lanes' exact-remainder range of whole words.
+    pub(crate) lanes: bool,
+    /// The filter is too large for cache: batches prefetch.
+    pub(crate) prefetch: bool,
+}
+
+impl Plan {
+    /// The plan for a filter of `num_bits` positions in `bytes` bytes of words.
+    pub(crate) fn new(
+        kernel: Kernel,
+        strategy: Strategy,
+        num_bits: u64,
+        num_hashes: u32,
+        bytes: usize,
+    ) -> Plan {
+        let mitz64 = strategy == Strategy::Murmur128Mitz64;
+        let prefetch = bytes >= PREFETCH_MIN_BYTES;
+        let lanes = kernel == Kernel::Avx512
+            && mitz64
+            && num_bits >= avx512::MIN_BITS
+            && num_bits.is_multiple_of(64);
+        let walk = lanes && prefetch && num_hashes <= avx512::PREFETCHED_MAX_HASHES;
+        let query = match kernel {
+            Kernel::Scalar => Query::OneByOne,
+            _ if walk && bytes >= VECTOR_PREFETCH_MIN_BYTES => Query::Walk,
+            _ if lanes && (!prefetch || walk) => Query::Gather,
+            _ if prefetch => Query::Prefetched,
+            // The AVX-512 kernel on a filter its lanes do not take runs the AVX2 build.
+            Kernel::Avx2 | Kernel::Avx512 if mitz64 && Kernel::Avx2.supported() => {
+                Query::ScreenedAvx2
+            }
+            _ if mitz64 => Query::Screened,
+            _ => Query::OneByOne,
+        };
+        let put = match kernel {
+            Kernel::Scalar => Put::Reference,
+            _ if walk => Put::Walk,
+            _ if lanes || prefetch => Put::Indexed,
+            _ => Put::EachKey,
+        };
+        Plan {
+            kernel,
+            query,
+            put,
+            lanes,
+            prefetch,
+        }
+    }
+
+    /// Whether the portable kernel walks this filter's keys, and in which build: `Some(true)`
+    /// for AVX2's.
+    pub(crate) fn portable(&self) -> Option<bool> {
+        match self.query {
+            Query::Screened => Some(false),
+            Query::ScreenedAvx2 => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Whether queries take their answers eight at a time from the AVX-512 lanes.
+    pub(crate) fn queries_in_lanes(&self) -> bool {
+        matches!(self.query, Query::Gather | Query::Walk)
+    }
+}

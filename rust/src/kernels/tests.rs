@@ -1,0 +1,197 @@
+//! Every kernel this CPU runs against the reference, on the same seeded keys: u64 keys, byte
+//! strings and strings; every strategy; cache-resident filters, filters prefetched beyond
+//! cache and filters large enough for the AVX-512 prefetched walk; the counting filter.
+
+use super::*;
+use crate::counting::CountingBloomFilter;
+use crate::filter::{BloomFilter, PackedBytes};
+use crate::sizing::Shape;
+use crate::strategy::Strategy;
+use crate::testutil::splitmix64;
+
+/// Keys of `count` bytes each (lengths cycling 0..=40, so byte batches see runs of one length
+/// and mixed ones), packed with their end offsets.
+fn byte_keys(count: usize, state: &mut u64) -> (Vec<u8>, Vec<u32>) {
+    let (mut data, mut ends) = (Vec::new(), Vec::new());
+    for i in 0..count {
+        let len = if i % 3 == 0 { 16 } else { i % 41 };
+        data.extend((0..len).map(|_| splitmix64(state) as u8));
+        ends.push(data.len() as u32);
+    }
+    (data, ends)
+}
+
+fn keys_of(data: &[u8], ends: &[u32]) -> Vec<Vec<u8>> {
+    PackedBytes::new(data, ends)
+        .unwrap()
+        .iter()
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// `len` keys, alternately from `put` and fresh: a dedup's mix.
+fn mixed(put: &[u64], len: usize, state: &mut u64) -> Vec<u64> {
+    (0..len)
+        .map(|i| {
+            if i % 2 == 0 {
+                put[splitmix64(state) as usize % put.len()]
+            } else {
+                splitmix64(state)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_kernel_agrees_with_the_reference() {
+    let large = VECTOR_PREFETCH_MIN_BYTES as u64 * 8 + 64 * 3;
+    let shapes = [
+        (143_808, 10, 8_000),
+        (8_192, 3, 2_000),
+        (143_808, 40, 2_000),
+        (1 << 22, 7, 60_000),
+        (large, 7, 200_000),
+    ];
+    let strategies = [
+        Strategy::Murmur128Mitz64,
+        Strategy::Murmur128Mitz32,
+        Strategy::SparkSketchV1,
+        Strategy::SparkSketchV2,
+        Strategy::Blocked,
+    ];
+    let mut state = 31;
+    for strategy in strategies {
+        for (num_bits, num_hashes, count) in shapes {
+            let num_bits = if strategy == Strategy::Blocked {
+                num_bits / 512 * 512
+            } else {
+                num_bits
+            };
+            let shape = Shape {
+                num_bits,
+                num_hashes: if strategy == Strategy::Blocked {
+                    num_hashes.min(16)
+                } else {
+                    num_hashes
+                },
+            };
+            let put: Vec<u64> = (0..count).map(|_| splitmix64(&mut state)).collect();
+            let (data, ends) = byte_keys(count / 4, &mut state);
+            let bytes = keys_of(&data, &ends);
+            let (probe_data, probe_ends) = byte_keys(3_000, &mut state);
+            let probe_bytes = PackedBytes::new(&probe_data, &probe_ends).unwrap();
+            let reference = BloomFilter::with_shape(shape, strategy)
+                .unwrap()
+                .on_kernel(Kernel::Scalar);
+            let put_changed: Vec<bool> = put
+                .chunks(4096)
+                .map(|batch| batch.iter().fold(false, |c, &k| reference.put(k) | c))
+                .collect();
+            bytes.iter().for_each(|key| {
+                reference.put_bytes(key);
+            });
+            for kernel in available() {
+                let context = format!("{kernel} {strategy} m={num_bits} k={num_hashes}");
+                let f = BloomFilter::with_shape(shape, strategy)
+                    .unwrap()
+                    .on_kernel(kernel);
+                for (batch, &changed) in put.chunks(4096).zip(&put_changed) {
+                    assert_eq!(f.put_all(batch), changed, "{context}");
+                }
+                assert!(f.put_all_bytes(PackedBytes::new(&data, &ends).unwrap()));
+                assert!(f == reference, "{context}: the bits the reference sets");
+                for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 300, 4099] {
+                    let probe = mixed(&put, len, &mut state);
+                    let single: Vec<bool> =
+                        probe.iter().map(|&k| reference.might_contain(k)).collect();
+                    assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
+                    assert_eq!(f.might_contain_all(&probe), single, "{context} len {len}");
+                    let absent: Vec<u64> = probe
+                        .iter()
+                        .zip(&single)
+                        .filter(|&(_, &p)| !p)
+                        .map(|(&k, _)| k)
+                        .collect();
+                    assert_eq!(f.retain_absent(&probe), absent, "{context} len {len}");
+                }
+                let single: Vec<bool> = probe_bytes
+                    .iter()
+                    .map(|key| reference.might_contain_bytes(key))
+                    .collect();
+                assert_eq!(f.might_contain_all_bytes(probe_bytes), single, "{context}");
+                let all_put = PackedBytes::new(&data, &ends).unwrap();
+                assert!(f.might_contain_all_bytes(all_put).iter().all(|&p| p));
+                for key in ["", "a", "sparkbloom", "ünïcödé keys"] {
+                    assert_eq!(f.might_contain_str(key), reference.might_contain_str(key));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_kernel_agrees_with_the_reference_on_counting_filters() {
+    let mut state = 77;
+    for strategy in [Strategy::Murmur128Mitz64, Strategy::Murmur128Mitz32] {
+        for (num_bits, num_hashes) in [(143_776, 10), (8_192, 3), (1 << 20, 7)] {
+            let shape = Shape {
+                num_bits,
+                num_hashes,
+            };
+            let added: Vec<u64> = (0..(num_bits / 20) as usize)
+                .map(|_| splitmix64(&mut state))
+                .collect();
+            let reference = CountingBloomFilter::with_shape(shape, strategy)
+                .unwrap()
+                .with_kernel(Kernel::Scalar);
+            added.iter().for_each(|&k| {
+                reference.add(k);
+            });
+            for kernel in available() {
+                let f = CountingBloomFilter::with_shape(shape, strategy)
+                    .unwrap()
+                    .with_kernel(kernel);
+                f.add_all(&added);
+                assert!(f == reference, "{kernel} {strategy} m={num_bits}");
+                for len in [0, 5, 8, 64, 100, 4099] {
+                    let probe = mixed(&added, len, &mut state);
+                    let single: Vec<bool> =
+                        probe.iter().map(|&k| reference.might_contain(k)).collect();
+                    assert_eq!(f.might_contain_all(&probe), single, "{kernel} {strategy}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_environment_chooses_a_kernel_the_cpu_runs() {
+    let all = |_: Kernel| true;
+    let no_avx512 = |k: Kernel| k != Kernel::Avx512;
+    let portable_only = |k: Kernel| matches!(k, Kernel::Scalar | Kernel::Portable);
+    assert_eq!(choose(None, false, all), Ok(Kernel::Avx512));
+    assert_eq!(choose(None, true, all), Ok(Kernel::Avx2));
+    assert_eq!(choose(None, false, no_avx512), Ok(Kernel::Avx2));
+    assert_eq!(choose(None, false, portable_only), Ok(Kernel::Portable));
+    assert_eq!(
+        choose(Some("scalar".into()), false, all),
+        Ok(Kernel::Scalar)
+    );
+    assert_eq!(choose(Some(" AVX2 ".into()), true, all), Ok(Kernel::Avx2));
+    let lacks = choose(Some("avx512".into()), false, no_avx512).unwrap_err();
+    assert!(lacks.contains("lacks AVX-512"), "{lacks}");
+    let contradicts = choose(Some("avx512".into()), true, all).unwrap_err();
+    assert!(contradicts.contains(DISABLE_AVX512_ENV), "{contradicts}");
+    let unknown = choose(Some("sse9".into()), false, all).unwrap_err();
+    assert!(unknown.contains("\"sse9\" is not a kernel"), "{unknown}");
+}
+
+#[test]
+fn the_selected_kernel_runs_here_and_plans_follow_it() {
+    let kernel = selected_or_best();
+    assert!(kernel.supported());
+    assert!(available().any(|k| k == kernel));
+    let f = BloomFilter::new(10_000, 0.001).unwrap();
+    let expected = Plan::new(kernel, Strategy::Murmur128Mitz64, 143_808, 10, 143_808 / 8);
+    assert_eq!(f.plan(), expected);
+}
