@@ -278,7 +278,7 @@ mod tests {
                 num_hashes: 5
             }
         );
-        // The seed's per-user filter: 143,775 bits → 2,247 words, k = 10.
+        // The Redis helper's per-user filter: 143,775 bits → 2,247 words, k = 10.
         assert_eq!(
             shape_for(10_000, 0.001).unwrap(),
             Shape {

@@ -185,7 +185,7 @@ fn guava_31_vector_both_directions() {
 
 #[test]
 fn the_seed_filter_sizes() {
-    // The seed's per-user filter: n = 10^4, p = 0.001 → m = 143,808 bits, k = 10.
+    // The per-user filter: n = 10^4, p = 0.001 → m = 143,808 bits, k = 10.
     let light = BloomFilter::new(10_000, 0.001).unwrap();
     light.put_all(&seeded_keys(2024, 200));
     let bytes = encode(&light);

@@ -9,7 +9,7 @@ class NativeMemoryTest {
 
   @Test
   void aMillionUnclosedFiltersKeepRssBounded() throws Exception {
-    // The seed's per-user filter: 17,976 bytes of native bits each, 18 GB in all if nothing
+    // The per-user filter of (10^4, 0.001): 17,976 bytes of native bits each, 18 GB in all if nothing
     // were freed. Created, used and dropped without close().
     int total = 1_000_000;
     long bytesEach;

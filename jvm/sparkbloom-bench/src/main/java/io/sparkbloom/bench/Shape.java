@@ -1,6 +1,6 @@
 package io.sparkbloom.bench;
 
-/** The two filter shapes of issue 5, named as in the criterion benchmarks. */
+/** The two filter shapes benchmarked, named as in the criterion benchmarks. */
 enum Shape {
   /** The per-user dedup filter: 17.6 KiB, lives in L1/L2. */
   n1e4_p1e_3(10_000, 1e-3),

@@ -56,7 +56,7 @@ abstract class AbstractPipelineTest {
     return m;
   }
 
-  /** The seed's shape: one (user, history[]) record per user, one putAll per user. */
+  /** The classic shape: one (user, history[]) record per user, one putAll per user. */
   @Test
   void perRecordBuildObjectFileRoundTripAndDedup(@TempDir Path tmp) {
     List<Tuple2<String, long[]>> history = SparkTests.history(120, 200);

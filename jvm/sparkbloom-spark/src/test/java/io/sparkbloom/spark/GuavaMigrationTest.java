@@ -49,7 +49,7 @@ class GuavaMigrationTest {
     return out;
   }
 
-  /** Guava 33 (unshaded), exactly the seed's code with the modern package. */
+  /** Guava 33 (unshaded), the classic per-user pipeline with the modern package. */
   @Test
   void guavaObjectFileConvertsWithIdenticalAnswers(@TempDir Path tmp) {
     List<Tuple2<String, long[]>> history = SparkTests.history(80, 200);
