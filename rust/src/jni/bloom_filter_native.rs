@@ -1,8 +1,5 @@
-//! (Over 500 lines: one export per native method, 42 of them, each one call around [`run`]
-//! or [`run_primitive`]; JNI fixes their names and signatures, so they stay together with
-//! their class.)
-//!
-//! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative`.
+//! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative` but the byte
+//! formats' (`bloom_filter_formats.rs`).
 //!
 //! A filter crosses JNI as a handle (`Box::into_raw(Box::new(BloomFilter)) as jlong`) under the
 //! rules of [`handle_ops`](super::handle_ops), which holds the shapes this file shares with
@@ -16,16 +13,15 @@ use jni::objects::{JBooleanArray, JByteArray, JByteBuffer, JClass, JIntArray, JL
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::arrays::read_all;
-use super::critical::{as_u8, as_u64, length};
+use super::critical::{as_u64, length};
 use super::errors::{JniResult, run, run_primitive};
 use super::handle_ops::{
-    as_i64_mut, checked_num_hashes, copy, create, decode, decode_prefix, encode, encode_into,
-    fold_keys, free, into_handle, might_contain_all, might_contain_all_keys, non_negative, object,
-    put_all_keys, retain_absent, shape, strategy, total_length, with_bytes_key, with_shape,
+    as_i64_mut, checked_num_hashes, copy, create, fold_keys, free, into_handle, might_contain_all,
+    might_contain_all_keys, non_negative, object, put_all_keys, retain_absent, strategy,
+    with_bytes_key, with_shape,
 };
 use super::packed_keys::PackedKeys;
 use crate::error::Error;
-use crate::format::{self, guava, redis_bitmap, spark_sketch};
 use crate::sizing::Shape;
 use crate::{BloomFilter, PackedBytes};
 
@@ -453,180 +449,6 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nExpectedFpp<'l>(
     handle: jlong,
 ) -> jdouble {
     run(env, |_| Ok(filter(handle)?.expected_fpp()))
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToBytes<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-) -> JByteArray<'l> {
-    run(env, |env| {
-        encode(env, handle, format::try_encode, "the serialized filter")
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nEncodeInto<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    out: JByteArray<'l>,
-) -> jlong {
-    run(env, |env| {
-        encode_into(
-            env,
-            handle,
-            &out,
-            |f: &BloomFilter| format::max_encoded_len(f.num_bits()),
-            format::encode_into,
-        )
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromBytesPrefix<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    bytes: JByteArray<'l>,
-    length: jint,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        decode_prefix(env, &bytes, length, max_num_bits, format::decode_with_limit)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromBytes<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    bytes: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        decode(env, &bytes, max_num_bits, format::decode_with_limit)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nTotalLength<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    header: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        total_length(env, &header, max_num_bits, format::total_len_with_limit)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToGuava<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-) -> JByteArray<'l> {
-    run(env, |env| {
-        encode(env, handle, guava::encode, "Guava's stream")
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromGuava<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    bytes: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        decode(env, &bytes, max_num_bits, guava::decode_with_limit)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nGuavaTotalLength<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    header: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        total_length(env, &header, max_num_bits, guava::total_len_with_limit)
-    })
-}
-
-/// Spark's `writeTo` stream (V1 or V2 by the filter's strategy), for `SparkSketchInterop`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToSpark<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-) -> JByteArray<'l> {
-    run(env, |env| {
-        encode(env, handle, spark_sketch::encode, "Spark's stream")
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromSpark<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    bytes: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        decode(env, &bytes, max_num_bits, spark_sketch::decode_with_limit)
-    })
-}
-
-/// The whole stream's length from its header (12 bytes for V1, 16 for V2).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nSparkTotalLength<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    header: JByteArray<'l>,
-    max_num_bits: jlong,
-) -> jlong {
-    run(env, |env| {
-        total_length(
-            env,
-            &header,
-            max_num_bits,
-            spark_sketch::total_len_with_limit,
-        )
-    })
-}
-
-/// The filter's bits as a Redis string (bit 0 = the top bit of byte 0), for `sparkbloom-redis`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nToRedisBitmap<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-) -> JByteArray<'l> {
-    run(env, |env| {
-        encode(env, handle, redis_bitmap::encode, "the Redis bitmap")
-    })
-}
-
-/// A filter of the given shape whose bits are a Redis string's (`format::redis_bitmap`).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromRedisBitmap<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    bitmap: JByteArray<'l>,
-    num_bits: jlong,
-    num_hashes: jint,
-    strategy_ordinal: jint,
-) -> jlong {
-    run(env, |env| {
-        let shape = shape(num_bits, num_hashes)?;
-        let strategy = strategy(strategy_ordinal)?;
-        let bitmap = read_all(env, &bitmap, "bitmap")?;
-        let filter = redis_bitmap::decode(as_u8(bitmap.as_slice()), shape, strategy)?;
-        Ok(into_handle(filter))
-    })
 }
 
 /// Test hook: panics with a runtime-formatted (`String`) message, so the Java suite can check

@@ -18,6 +18,7 @@
 //!   `-Xcheck:jni` reports).
 
 mod arrays;
+mod bloom_filter_formats;
 mod bloom_filter_native;
 mod counting_bloom_filter_native;
 mod critical;
