@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
@@ -80,13 +81,31 @@ final class SqlArgumentCheck {
     }
   }
 
-  /** Registers {@code udf} as {@code name} in {@code spark}'s session, its arguments checked by {@code rule}. */
+  /**
+   * Registers {@code udf} as {@code name} in {@code spark}'s session, its arguments checked by
+   * {@code rule}. The builder is replaced under the identifier Spark registered the UDF with,
+   * found by listing: Spark 3.5 keeps temporary functions under their bare name, Spark 4.3 under
+   * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
     spark.udf().register(name, udf);
     FunctionRegistry registry = spark.sessionState().functionRegistry();
+    FunctionIdentifier registered = null;
+    scala.collection.Iterator<FunctionIdentifier> all = registry.listFunction().iterator();
+    while (all.hasNext()) {
+      FunctionIdentifier id = all.next();
+      if (id.funcName().equalsIgnoreCase(name)
+          && (registered == null || id.nameParts().length() > registered.nameParts().length())) {
+        registered = id;
+      }
+    }
+    if (registered == null) {
+      throw new IllegalStateException(name + ": not found in the session's function registry after registering it");
+    }
+    ExpressionInfo info = registry.lookupFunction(registered).get();
     // Scala 2.12 and 2.13 builds differ in the Seq type of the builder: handled as raw types
-    Function1 builder = (Function1) registry.lookupFunctionBuilder(FunctionIdentifier.apply(name)).get();
+    Function1 builder = (Function1) registry.lookupFunctionBuilder(registered).get();
     Function1 checked = new AbstractFunction1<Object, Object>() {
       @Override
       public Object apply(Object arguments) {
@@ -94,7 +113,7 @@ final class SqlArgumentCheck {
         return builder.apply(arguments);
       }
     };
-    registry.createOrReplaceTempFunction(name, checked, "java_udf");
+    registry.registerFunction(registered, info, checked);
   }
 
   static void check(String function, scala.collection.Seq<Expression> arguments, Rule rule) {
