@@ -192,7 +192,13 @@ fn the_selected_kernel_runs_here_and_plans_follow_it() {
     assert!(kernel.supported());
     assert!(available().any(|k| k == kernel));
     let f = BloomFilter::new(10_000, 0.001).unwrap();
-    let expected = Plan::new(kernel, Strategy::Murmur128Mitz64, 143_808, 10, 143_808 / 8);
+    let expected = Plan::new(
+        kernel,
+        Strategy::Murmur128Mitz64.layout(),
+        143_808,
+        10,
+        143_808 / 8,
+    );
     assert_eq!(f.plan(), expected);
 }
 
