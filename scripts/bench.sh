@@ -25,9 +25,10 @@
 #   --no-job           skip the example job.
 #
 # Results land in target/bench/<mode>/: run<i>/ for each run (criterion/ as CRITERION_HOME,
-# jmh*.json and logs, sizes.json, job-*.txt, blocked_fpp.txt), machine.txt (with the load
-# average before and after each run) and table.md (what is printed). Timings taken while other
-# jobs run are noisy: run on a quiet machine and check the load averages in machine.txt.
+# jmh*.json and logs, sizes.json, job-*.txt, blocked_fpp.txt), machine.txt (with the batch
+# kernel and the load average before and after each run) and table.md (what is printed).
+# Timings taken while other jobs run are noisy: run on a quiet machine and check the load
+# averages in machine.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
@@ -97,6 +98,17 @@ else
   jmh_runs=("SingleKeyBench\\.\\w+_(u64|str)$|\\.BatchBench|SerializationBench|JniOverheadBench|StringBatchBench")
 fi
 
+# The batch kernel the library selects here (SPARKBLOOM_KERNEL, SPARKBLOOM_DISABLE_AVX512 and the
+# CPU decide), asked of the library itself through its kernel report test.
+kernels_report=$(cargo test --locked --lib -q kernels::tests::the_kernels_are_reported \
+  -- --nocapture 2>/dev/null || true)
+kernel=$(sed -n 's/^sparkbloom kernel selected: //p' <<< "$kernels_report")
+kernels=$(sed -n 's/^sparkbloom kernels available: //p' <<< "$kernels_report")
+if [[ -z $kernel || $kernel == none* ]]; then
+  echo "no batch kernel: ${kernel:-the library did not report one}" >&2
+  exit 1
+fi
+
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "mode: $mode"
@@ -108,6 +120,8 @@ fi
   echo "java: $(java -version 2>&1 | head -1)"
   echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "runs: $runs"
+  echo "batch kernel: $kernel (SPARKBLOOM_KERNEL=${SPARKBLOOM_KERNEL:-unset};" \
+    "this CPU runs: $kernels)"
 } > "$out/machine.txt"
 
 if [[ $build == 1 ]]; then

@@ -117,9 +117,19 @@ rust_lint() {
 }
 
 rust_tests() {
-  cargo test --locked --all-targets && cargo test --locked --doc &&
-    # Again on the scalar batch paths, which CPUs without AVX-512 take.
-    SPARKBLOOM_DISABLE_AVX512=1 cargo test --locked --lib --test laws --test golden --test format
+  cargo test --locked --all-targets && cargo test --locked --doc || return 1
+  # Again once per kernel this CPU runs (the library lists them), so every batch path other CPUs
+  # take is tested too; a named kernel's run fails unless that kernel is the one selected.
+  local kernels kernel
+  kernels=$(cargo test --locked --lib -q kernels::tests::the_kernels_are_reported -- --nocapture |
+    sed -n 's/^sparkbloom kernels available: //p')
+  [ -n "$kernels" ] || { echo "the library listed no kernels" >&2; return 1; }
+  for kernel in $kernels; do
+    echo "--- kernel $kernel"
+    SPARKBLOOM_KERNEL=$kernel cargo test --locked --lib --test laws --test golden --test format ||
+      return 1
+  done
+  echo "rust tests ran on kernels: $kernels"
 }
 
 # Without the bench profile's line tables (debug = 1, for profiling the benches; a compile check

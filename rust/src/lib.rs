@@ -68,6 +68,7 @@ mod kernels;
 #[cfg(feature = "jni")]
 #[allow(unreachable_pub)]
 mod jni;
+mod layout;
 mod le;
 mod memory_limit;
 mod shape;

@@ -1,8 +1,9 @@
 //! How a key's hash becomes k bit indexes: Guava's two `BloomFilterStrategies`, and the index
 //! walks of Spark's `spark-sketch` filters (V1 and V2), whose hash pair comes from
-//! `spark_hashing`.
+//! `spark_hashing`; BLOCKED's positions by its own layout (`layout`, `blocked_layout`).
 
 use crate::hashing::Hash128;
+use crate::layout::{Layout, Walk};
 
 /// Guava's strategies, by their ordinal in `BloomFilterStrategies` (and in `writeTo`'s first
 /// byte), then Spark's sketch filters with ordinals of their own (FORMAT.md §1.6).
@@ -78,9 +79,15 @@ impl Strategy {
         matches!(self, Strategy::Murmur128Mitz32 | Strategy::Murmur128Mitz64)
     }
 
-    /// Whether a key's bits lie in one 512-bit block ([`Strategy::Blocked`]).
-    pub fn is_blocked(self) -> bool {
-        self == Strategy::Blocked
+    /// Where this strategy puts a key's bits: a classic walk's indexes, or BLOCKED's block.
+    pub(crate) fn layout(self) -> Layout {
+        match self {
+            Strategy::Murmur128Mitz32 => Layout::Classic(Walk::Mitz32),
+            Strategy::Murmur128Mitz64 => Layout::Classic(Walk::Mitz64),
+            Strategy::SparkSketchV1 => Layout::Classic(Walk::SparkV1),
+            Strategy::SparkSketchV2 => Layout::Classic(Walk::SparkV2),
+            Strategy::Blocked => Layout::Blocked,
+        }
     }
 }
 
@@ -95,7 +102,7 @@ impl std::fmt::Display for Strategy {
 pub(crate) struct Indexer {
     num_bits: u64,
     num_hashes: u32,
-    strategy: Strategy,
+    layout: Layout,
     /// 2^63 mod m: what an overflow of the 63-bit combined hash subtracts from an index.
     wrap: u64,
     /// Exact `x mod m` by multiplication (see [`FastMod`]): two per key, where a division
@@ -116,7 +123,7 @@ impl Indexer {
         Indexer {
             num_bits,
             num_hashes,
-            strategy,
+            layout: strategy.layout(),
             wrap: (1u64 << 63) % num_bits,
             modulo: FastMod::new(num_bits),
         }
@@ -132,6 +139,11 @@ impl Indexer {
         self.num_hashes
     }
 
+    /// Where the indexes lie.
+    pub(crate) fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// 2^63 mod m (see the field).
     pub(crate) fn wrap(&self) -> u64 {
         self.wrap
@@ -141,12 +153,12 @@ impl Indexer {
     /// first call that returns `false`. Returns whether every call returned `true`.
     #[inline(always)]
     pub(crate) fn for_each(&self, hash: Hash128, visit: impl FnMut(u64) -> bool) -> bool {
-        match self.strategy {
-            Strategy::Murmur128Mitz64 => self.for_each_mitz64(hash, visit),
-            Strategy::Murmur128Mitz32 => self.for_each_mitz32(hash, visit),
-            Strategy::SparkSketchV1 => self.for_each_spark_v1(hash, visit),
-            Strategy::SparkSketchV2 => self.for_each_spark_v2(hash, visit),
-            Strategy::Blocked => {
+        match self.layout {
+            Layout::Classic(Walk::Mitz64) => self.for_each_mitz64(hash, visit),
+            Layout::Classic(Walk::Mitz32) => self.for_each_mitz32(hash, visit),
+            Layout::Classic(Walk::SparkV1) => self.for_each_spark_v1(hash, visit),
+            Layout::Classic(Walk::SparkV2) => self.for_each_spark_v2(hash, visit),
+            Layout::Blocked => {
                 crate::blocked_layout::for_each_index(self.num_bits, self.num_hashes, hash, visit)
             }
         }

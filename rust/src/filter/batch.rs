@@ -94,7 +94,7 @@ impl BloomFilter {
     ///
     /// [`query_groups`]: Self::query_groups
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
-        if self.strategy.is_blocked() {
+        if self.indexer.layout().is_blocked() {
             return self.blocked_query_each(keys, emit);
         }
         match self.plan.query {

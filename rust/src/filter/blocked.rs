@@ -21,7 +21,7 @@ const AHEAD: usize = 32;
 
 /// A BLOCKED filter's bits are whole blocks: m must be a multiple of 512.
 pub(crate) fn check_shape(shape: Shape, strategy: Strategy) -> Result<()> {
-    if strategy.is_blocked() && !shape.num_bits.is_multiple_of(BLOCK_BITS) {
+    if strategy.layout().is_blocked() && !shape.num_bits.is_multiple_of(BLOCK_BITS) {
         return Err(Error::invalid(
             "numBits",
             format!(

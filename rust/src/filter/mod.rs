@@ -21,7 +21,7 @@ use checks::{check_shape, check_words_fit};
 mod packed_bytes;
 mod std_impls;
 pub use packed_bytes::PackedBytes;
-// The BLOCKED strategy's layout and batch paths.
+// The BLOCKED layout's checks and batch paths.
 pub(crate) mod blocked;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
@@ -149,7 +149,7 @@ impl BloomFilter {
         let num_bits = shape.num_bits;
         let plan = Plan::new(
             kernel,
-            strategy,
+            strategy.layout(),
             num_bits,
             shape.num_hashes,
             bits.len_words() * 8,
@@ -170,7 +170,7 @@ impl BloomFilter {
         assert!(kernel.supported(), "{kernel} runs here");
         self.plan = Plan::new(
             kernel,
-            self.strategy,
+            self.strategy.layout(),
             self.num_bits(),
             self.num_hashes(),
             self.bits.len_words() * 8,
@@ -243,7 +243,7 @@ impl BloomFilter {
 
     /// Adds every key; returns whether any bit changed.
     pub fn put_all(&self, keys: &[u64]) -> bool {
-        if self.strategy.is_blocked() {
+        if self.indexer.layout().is_blocked() {
             return self.blocked_put_all(keys, BitArray::set);
         }
         let one_by_one = || {
@@ -274,7 +274,7 @@ impl BloomFilter {
     /// (`NativeHandle.beginUnsharedWrite`). Same bits and result as `put_all`.
     #[cfg_attr(not(feature = "jni"), allow(dead_code))]
     pub(crate) fn put_all_unshared(&self, keys: &[u64]) -> bool {
-        if self.strategy.is_blocked() {
+        if self.indexer.layout().is_blocked() {
             return self.blocked_put_all(keys, BitArray::set_unshared);
         }
         match self.plan.put {
@@ -394,7 +394,7 @@ impl BloomFilter {
     /// Probability that `might_contain` answers `true` for a key never put: (X/m)^k; for
     /// BLOCKED filters the mean over blocks of (bits set in the block / 512)^k.
     pub fn expected_fpp(&self) -> f64 {
-        if self.strategy.is_blocked() {
+        if self.indexer.layout().is_blocked() {
             return self.blocked_expected_fpp();
         }
         (self.bits_set() as f64 / self.num_bits() as f64).powi(self.num_hashes() as i32)

@@ -40,7 +40,7 @@ pub(crate) const VERSION_BLOCKED: u8 = 5;
 pub(crate) fn version_for(num_bits: u64, strategy: Strategy) -> u8 {
     if strategy.is_spark() {
         VERSION_SPARK
-    } else if strategy.is_blocked() {
+    } else if strategy.layout().is_blocked() {
         VERSION_BLOCKED
     } else if num_bits.is_multiple_of(64) {
         VERSION
@@ -256,7 +256,7 @@ fn plain_version_and_strategy(version: u8, ordinal: u8) -> Result<Strategy> {
 /// 512-bit blocks in BLOCKED's version 5 (which holds BLOCKED only), any m in version 4.
 fn plain_num_bits(version: u8, strategy: Strategy, num_bits: u64) -> Result<()> {
     // Versions 4 and 5 each hold their strategies only, with any m they allow.
-    if (version == VERSION_BLOCKED) != strategy.is_blocked() {
+    if (version == VERSION_BLOCKED) != strategy.layout().is_blocked() {
         return Err(Error::corrupt(
             "version",
             format!(
@@ -264,7 +264,8 @@ fn plain_num_bits(version: u8, strategy: Strategy, num_bits: u64) -> Result<()> 
             ),
         ));
     }
-    if strategy.is_blocked() && !num_bits.is_multiple_of(crate::blocked_sizing::BLOCK_BITS) {
+    if strategy.layout().is_blocked() && !num_bits.is_multiple_of(crate::blocked_sizing::BLOCK_BITS)
+    {
         return Err(Error::corrupt(
             "numBits",
             format!("{num_bits} must be a multiple of 512 in a BLOCKED filter"),

@@ -16,7 +16,7 @@ use crate::strategy::Strategy;
 /// Services that test bits with `GETBIT` walk a classic strategy's k positions; a BLOCKED
 /// filter's positions are ours alone, so its bitmap would answer their queries wrongly.
 fn check_strategy(strategy: Strategy) -> Result<()> {
-    if strategy.is_blocked() {
+    if strategy.layout().is_blocked() {
         return Err(Error::invalid(
             "strategy",
             format!(

@@ -105,8 +105,9 @@ impl KeyBatch for Utf16Keys {
 
 /// Appends every char to `out` as a byte and returns `true` if all of them are ASCII (< 0x80);
 /// otherwise returns `false` and leaves `out` as it was. With AVX-512 BW where the CPU has it
-/// (one narrowing store per 32 chars), else in chunks the compiler vectorizes, each checked
-/// before it is kept, with AVX2 where the CPU has it (the library is built for baseline x86-64,
+/// and the AVX-512 kernel is chosen (one narrowing store per 32 chars), else in chunks the
+/// compiler vectorizes, each checked before it is kept, with AVX2 where the CPU has it
+/// ([`kernels::cpu`](crate::kernels::cpu) says which; the library is built for baseline x86-64,
 /// whose SSE2 loop measured about 3 ns per 32-char key from Java).
 ///
 /// # Panics
@@ -118,14 +119,17 @@ fn narrow_ascii(chars: &[u16], out: &mut Vec<u8>) -> bool {
     );
     let room = &mut out.spare_capacity_mut()[..chars.len()];
     #[cfg(target_arch = "x86_64")]
-    let ascii = if std::arch::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the CPU has AVX-512 F and BW (BW implies F).
-        unsafe { narrow_ascii_avx512(chars, room) }
-    } else if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        unsafe { narrow_ascii_avx2(chars, room) }
-    } else {
-        narrow_ascii_into(chars, room)
+    let ascii = {
+        let cpu = crate::kernels::cpu();
+        if cpu.avx512_bw {
+            // SAFETY: the CPU has AVX-512 F and BW (BW implies F).
+            unsafe { narrow_ascii_avx512(chars, room) }
+        } else if cpu.avx2 {
+            // SAFETY: the CPU has AVX2.
+            unsafe { narrow_ascii_avx2(chars, room) }
+        } else {
+            narrow_ascii_into(chars, room)
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
     let ascii = narrow_ascii_into(chars, room);

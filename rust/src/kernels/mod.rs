@@ -180,6 +180,8 @@ pub(crate) struct Cpu {
     pub(crate) popcnt: bool,
     /// AVX-512 F and DQ, and the AVX-512 kernel chosen.
     pub(crate) avx512: bool,
+    /// [`avx512`](Self::avx512) and BW (byte and word lanes: the JNI's narrowing of UTF-16).
+    pub(crate) avx512_bw: bool,
     /// [`avx512`](Self::avx512) and VPOPCNTDQ.
     pub(crate) avx512_popcnt: bool,
     /// [`avx512_popcnt`](Self::avx512_popcnt), BW, VBMI2, BITALG and BMI2: the encoder's
@@ -198,8 +200,9 @@ pub(crate) fn cpu() -> Cpu {
             bmi: facts.bmi,
             popcnt: facts.popcnt,
             avx512,
+            avx512_bw: avx512 && facts.avx512_bw,
             avx512_popcnt: avx512 && facts.avx512_popcnt,
-            avx512_bits: avx512 && facts.avx512_popcnt && facts.avx512_bits,
+            avx512_bits: avx512 && facts.avx512_bw && facts.avx512_popcnt && facts.avx512_bits,
         }
     })
 }
@@ -212,7 +215,9 @@ struct Facts {
     popcnt: bool,
     avx2_kernel: bool,
     avx512_kernel: bool,
+    avx512_bw: bool,
     avx512_popcnt: bool,
+    /// VBMI2, BITALG and BMI2 (with BW and VPOPCNTDQ, the encoder's set-bit finder).
     avx512_bits: bool,
 }
 
@@ -233,8 +238,9 @@ fn detect() -> Facts {
         popcnt,
         avx2_kernel: avx2 && bmi && popcnt,
         avx512_kernel: has!("avx512f") && has!("avx512dq") && popcnt,
+        avx512_bw: has!("avx512bw"),
         avx512_popcnt: has!("avx512vpopcntdq"),
-        avx512_bits: has!("avx512bw") && has!("avx512vbmi2") && has!("avx512bitalg") && bmi,
+        avx512_bits: has!("avx512vbmi2") && has!("avx512bitalg") && bmi,
     }
 }
 

@@ -1,8 +1,8 @@
 //! A filter's plan: which code path each u64 batch operation takes, decided once when the
-//! filter is made, from the process's kernel and the filter's strategy and shape.
+//! filter is made, from the process's kernel and the filter's layout and shape.
 
 use super::{Kernel, avx512};
-use crate::strategy::Strategy;
+use crate::layout::{Layout, Walk};
 
 /// Batched operations on filters larger than this prefetch all of a group's bits before
 /// reading any, overlapping the cache misses; smaller filters live in cache anyway.
@@ -51,7 +51,7 @@ pub(crate) struct Plan {
     pub(crate) kernel: Kernel,
     pub(crate) query: Query,
     pub(crate) put: Put,
-    /// The AVX-512 lanes compute this filter's MITZ_64 indexes: the kernel, the strategy, and
+    /// The AVX-512 lanes compute this filter's MITZ_64 indexes: the kernel, the walk, and
     /// a shape in the lanes' exact-remainder range of whole words.
     pub(crate) lanes: bool,
     /// The filter is too large for cache: batches prefetch.
@@ -62,12 +62,12 @@ impl Plan {
     /// The plan for a filter of `num_bits` positions in `bytes` bytes of words.
     pub(crate) fn new(
         kernel: Kernel,
-        strategy: Strategy,
+        layout: Layout,
         num_bits: u64,
         num_hashes: u32,
         bytes: usize,
     ) -> Plan {
-        let mitz64 = strategy == Strategy::Murmur128Mitz64;
+        let mitz64 = layout == Layout::Classic(Walk::Mitz64);
         let prefetch = bytes >= PREFETCH_MIN_BYTES;
         let lanes = kernel == Kernel::Avx512
             && mitz64

@@ -192,6 +192,67 @@ fn the_selected_kernel_runs_here_and_plans_follow_it() {
     assert!(kernel.supported());
     assert!(available().any(|k| k == kernel));
     let f = BloomFilter::new(10_000, 0.001).unwrap();
-    let expected = Plan::new(kernel, Strategy::Murmur128Mitz64, 143_808, 10, 143_808 / 8);
+    let expected = Plan::new(
+        kernel,
+        Strategy::Murmur128Mitz64.layout(),
+        143_808,
+        10,
+        143_808 / 8,
+    );
     assert_eq!(f.plan(), expected);
+}
+
+/// The line `scripts/test.sh` and `scripts/bench.sh` read the kernels from (run with
+/// `--nocapture`): those this CPU runs, slowest first, then the one the environment selects. A
+/// kernel named in `SPARKBLOOM_KERNEL` must be the one selected, so a run per kernel runs it.
+#[test]
+fn the_kernels_are_reported_and_a_named_one_is_selected() {
+    let available: Vec<&str> = available().map(Kernel::name).collect();
+    println!("sparkbloom kernels available: {}", available.join(" "));
+    let selected = selected();
+    match &selected {
+        Ok(kernel) => println!("sparkbloom kernel selected: {kernel}"),
+        Err(e) => println!("sparkbloom kernel selected: none ({e})"),
+    }
+    if let Some(named) = std::env::var_os(KERNEL_ENV) {
+        let named = named.to_string_lossy().trim().to_ascii_lowercase();
+        assert_eq!(selected.map(Kernel::name).ok(), Some(&*named));
+    }
+}
+
+#[test]
+fn the_cpu_facts_follow_the_kernel() {
+    let cpu = cpu();
+    assert_eq!(cpu.avx512, selected_or_best() == Kernel::Avx512);
+    assert!(cpu.avx512 || !(cpu.avx512_bw || cpu.avx512_popcnt || cpu.avx512_bits));
+    assert!(!cpu.avx512_bits || (cpu.avx512_bw && cpu.avx512_popcnt && cpu.bmi));
+}
+
+/// The CPU is asked in one place: no source file outside `kernels/` tests a CPU feature.
+#[test]
+fn only_the_kernels_test_cpu_features() {
+    fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|name| name != "kernels") {
+                    visit(&path, found);
+                }
+            } else if std::fs::read_to_string(&path)
+                .unwrap()
+                .contains(concat!("is_x86_feature", "_detected"))
+            {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    visit(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rust/src"),
+        &mut found,
+    );
+    assert!(
+        found.is_empty(),
+        "CPU features tested outside kernels/: {found:?}"
+    );
 }
