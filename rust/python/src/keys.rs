@@ -102,16 +102,20 @@ pub(crate) fn keys<'py>(keys: &Bound<'py, PyAny>, name: &str) -> PyResult<Keys<'
             keys.get_type().name()?
         )));
     }
-    if is_numpy(keys)? {
-        if let Ok(array) = keys.cast::<PyArray1<i64>>() {
-            let array = array.readonly();
-            if array.as_slice().is_ok() {
-                return Ok(Keys::Array(array));
-            }
-            return Ok(Keys::Longs(
-                array.as_array().iter().map(|&k| k as u64).collect(),
-            ));
+    if is_numpy(keys)?
+        && let Ok(array) = keys.cast::<PyArray1<i64>>()
+    {
+        // try_readonly, not readonly: an array another Rust extension is writing is an error
+        // here, not a panic.
+        let array = array.try_readonly().map_err(|e| {
+            PyValueError::new_err(format!("{name}: the array cannot be read now: {e}"))
+        })?;
+        if array.as_slice().is_ok() {
+            return Ok(Keys::Array(array));
         }
+        return Ok(Keys::Longs(
+            array.as_array().iter().map(|&k| k as u64).collect(),
+        ));
     }
     let items: Vec<Bound<'py, PyAny>> = keys
         .try_iter()
