@@ -9,7 +9,7 @@ use crate::errors::py_result;
 use crate::keys::{self, Key, Keys};
 use crate::{args, queries, strategy};
 
-/// A counting Bloom filter (see the stub).
+/// A counting Bloom filter: a 4-bit counter per position, so keys can be removed.
 #[pyclass(frozen, module = "sparkbloom", name = "CountingBloomFilter")]
 pub(crate) struct CountingBloomFilter {
     inner: sparkbloom::CountingBloomFilter,
@@ -23,6 +23,8 @@ impl From<sparkbloom::CountingBloomFilter> for CountingBloomFilter {
 
 #[pymethods]
 impl CountingBloomFilter {
+    /// A counting filter (4-bit counters) sized as `BloomFilter(expected_insertions, fpp, strategy)`;
+    /// MURMUR128_MITZ_64 or MURMUR128_MITZ_32.
     #[new]
     #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
     fn new(
@@ -39,6 +41,7 @@ impl CountingBloomFilter {
         .map(Self::from)
     }
 
+    /// Increments `key`'s counters; whether any changed.
     fn add(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(match keys::key(key)? {
             Key::Long(long) => self.inner.add(long),
@@ -46,6 +49,7 @@ impl CountingBloomFilter {
         })
     }
 
+    /// Adds every key (numpy int64 arrays with the GIL released); whether any counter changed.
     fn add_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
         let batch = keys::keys(keys, "keys")?;
         if let Some(longs) = batch.longs() {
@@ -61,6 +65,7 @@ impl CountingBloomFilter {
         Ok(changed)
     }
 
+    /// Removes one occurrence of `key`; `False`, changing nothing, when it is certainly absent.
     fn remove(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(match keys::key(key)? {
             Key::Long(long) => self.inner.remove(long),
@@ -68,6 +73,7 @@ impl CountingBloomFilter {
         })
     }
 
+    /// Removes every key; how many were possibly present, hence removed.
     fn remove_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
         let batch = keys::keys(keys, "keys")?;
         if let Some(longs) = batch.longs() {
@@ -83,6 +89,7 @@ impl CountingBloomFilter {
         Ok(removed)
     }
 
+    /// The smallest of `key`'s counters: an upper bound on how often it was added (15: 15 or more).
     fn count(&self, key: &Bound<'_, PyAny>) -> PyResult<u8> {
         Ok(match keys::key(key)? {
             Key::Long(long) => self.inner.count(long),
@@ -90,6 +97,7 @@ impl CountingBloomFilter {
         })
     }
 
+    /// `False`: `key` was certainly never put; `True`: it probably was.
     fn might_contain(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         queries::contains(&self.inner, key)
     }
@@ -98,6 +106,7 @@ impl CountingBloomFilter {
         queries::contains(&self.inner, key)
     }
 
+    /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
     fn might_contain_all<'py>(
         &self,
         py: Python<'py>,
@@ -106,6 +115,8 @@ impl CountingBloomFilter {
         queries::might_contain_all(py, &self.inner, keys)
     }
 
+    /// The keys certainly not in the filter, in order: an int64 array for an int64 array, else a
+    /// list of the keys given.
     fn retain_absent<'py>(
         &self,
         py: Python<'py>,
@@ -114,46 +125,56 @@ impl CountingBloomFilter {
         queries::retain_absent(py, &self.inner, keys)
     }
 
+    /// Counters (m).
     #[getter]
     fn bit_size(&self) -> u64 {
         self.inner.num_bits()
     }
 
+    /// Bit positions per key (k).
     #[getter]
     fn num_hash_functions(&self) -> u32 {
         self.inner.num_hashes()
     }
 
+    /// The strategy's name.
     #[getter]
     fn strategy(&self) -> &'static str {
         self.inner.strategy().name()
     }
 
+    /// Counters stuck at 15.
     fn saturated_counters(&self) -> u64 {
         self.inner.saturated_counters()
     }
 
+    /// Adds `other`'s counters (saturating at 15).
     fn merge(&self, other: &CountingBloomFilter) -> PyResult<()> {
         py_result(self.inner.merge(&other.inner))
     }
 
+    /// Subtracts `other`'s counters (floored at 0).
     fn subtract(&self, other: &CountingBloomFilter) -> PyResult<()> {
         py_result(self.inner.subtract(&other.inner))
     }
 
+    /// An independent copy.
     fn copy(&self) -> PyResult<Self> {
         py_result(self.inner.try_clone()).map(Self::from)
     }
 
+    /// The plain filter with a bit set where a counter is nonzero.
     fn to_bloom_filter(&self) -> PyResult<BloomFilter> {
         py_result(self.inner.to_bloom_filter()).map(BloomFilter::from)
     }
 
+    /// The counting filter in sparkbloom's format (FORMAT.md, counting version).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = py_result(format::counting::try_encode(&self.inner))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// The counting filter `data` holds; `CorruptFilterError` names the first bad field.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<Self> {
         py_result(format::counting::decode(data)).map(Self::from)
