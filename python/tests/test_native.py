@@ -330,3 +330,33 @@ def test_threads_sharing_a_filter_lose_no_key():
         assert f.might_contain_all(chunk).all()
     # 400,000 keys in a filter sized for them at 1 %: the estimate is within a few percent
     assert math.isclose(f.approximate_element_count(), 400_000, rel_tol=0.05)
+
+
+NO_NUMPY = r"""
+import sys
+
+class NoNumpy:
+    # makes numpy unimportable, as after `pip install --no-deps`
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "numpy":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NoNumpy())
+import sparkbloom
+f = sparkbloom.BloomFilter(100, 0.01)
+f.put_all([1, 2, "three"])
+print(f.might_contain_all([1, 2, "three"]), f.retain_absent([2, 7]), 3 in f)
+"""
+
+
+def test_without_numpy_batches_answer_lists():
+    import subprocess
+    import sys
+    import tempfile
+
+    # run outside the repository, so that the installed package is the one imported
+    child = subprocess.run([sys.executable, "-c", NO_NUMPY], capture_output=True, text=True, timeout=120,
+                           cwd=tempfile.gettempdir())
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.split() == ["[True,", "True,", "True]", "[7]", "False"]
