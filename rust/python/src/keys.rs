@@ -21,6 +21,10 @@ pub(crate) enum Key<'a> {
 /// The key `key` stands for; `TypeError` for a type that is no key, `ValueError` for an int
 /// outside Java's long range.
 pub(crate) fn key<'a>(key: &'a Bound<'_, PyAny>) -> PyResult<Key<'a>> {
+    // An exact int first: the common key, and no bool (bool is a subclass, not exactly int).
+    if key.is_exact_instance_of::<PyInt>() {
+        return Ok(Key::Long(long_key(key)?));
+    }
     if let Ok(bytes) = key.cast::<PyBytes>() {
         return Ok(Key::Bytes(Cow::Borrowed(bytes.as_bytes())));
     }
@@ -47,7 +51,7 @@ fn is_integer(key: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// An integer key as Java's `long`, in two's complement.
 pub(crate) fn long_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if !is_integer(key)? {
+    if !key.is_exact_instance_of::<PyInt>() && !is_integer(key)? {
         return Err(PyTypeError::new_err(format!(
             "key {} has type {}: keys are int, str or bytes",
             key.repr()?,
