@@ -360,3 +360,21 @@ def test_without_numpy_batches_answer_lists():
                            cwd=tempfile.gettempdir())
     assert child.returncode == 0, child.stderr
     assert child.stdout.split() == ["[True,", "True,", "True]", "[7]", "False"]
+
+
+def set_bits(redis_bitmap):
+    """Bit positions of a Redis bitmap (bit b: byte b >> 3, mask 0x80 >> (b & 7))."""
+    return {i * 8 + j for i, byte in enumerate(redis_bitmap) for j in range(8) if byte & (0x80 >> j)}
+
+
+@pytest.mark.parametrize("strategy, bits", [
+    # put(1) / putLong(1) into create(100, 0.03) (m = 768, k = 5): Guava 31's bits, and Spark's
+    # V1 (checked on the 3.5.9 jar) and V2 (checked on 4.1.3): the core's unit tests' answers
+    ("MURMUR128_MITZ_64", {330, 592, 86, 604, 98}),
+    ("SPARK_SKETCH_V1", {673, 257, 603, 440, 490}),
+    ("SPARK_SKETCH_V2", {25, 630, 467, 304, 141}),
+])
+def test_put_1_sets_the_bits_guava_and_spark_set(strategy, bits):
+    f = BloomFilter.with_shape(768, 5, strategy)
+    f.put(1)
+    assert set_bits(f.to_redis_bitmap()) == bits
