@@ -378,3 +378,11 @@ def test_put_1_sets_the_bits_guava_and_spark_set(strategy, bits):
     f = BloomFilter.with_shape(768, 5, strategy)
     f.put(1)
     assert set_bits(f.to_redis_bitmap()) == bits
+
+
+def test_a_filter_beyond_the_memory_limit_is_a_memory_error_before_allocating():
+    # 2^43 bits (1 TiB) is the largest shape, beyond this machine's memory: refused, not attempted
+    with pytest.raises(MemoryError, match="bit array"):
+        BloomFilter.with_shape(2**43, 1)
+    with pytest.raises(ValueError, match="numBits"):
+        BloomFilter.with_shape(2**43 + 64, 1)
