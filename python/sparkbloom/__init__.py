@@ -1,5 +1,10 @@
-"""sparkbloom for PySpark: per-group Bloom filters in DataFrames, backed by sparkbloom's JVM jars
-(Rust core, Guava-compatible format).
+"""sparkbloom: Bloom filters with a Rust core, bit-exact with Guava's and Spark's, for Python
+services (the native module, no JVM) and for PySpark (per-group filters in DataFrames, backed by
+sparkbloom's JVM jars).
+
+    from sparkbloom import BloomFilter
+    seen = BloomFilter.from_bytes(blob)             # a filter Spark built (FORMAT.md bytes)
+    seen.retain_absent(numpy.array(items))          # the items certainly not seen, in order
 
     import sparkbloom
     spark = sparkbloom.with_jars(SparkSession.builder).getOrCreate()   # or spark.jars = sparkbloom.jars()
@@ -23,10 +28,16 @@ from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from ._native import STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter
+
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "JAR_VERSION",
+    "STRATEGIES",
+    "BloomFilter",
+    "CorruptFilterError",
+    "CountingBloomFilter",
     "SparkBloomError",
     "build",
     "build_strings",
@@ -46,7 +57,16 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
     return builder.config("spark.jars", jars(scala_binary))
 
 
+_NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "STRATEGIES")
+
+
 def __getattr__(name: str):
+    # The native filters load on first use, so jars() works from a source tree without the
+    # compiled extension (python/tests/test_jars_without_pyspark.py).
+    if name in _NATIVE:
+        from . import _native
+
+        return getattr(_native, name)
     # The pyspark-dependent half loads on first use, so jars() works where pyspark is not installed.
     if name in ("build", "build_strings", "might_contain", "register",
                 "retain_absent", "retain_absent_strings"):

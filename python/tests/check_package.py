@@ -1,7 +1,8 @@
 """Checks the installed sparkbloom package on the installed PySpark (run by
 scripts/test-pyspark-package.sh, once per PySpark version).
 
-    python check_package.py            # jars(), register, build / retain_absent / might_contain
+    python check_package.py            # jars(), register, build / retain_absent / might_contain,
+                                       # and the native module reading the filters Spark built
     python check_package.py no-jars    # a session without the jars: register names what is missing
     python check_package.py no-core    # only the module jar: register names the core jar
 
@@ -59,6 +60,18 @@ def without_pyspark():
             check("jars() without pyspark: " + name, False, str(e)[:300])
 
 
+def native_reads(filters, history, what):
+    """The filters Spark built, read by the native module in this Python process (no JVM)."""
+    missing, identical = 0, True
+    for row in filters.collect():
+        blob = bytes(row.filter)
+        f = sparkbloom.BloomFilter.from_bytes(blob)
+        missing += sum(1 for item in history[row.user] if item not in f)
+        identical = identical and f.to_bytes() == blob
+    check(f"native BloomFilter.from_bytes: every {what} in the filters Spark built", missing == 0, str(missing))
+    check(f"native to_bytes: the {what} filters re-encoded byte for byte", identical)
+
+
 def pipeline():
     scala = sparkbloom.scala_binary_version()
     expected = "2.12" if pyspark.__version__.startswith("3.") else "2.13"
@@ -98,6 +111,7 @@ def pipeline():
 
     filters = hist_df.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
     check("build: a binary column", dict(filters.dtypes)["filter"] == "binary")
+    native_reads(filters, history, "history item")
     kept = {r.user: r.items for r in cand_df.join(filters, "user", "left")
             .select("user", sparkbloom.retain_absent("filter", "items").alias("items")).collect()}
     seen_passed = sum(1 for u, its in kept.items() for i in (its or []) if i in set(history.get(u, [])))
@@ -128,6 +142,7 @@ def pipeline():
     sh_df = spark.createDataFrame([(u, w) for u, its in shist.items() for w in its], "user string, url string")
     sc_df = spark.createDataFrame(list(scand.items()), "user string, urls array<string>")
     sfilters = sh_df.groupBy("user").agg(sparkbloom.build_strings("url", 1000, 0.001).alias("filter"))
+    native_reads(sfilters, shist, "history string")
     skept = {r.user: r.urls for r in sc_df.join(sfilters, "user")
              .select("user", sparkbloom.retain_absent_strings("filter", "urls").alias("urls")).collect()}
     check("retain_absent_strings: no seen string passes",

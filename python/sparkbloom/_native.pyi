@@ -1,0 +1,156 @@
+"""Type stub of sparkbloom._native, the compiled core (rust/python over the Rust crate).
+
+Keys, everywhere one is taken, are hashed as Java's ``BloomFilter.put`` overloads hash them, so a
+filter built by Spark or Guava answers here as it answers there:
+
+* ``int`` (or a numpy integer) as ``put(long)``: two's complement; outside [-2**63, 2**63 - 1]
+  it is a ``ValueError`` naming the key;
+* ``str`` as ``put(String)`` with UTF-8 (``Funnels.stringFunnel(UTF_8)``);
+* ``bytes`` / ``bytearray`` as ``put(byte[])``.
+
+A batch (``keys``) is any iterable of keys; a one-dimensional numpy int64 array is read in place
+and processed in one call with the GIL released. ``bool``, ``float`` and ``None`` are not keys
+(``TypeError``).
+"""
+
+from typing import Iterable, List, Union
+
+import numpy as np
+import numpy.typing as npt
+
+Key = Union[int, str, bytes, bytearray, np.integer]
+Keys = Union[Iterable[Key], npt.NDArray[np.int64]]
+
+#: The strategies the core supports, by their FORMAT.md names.
+STRATEGIES: List[str]
+
+class CorruptFilterError(ValueError):
+    """Serialized filter bytes are malformed; the message names the first bad field by its
+    FORMAT.md name (``magic``, ``version``, ``length``, ``checksum``, ``payload``...)."""
+
+class BloomFilter:
+    """A Bloom filter whose bits sit where Guava's ``BloomFilter`` (``MURMUR128_MITZ_64``,
+    ``MURMUR128_MITZ_32``) or Spark's ``BloomFilter`` (``SPARK_SKETCH_V1``/``V2``) puts them, or
+    ``BLOCKED`` (one 512-bit block per key; ours only). No false negatives; false positives at
+    about ``fpp`` when filled with ``expected_insertions`` keys. Thread-safe: one filter can be
+    filled and queried from several threads at once.
+    """
+
+    def __init__(self, expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> None:
+        """A filter sized for ``expected_insertions`` keys at false-positive probability ``fpp``
+        (strictly between 0 and 1): Guava's ``create(n, fpp)`` shape for MITZ_64, Guava 14's for
+        MITZ_32, Spark's for the sketch strategies. ``ValueError`` names a bad argument."""
+    @staticmethod
+    def with_shape(num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_64") -> "BloomFilter":
+        """An empty filter of exactly ``num_bits`` bits and ``num_hashes`` (1..255) hashes."""
+    def put(self, key: Key) -> bool:
+        """Adds ``key``; whether any bit changed."""
+    def put_all(self, keys: Keys) -> bool:
+        """Adds every key; whether any bit changed."""
+    def might_contain(self, key: Key) -> bool:
+        """``False``: ``key`` was certainly never put; ``True``: it probably was."""
+    def __contains__(self, key: Key) -> bool: ...
+    def might_contain_all(self, keys: Keys) -> npt.NDArray[np.bool_]:
+        """``might_contain`` of every key, in order, as a numpy bool array (a list of bool where
+        numpy is not installed)."""
+    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.int64], List[Key]]:
+        """The keys certainly not in the filter, in order: an int64 array for a contiguous int64
+        array, else a list of the keys given."""
+    def approximate_element_count(self) -> int:
+        """Guava's ``approximateElementCount``: -m/k * ln(1 - bits set/m), rounded."""
+    def expected_fpp(self) -> float:
+        """Probability that a key never put is reported present: (bits set / m)^k."""
+    def bits_set(self) -> int:
+        """Number of bits set."""
+    @property
+    def bit_size(self) -> int:
+        """Bits in the array (m)."""
+    @property
+    def num_hash_functions(self) -> int:
+        """Bit positions per key (k)."""
+    @property
+    def strategy(self) -> str:
+        """The strategy's name (one of :data:`STRATEGIES`)."""
+    def is_compatible(self, other: "BloomFilter") -> bool:
+        """Whether ``merge``/``intersect`` accept ``other``: same m, k and strategy."""
+    def merge(self, other: "BloomFilter") -> None:
+        """ORs ``other`` into this filter (union); ``ValueError`` names what differs."""
+    def intersect(self, other: "BloomFilter") -> None:
+        """ANDs ``other`` into this filter; ``ValueError`` names what differs."""
+    def copy(self) -> "BloomFilter":
+        """An independent copy."""
+    def __copy__(self) -> "BloomFilter": ...
+    def __deepcopy__(self, memo: object) -> "BloomFilter": ...
+    def clear(self) -> None:
+        """Clears every bit."""
+    def to_bytes(self) -> bytes:
+        """The filter in sparkbloom's format (FORMAT.md): what the JVM library and Spark
+        functions write; sparse when few bits are set."""
+    @staticmethod
+    def from_bytes(data: bytes) -> "BloomFilter":
+        """The filter ``data`` (FORMAT.md) holds; :class:`CorruptFilterError` names a bad field."""
+    def to_guava_bytes(self) -> bytes:
+        """Guava's ``BloomFilter.writeTo`` stream (MITZ_32 and MITZ_64 only)."""
+    @staticmethod
+    def from_guava_bytes(data: bytes) -> "BloomFilter":
+        """The filter of a Guava ``writeTo`` stream (``readFrom``'s input)."""
+    def to_spark_bytes(self) -> bytes:
+        """Spark's ``BloomFilter.writeTo`` stream (SPARK_SKETCH_V1 / V2 filters only)."""
+    @staticmethod
+    def from_spark_bytes(data: bytes) -> "BloomFilter":
+        """The filter of a Spark ``BloomFilter.writeTo`` stream (V1 or V2)."""
+    def to_redis_bitmap(self) -> bytes:
+        """The bits as a Redis bitmap string (``SETBIT`` order: bit 0 is byte 0's top bit)."""
+    @staticmethod
+    def from_redis_bitmap(
+        bitmap: bytes, num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_32"
+    ) -> "BloomFilter":
+        """The filter of ``num_bits`` bits and ``num_hashes`` hashes whose Redis bitmap (``GET
+        key``) is ``bitmap``; a shorter bitmap is zero-extended."""
+    def __reduce__(self) -> object:
+        """Pickles as ``BloomFilter.from_bytes(self.to_bytes())``."""
+    def __eq__(self, other: object) -> bool:
+        """Same strategy, shape and bits."""
+
+class CountingBloomFilter:
+    """A counting Bloom filter: a 4-bit counter per position (saturating at 15), so keys can be
+    removed. Strategies MURMUR128_MITZ_64 (default) and MURMUR128_MITZ_32; sized as
+    :class:`BloomFilter`. Removing a key that was never added can cause false negatives."""
+
+    def __init__(self, expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> None: ...
+    def add(self, key: Key) -> bool:
+        """Increments ``key``'s counters; whether any changed."""
+    def add_all(self, keys: Keys) -> bool:
+        """Adds every key; whether any counter changed."""
+    def remove(self, key: Key) -> bool:
+        """Removes one occurrence; ``False`` (nothing changed) when ``key`` is certainly absent."""
+    def remove_all(self, keys: Keys) -> int:
+        """Removes every key; how many were possibly present, hence removed."""
+    def count(self, key: Key) -> int:
+        """The smallest of ``key``'s counters: an upper bound on how often it was added (0..15)."""
+    def might_contain(self, key: Key) -> bool: ...
+    def __contains__(self, key: Key) -> bool: ...
+    def might_contain_all(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
+    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.int64], List[Key]]: ...
+    @property
+    def bit_size(self) -> int:
+        """Counters (m)."""
+    @property
+    def num_hash_functions(self) -> int: ...
+    @property
+    def strategy(self) -> str: ...
+    def saturated_counters(self) -> int:
+        """Counters stuck at 15."""
+    def merge(self, other: "CountingBloomFilter") -> None:
+        """Adds ``other``'s counters (saturating)."""
+    def subtract(self, other: "CountingBloomFilter") -> None:
+        """Subtracts ``other``'s counters."""
+    def copy(self) -> "CountingBloomFilter": ...
+    def to_bloom_filter(self) -> BloomFilter:
+        """The plain filter with a bit set where a counter is nonzero: byte-identical to a
+        :class:`BloomFilter` holding the keys still present while no counter saturated."""
+    def to_bytes(self) -> bytes:
+        """The counting filter in sparkbloom's format (FORMAT.md, counting version)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> "CountingBloomFilter": ...
+    def __reduce__(self) -> object: ...

@@ -1,0 +1,284 @@
+//! `sparkbloom.BloomFilter`: the core's filter, bit-exact with Guava's and Spark's.
+
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBytes, PyTuple};
+use sparkbloom::format;
+
+use crate::errors::py_result;
+use crate::keys::{self, Key, Keys};
+use crate::{args, queries, strategy};
+
+/// A Bloom filter whose bits sit where Guava's (or Spark's) `BloomFilter` puts them: no false
+/// negatives, thread-safe puts and queries, and the byte formats the JVM side reads and writes.
+#[pyclass(frozen, module = "sparkbloom", name = "BloomFilter")]
+pub(crate) struct BloomFilter {
+    pub(crate) inner: sparkbloom::BloomFilter,
+}
+
+impl From<sparkbloom::BloomFilter> for BloomFilter {
+    fn from(inner: sparkbloom::BloomFilter) -> Self {
+        BloomFilter { inner }
+    }
+}
+
+#[pymethods]
+impl BloomFilter {
+    /// A filter sized for `expected_insertions` keys at false-positive probability `fpp` (strictly
+    /// between 0 and 1) with `strategy` (see `sparkbloom.STRATEGIES`): Guava's `create(n, fpp)` shape
+    /// for MITZ_64. `ValueError` / `TypeError` name a bad argument.
+    #[new]
+    #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
+    fn new(
+        expected_insertions: &Bound<'_, PyAny>,
+        fpp: &Bound<'_, PyAny>,
+        strategy: &str,
+    ) -> PyResult<Self> {
+        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let fpp = args::fpp(fpp)?;
+        let strategy = strategy::parse(strategy)?;
+        py_result(sparkbloom::BloomFilter::with_strategy(n, fpp, strategy)).map(Self::from)
+    }
+
+    /// An empty filter of exactly `num_bits` bits and `num_hashes` hash functions.
+    #[staticmethod]
+    #[pyo3(signature = (num_bits, num_hashes, strategy = "MURMUR128_MITZ_64"))]
+    fn with_shape(
+        num_bits: &Bound<'_, PyAny>,
+        num_hashes: &Bound<'_, PyAny>,
+        strategy: &str,
+    ) -> PyResult<Self> {
+        let shape = shape(num_bits, num_hashes)?;
+        let strategy = strategy::parse(strategy)?;
+        py_result(sparkbloom::BloomFilter::with_shape(shape, strategy)).map(Self::from)
+    }
+
+    /// Adds `key` (int as Java's `put(long)`, str as UTF-8, bytes); whether any bit changed.
+    fn put(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match keys::key(key)? {
+            Key::Long(long) => self.inner.put(long),
+            Key::Bytes(bytes) => self.inner.put_bytes(&bytes),
+        })
+    }
+
+    /// Adds every key of `keys` (an iterable, or a numpy int64 array read in place with the GIL
+    /// released); whether any bit changed.
+    fn put_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let batch = keys::keys(keys, "keys")?;
+        if let Some(longs) = batch.longs() {
+            let filter = &self.inner;
+            return Ok(py.detach(|| filter.put_all(longs)));
+        }
+        let mut changed = false;
+        if let Keys::Mixed(items) = &batch {
+            for item in items {
+                changed |= self.put(item)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// `False`: `key` was certainly never put; `True`: it probably was.
+    fn might_contain(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        queries::contains(&self.inner, key)
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        queries::contains(&self.inner, key)
+    }
+
+    /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
+    fn might_contain_all<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        queries::might_contain_all(py, &self.inner, keys)
+    }
+
+    /// The keys certainly not in the filter, in order: an int64 array for an int64 array, else a
+    /// list of the keys given.
+    fn retain_absent<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        queries::retain_absent(py, &self.inner, keys)
+    }
+
+    /// Guava's `approximateElementCount`: -m/k · ln(1 − bits set / m), rounded.
+    fn approximate_element_count(&self) -> u64 {
+        self.inner.approximate_element_count()
+    }
+
+    /// Probability that a key never put is reported present: (bits set / m)^k.
+    fn expected_fpp(&self) -> f64 {
+        self.inner.expected_fpp()
+    }
+
+    /// Number of bits set.
+    fn bits_set(&self) -> u64 {
+        self.inner.bits_set()
+    }
+
+    /// Bits in the array (m).
+    #[getter]
+    fn bit_size(&self) -> u64 {
+        self.inner.num_bits()
+    }
+
+    /// Bit positions per key (k).
+    #[getter]
+    fn num_hash_functions(&self) -> u32 {
+        self.inner.num_hashes()
+    }
+
+    /// The strategy's name.
+    #[getter]
+    fn strategy(&self) -> &'static str {
+        self.inner.strategy().name()
+    }
+
+    /// Whether `merge` / `intersect` accept `other`: same m, k and strategy.
+    fn is_compatible(&self, other: &BloomFilter) -> bool {
+        self.inner.is_compatible(&other.inner)
+    }
+
+    /// ORs `other` into this filter (union); `ValueError` names what differs.
+    fn merge(&self, other: &BloomFilter) -> PyResult<()> {
+        py_result(self.inner.union(&other.inner))
+    }
+
+    /// ANDs `other` into this filter; `ValueError` names what differs.
+    fn intersect(&self, other: &BloomFilter) -> PyResult<()> {
+        py_result(self.inner.intersect(&other.inner))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyResult<Self> {
+        py_result(self.inner.try_clone()).map(Self::from)
+    }
+
+    fn __copy__(&self) -> PyResult<Self> {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.copy()
+    }
+
+    /// Clears every bit.
+    fn clear(&self) {
+        self.inner.clear()
+    }
+
+    /// The filter in sparkbloom's format (FORMAT.md), as the JVM library writes it.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py_result(format::try_encode(&self.inner))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The filter `data` holds (FORMAT.md); `CorruptFilterError` names the first bad field.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        py_result(format::decode(data)).map(Self::from)
+    }
+
+    /// Guava's `BloomFilter.writeTo` stream (MITZ_32 / MITZ_64 filters).
+    fn to_guava_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py_result(format::guava::encode(&self.inner))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The filter of a Guava `writeTo` stream.
+    #[staticmethod]
+    fn from_guava_bytes(data: &[u8]) -> PyResult<Self> {
+        py_result(format::guava::decode(data)).map(Self::from)
+    }
+
+    /// Spark's `BloomFilter.writeTo` stream (SPARK_SKETCH_V1 / V2 filters).
+    fn to_spark_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py_result(format::spark_sketch::encode(&self.inner))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The filter of a Spark `BloomFilter.writeTo` stream.
+    #[staticmethod]
+    fn from_spark_bytes(data: &[u8]) -> PyResult<Self> {
+        py_result(format::spark_sketch::decode(data)).map(Self::from)
+    }
+
+    /// The bits as a Redis bitmap string (`SETBIT` order).
+    fn to_redis_bitmap<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py_result(format::redis_bitmap::encode(&self.inner))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The filter of `num_bits` bits and `num_hashes` hashes whose Redis bitmap is `bitmap`.
+    #[staticmethod]
+    #[pyo3(signature = (bitmap, num_bits, num_hashes, strategy = "MURMUR128_MITZ_32"))]
+    fn from_redis_bitmap(
+        bitmap: &[u8],
+        num_bits: &Bound<'_, PyAny>,
+        num_hashes: &Bound<'_, PyAny>,
+        strategy: &str,
+    ) -> PyResult<Self> {
+        let shape = shape(num_bits, num_hashes)?;
+        let strategy = strategy::parse(strategy)?;
+        py_result(format::redis_bitmap::decode(bitmap, shape, strategy)).map(Self::from)
+    }
+
+    /// Pickles as `BloomFilter.from_bytes(self.to_bytes())`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_bytes = slf.get_type().getattr("from_bytes")?;
+        let bytes = slf.get().to_bytes(py)?;
+        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<BloomFilter>() else {
+            return Ok(py.NotImplemented());
+        };
+        let equal = self.inner == other.get().inner;
+        match op {
+            CompareOp::Eq => Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind()),
+            CompareOp::Ne => Ok((!equal).into_pyobject(py)?.to_owned().into_any().unbind()),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "BloomFilter(bit_size={}, num_hash_functions={}, strategy={:?}, bits_set={})",
+            self.inner.num_bits(),
+            self.inner.num_hashes(),
+            self.inner.strategy().name(),
+            self.inner.bits_set()
+        )
+    }
+
+    #[classattr]
+    fn __hash__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
+    }
+}
+
+/// (m, k) from Python ints; the core checks their ranges.
+pub(crate) fn shape(
+    num_bits: &Bound<'_, PyAny>,
+    num_hashes: &Bound<'_, PyAny>,
+) -> PyResult<sparkbloom::Shape> {
+    let num_bits = args::positive_int(num_bits, "num_bits")?;
+    let num_hashes = args::positive_int(num_hashes, "num_hashes")?;
+    let num_hashes = u32::try_from(num_hashes).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "num_hashes must be at most 255, not {num_hashes}"
+        ))
+    })?;
+    Ok(sparkbloom::Shape {
+        num_bits,
+        num_hashes,
+    })
+}

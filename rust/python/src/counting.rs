@@ -1,0 +1,199 @@
+//! `sparkbloom.CountingBloomFilter`: 4-bit counters instead of bits, so keys can be removed.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+use sparkbloom::format;
+
+use crate::bloom::BloomFilter;
+use crate::errors::py_result;
+use crate::keys::{self, Key, Keys};
+use crate::{args, queries, strategy};
+
+/// A counting Bloom filter: a 4-bit counter per position, so keys can be removed.
+#[pyclass(frozen, module = "sparkbloom", name = "CountingBloomFilter")]
+pub(crate) struct CountingBloomFilter {
+    inner: sparkbloom::CountingBloomFilter,
+}
+
+impl From<sparkbloom::CountingBloomFilter> for CountingBloomFilter {
+    fn from(inner: sparkbloom::CountingBloomFilter) -> Self {
+        CountingBloomFilter { inner }
+    }
+}
+
+#[pymethods]
+impl CountingBloomFilter {
+    /// A counting filter (4-bit counters) sized as `BloomFilter(expected_insertions, fpp, strategy)`;
+    /// MURMUR128_MITZ_64 or MURMUR128_MITZ_32.
+    #[new]
+    #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
+    fn new(
+        expected_insertions: &Bound<'_, PyAny>,
+        fpp: &Bound<'_, PyAny>,
+        strategy: &str,
+    ) -> PyResult<Self> {
+        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let fpp = args::fpp(fpp)?;
+        let strategy = strategy::parse(strategy)?;
+        py_result(sparkbloom::CountingBloomFilter::with_strategy(
+            n, fpp, strategy,
+        ))
+        .map(Self::from)
+    }
+
+    /// Increments `key`'s counters; whether any changed.
+    fn add(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match keys::key(key)? {
+            Key::Long(long) => self.inner.add(long),
+            Key::Bytes(bytes) => self.inner.add_bytes(&bytes),
+        })
+    }
+
+    /// Adds every key (numpy int64 arrays with the GIL released); whether any counter changed.
+    fn add_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let batch = keys::keys(keys, "keys")?;
+        if let Some(longs) = batch.longs() {
+            let filter = &self.inner;
+            return Ok(py.detach(|| filter.add_all(longs)));
+        }
+        let mut changed = false;
+        if let Keys::Mixed(items) = &batch {
+            for item in items {
+                changed |= self.add(item)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Removes one occurrence of `key`; `False`, changing nothing, when it is certainly absent.
+    fn remove(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match keys::key(key)? {
+            Key::Long(long) => self.inner.remove(long),
+            Key::Bytes(bytes) => self.inner.remove_bytes(&bytes),
+        })
+    }
+
+    /// Removes every key; how many were possibly present, hence removed.
+    fn remove_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let batch = keys::keys(keys, "keys")?;
+        if let Some(longs) = batch.longs() {
+            let filter = &self.inner;
+            return Ok(py.detach(|| filter.remove_all(longs)));
+        }
+        let mut removed = 0;
+        if let Keys::Mixed(items) = &batch {
+            for item in items {
+                removed += u64::from(self.remove(item)?);
+            }
+        }
+        Ok(removed)
+    }
+
+    /// The smallest of `key`'s counters: an upper bound on how often it was added (15: 15 or more).
+    fn count(&self, key: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(match keys::key(key)? {
+            Key::Long(long) => self.inner.count(long),
+            Key::Bytes(bytes) => self.inner.count_bytes(&bytes),
+        })
+    }
+
+    /// `False`: `key` was certainly never put; `True`: it probably was.
+    fn might_contain(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        queries::contains(&self.inner, key)
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        queries::contains(&self.inner, key)
+    }
+
+    /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
+    fn might_contain_all<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        queries::might_contain_all(py, &self.inner, keys)
+    }
+
+    /// The keys certainly not in the filter, in order: an int64 array for an int64 array, else a
+    /// list of the keys given.
+    fn retain_absent<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        queries::retain_absent(py, &self.inner, keys)
+    }
+
+    /// Counters (m).
+    #[getter]
+    fn bit_size(&self) -> u64 {
+        self.inner.num_bits()
+    }
+
+    /// Bit positions per key (k).
+    #[getter]
+    fn num_hash_functions(&self) -> u32 {
+        self.inner.num_hashes()
+    }
+
+    /// The strategy's name.
+    #[getter]
+    fn strategy(&self) -> &'static str {
+        self.inner.strategy().name()
+    }
+
+    /// Counters stuck at 15.
+    fn saturated_counters(&self) -> u64 {
+        self.inner.saturated_counters()
+    }
+
+    /// Adds `other`'s counters (saturating at 15).
+    fn merge(&self, other: &CountingBloomFilter) -> PyResult<()> {
+        py_result(self.inner.merge(&other.inner))
+    }
+
+    /// Subtracts `other`'s counters (floored at 0).
+    fn subtract(&self, other: &CountingBloomFilter) -> PyResult<()> {
+        py_result(self.inner.subtract(&other.inner))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyResult<Self> {
+        py_result(self.inner.try_clone()).map(Self::from)
+    }
+
+    /// The plain filter with a bit set where a counter is nonzero.
+    fn to_bloom_filter(&self) -> PyResult<BloomFilter> {
+        py_result(self.inner.to_bloom_filter()).map(BloomFilter::from)
+    }
+
+    /// The counting filter in sparkbloom's format (FORMAT.md, counting version).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py_result(format::counting::try_encode(&self.inner))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The counting filter `data` holds; `CorruptFilterError` names the first bad field.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        py_result(format::counting::decode(data)).map(Self::from)
+    }
+
+    /// Pickles as `CountingBloomFilter.from_bytes(self.to_bytes())`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_bytes = slf.get_type().getattr("from_bytes")?;
+        let bytes = slf.get().to_bytes(py)?;
+        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "CountingBloomFilter(bit_size={}, num_hash_functions={}, strategy={:?})",
+            self.inner.num_bits(),
+            self.inner.num_hashes(),
+            self.inner.strategy().name()
+        )
+    }
+}

@@ -1,0 +1,27 @@
+//! `sparkbloom._native`: the core crate's filters and byte formats for Python, so that Python
+//! services without a JVM read, query and write the filters Spark builds.
+//!
+//! Every call goes through the core's public API; its errors become Python exceptions
+//! (`errors`), and no path here panics.
+
+mod args;
+mod bloom;
+mod counting;
+mod errors;
+mod keys;
+mod queries;
+mod strategy;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<bloom::BloomFilter>()?;
+    m.add_class::<counting::CountingBloomFilter>()?;
+    m.add(
+        "CorruptFilterError",
+        m.py().get_type::<errors::CorruptFilterError>(),
+    )?;
+    m.add("STRATEGIES", strategy::names())?;
+    Ok(())
+}

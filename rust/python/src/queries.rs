@@ -1,0 +1,109 @@
+//! Batch queries shared by both filter classes: answers for a batch of keys, and the keys a
+//! filter certainly does not hold. Integer batches run in the core's batch calls with the GIL
+//! released; other batches key by key.
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::keys::{self, Key, Keys};
+
+/// What a batch query needs of a filter.
+pub(crate) trait Membership: Sync {
+    fn contains_long(&self, key: u64) -> bool;
+    fn contains_bytes(&self, key: &[u8]) -> bool;
+    fn contains_all(&self, keys: &[u64]) -> Vec<bool>;
+}
+
+impl Membership for sparkbloom::BloomFilter {
+    fn contains_long(&self, key: u64) -> bool {
+        self.might_contain(key)
+    }
+    fn contains_bytes(&self, key: &[u8]) -> bool {
+        self.might_contain_bytes(key)
+    }
+    fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
+        self.might_contain_all(keys)
+    }
+}
+
+impl Membership for sparkbloom::CountingBloomFilter {
+    fn contains_long(&self, key: u64) -> bool {
+        self.might_contain(key)
+    }
+    fn contains_bytes(&self, key: &[u8]) -> bool {
+        self.might_contain_bytes(key)
+    }
+    fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
+        self.might_contain_all(keys)
+    }
+}
+
+/// `might_contain` of one key of any kind.
+pub(crate) fn contains(filter: &impl Membership, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(match keys::key(key)? {
+        Key::Long(long) => filter.contains_long(long),
+        Key::Bytes(bytes) => filter.contains_bytes(&bytes),
+    })
+}
+
+/// `might_contain` of every key of the batch, in order.
+fn answers(py: Python<'_>, filter: &impl Membership, batch: &Keys<'_>) -> PyResult<Vec<bool>> {
+    if let Some(longs) = batch.longs() {
+        return Ok(py.detach(|| filter.contains_all(longs)));
+    }
+    match batch {
+        Keys::Mixed(items) => items.iter().map(|key| contains(filter, key)).collect(),
+        _ => Ok(Vec::new()), // every other batch has longs
+    }
+}
+
+/// Whether numpy can be imported (it is a dependency, but `pip install --no-deps` skips it).
+fn numpy_available(py: Python<'_>) -> bool {
+    py.import("numpy").is_ok()
+}
+
+/// The answers for `keys`: a numpy bool array, or a list of bool where numpy is not installed.
+pub(crate) fn might_contain_all<'py>(
+    py: Python<'py>,
+    filter: &impl Membership,
+    keys: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = keys::keys(keys, "keys")?;
+    let answers = answers(py, filter, &batch)?;
+    if numpy_available(py) {
+        Ok(PyArray1::from_vec(py, answers).into_any())
+    } else {
+        Ok(PyList::new(py, answers)?.into_any())
+    }
+}
+
+/// The keys the filter certainly does not hold, in order: an int64 array for an int64 array,
+/// else a list of the keys given.
+pub(crate) fn retain_absent<'py>(
+    py: Python<'py>,
+    filter: &impl Membership,
+    keys: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = keys::keys(keys, "keys")?;
+    let answers = answers(py, filter, &batch)?;
+    let absent = |i: &usize| !answers[*i];
+    match &batch {
+        Keys::Array(_) => {
+            let longs = batch.longs().unwrap_or_default();
+            let kept: Vec<i64> = (0..longs.len())
+                .filter(absent)
+                .map(|i| longs[i] as i64)
+                .collect();
+            Ok(PyArray1::from_vec(py, kept).into_any())
+        }
+        Keys::Longs(longs) => {
+            let kept = (0..longs.len()).filter(absent).map(|i| longs[i] as i64);
+            Ok(PyList::new(py, kept)?.into_any())
+        }
+        Keys::Mixed(items) => {
+            let kept = (0..items.len()).filter(absent).map(|i| &items[i]);
+            Ok(PyList::new(py, kept)?.into_any())
+        }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Python package's native core (rust/python, the extension sparkbloom._native): pip-installs
+# python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
+# compiles the extension with cargo), then runs python/tests/test_native.py on the installed
+# package and the pure-Python cases of check_package.py (jars() without pyspark) against the
+# same install. Needs only cargo and python3 (3.9+); pip fetches the rest.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VENV="$ROOT/target/python-native-venv"
+PYTHON="${PYTHON:-python3}"
+
+rm -rf "$VENV"
+"$PYTHON" -m venv "$VENV"
+echo "[build] pip install ./python pytest numpy (maturin builds sparkbloom._native) ..." >&2
+"$VENV/bin/pip" install -q --disable-pip-version-check ./python pytest numpy
+
+# outside the repository, so that the installed package is the one imported
+cd /tmp
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests/test_native.py" \
+  "$ROOT/python/tests/test_jars_without_pyspark.py"
+"$VENV/bin/python" - "$ROOT/python/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import sparkbloom
+from pathlib import Path
+import test_jars_without_pyspark as cases
+installed = Path(sparkbloom.__file__).resolve().parent.parent
+names = sorted(n for n in dir(cases) if n.startswith("test_"))
+for name in names:
+    getattr(cases, name)(installed)
+print(f"jars() without pyspark on the installed package: {len(names)} passed")
+PY
