@@ -113,7 +113,9 @@ rust_lint() {
   cargo fmt --all -- --check && rustfmt --edition 2024 --check fuzz/fuzz_targets/*.rs &&
     cargo clippy --all-targets --locked -- -D warnings &&
     # The JNI bridge is behind the `jni` feature (the JVM build enables it): lint it too.
-    cargo clippy --all-targets --all-features --locked -- -D warnings
+    cargo clippy --all-targets --all-features --locked -- -D warnings &&
+    # The Python bindings (rust/python) are a workspace member outside default-members.
+    cargo clippy -p sparkbloom-python --all-targets --locked -- -D warnings
 }
 
 rust_tests() {
@@ -234,6 +236,11 @@ pyspark_package_tests() {
     scripts/test-pyspark-package.sh
 }
 
+# The Python package's native core: pip install ./python (maturin from PyPI), its tests.
+python_native_tests() {
+  scripts/test-python-native.sh
+}
+
 # The SQL extension from the real spark-sql CLIs (newest PySpark with the _2.13 jar, 3.5.9 with the
 # _2.12 one), a Spark Connect server with a JVM-less Python client, and the Thrift server.
 sql_tests() {
@@ -296,6 +303,7 @@ suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests
 suite "sql" sql_tests
+suite "python-native" python_native_tests
 suite "sbt-consumer" sbt_consumer_tests
 suite "gradle-consumer" gradle_consumer_tests
 suite "spark-fault" spark_fault_tests

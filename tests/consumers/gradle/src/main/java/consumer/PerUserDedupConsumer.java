@@ -5,6 +5,8 @@ import static org.apache.spark.sql.functions.col;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.BloomFunctions;
 import io.sparkbloom.spark.PerKeyFilters;
+import io.sparkbloom.spark.PerKeyOptions;
+import io.sparkbloom.spark.Sizing;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,7 +77,9 @@ public final class PerUserDedupConsumer {
 
     // 1. one filter per user in 4 hash partitions, saved as an objectFile
     JavaPairRDD<String, BloomFilter> filters =
-        PerKeyFilters.buildPerKey(jsc.parallelizePairs(history, 4), HISTORY, FPP, 4);
+        PerKeyFilters.buildPerKey(
+            jsc.parallelizePairs(history, 4),
+            PerKeyOptions.of(Sizing.fixed(HISTORY, FPP)).withPartitions(4));
     PerKeyFilters.saveAsObjectFile(filters, output);
 
     // 2. later: the saved filters against the candidates, joined (only the candidates move) ...
