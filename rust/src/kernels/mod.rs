@@ -181,6 +181,7 @@ pub(crate) struct Cpu {
     /// AVX-512 F and DQ, and the AVX-512 kernel chosen.
     pub(crate) avx512: bool,
     /// [`avx512`](Self::avx512) and BW (byte and word lanes: the JNI's narrowing of UTF-16).
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))] // read only by the JNI bridge
     pub(crate) avx512_bw: bool,
     /// [`avx512`](Self::avx512) and VPOPCNTDQ.
     pub(crate) avx512_popcnt: bool,
