@@ -2,6 +2,10 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
+import io.sparkbloom.spark.sql.CoreJarCheck;
+import io.sparkbloom.spark.sql.RetainAbsentUdf;
+import io.sparkbloom.spark.sql.SqlArgumentCheck;
+import io.sparkbloom.spark.sql.SqlItems;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
@@ -261,7 +265,7 @@ public final class BloomFunctions {
      *     #RETAIN_ABSENT_STRING})
      */
     @Override
-    long[] keys(Object[] elements, int n) {
+    protected long[] keys(Object[] elements, int n) {
       long[] keys = new long[n];
       for (int i = 0; i < n; i++) {
         if (elements[i] instanceof String) {
@@ -274,7 +278,7 @@ public final class BloomFunctions {
     }
 
     @Override
-    long[] retainAbsent(BloomFilter filter, long[] keys) {
+    protected long[] retainAbsent(BloomFilter filter, long[] keys) {
       return filter.retainAbsent(keys);
     }
   }

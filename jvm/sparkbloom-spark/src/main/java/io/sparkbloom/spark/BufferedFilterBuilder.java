@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.KryoSerializable;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.FilterAllocation;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
@@ -52,7 +53,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
 
   /** A configured builder; the arguments are checked by the core's own rules. */
   BufferedFilterBuilder(long expectedInsertions, double fpp) {
-    validate(expectedInsertions, fpp);
+    FilterAllocation.check(expectedInsertions, fpp);
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
   }
@@ -60,25 +61,6 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
   /** An unconfigured builder (the SQL aggregate's zero). */
   BufferedFilterBuilder() {
     this.expectedInsertions = UNCONFIGURED;
-  }
-
-  /**
-   * Checks (n, p) by the core's own rules, before any task runs: creates the filter that
-   * {@link BloomFilter#create(long, double)} would and frees it at once. Its bit array is zeroed
-   * memory that the allocator maps lazily and nothing touches, so even a large filter costs no
-   * RAM here.
-   *
-   * @throws IllegalArgumentException naming the argument that the core rejects, or the sizing
-   *     whose filter is larger than this process can allocate
-   */
-  static void validate(long expectedInsertions, double fpp) {
-    create(expectedInsertions, fpp).close();
-  }
-
-  /** {@link BloomFilter#create(long, double)}, a filter too large for the process an IllegalArgumentException. */
-  static BloomFilter create(long expectedInsertions, double fpp) {
-    return FilterAllocation.create(() -> BloomFilter.create(expectedInsertions, fpp),
-        "expectedInsertions " + expectedInsertions + " at fpp " + fpp);
   }
 
   // ---- what a subclass supplies: its typed buffer --------------------------------------------
@@ -119,7 +101,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
   /** Sets the sizing of an unconfigured builder; a configured one must get the same values. */
   S configure(long expectedInsertions, double fpp) {
     if (!isConfigured()) {
-      validate(expectedInsertions, fpp);
+      FilterAllocation.check(expectedInsertions, fpp);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
     } else if (this.expectedInsertions != expectedInsertions || this.fpp != fpp) {
@@ -172,7 +154,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
 
   private BloomFilter ensureFilter() {
     if (filter == null) {
-      filter = create(expectedInsertions, fpp);
+      filter = FilterAllocation.bloomFilter(expectedInsertions, fpp);
     }
     return filter;
   }

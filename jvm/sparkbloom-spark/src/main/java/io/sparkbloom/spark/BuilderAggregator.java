@@ -1,5 +1,6 @@
 package io.sparkbloom.spark;
 
+import io.sparkbloom.spark.build.FilterAllocation;
 import java.io.Serializable;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
@@ -104,7 +105,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
     /** @throws IllegalArgumentException as {@code BloomFilter.create(n, p)} throws it */
     Fixed(Buffers<T, B> buffers, long expectedInsertions, double fpp) {
       super(buffers);
-      BufferedFilterBuilder.validate(expectedInsertions, fpp);
+      FilterAllocation.check(expectedInsertions, fpp);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
     }

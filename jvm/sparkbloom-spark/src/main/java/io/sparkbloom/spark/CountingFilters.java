@@ -3,6 +3,8 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
 import io.sparkbloom.CountingBloomFilter;
+import io.sparkbloom.spark.build.DistinctCount;
+import io.sparkbloom.spark.build.FilterAllocation;
 import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;

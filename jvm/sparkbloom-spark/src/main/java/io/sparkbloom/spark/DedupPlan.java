@@ -1,5 +1,6 @@
 package io.sparkbloom.spark;
 
+import io.sparkbloom.spark.dedup.BroadcastLimit;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

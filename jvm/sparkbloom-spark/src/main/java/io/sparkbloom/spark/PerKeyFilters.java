@@ -1,6 +1,18 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.NullItems;
+import io.sparkbloom.spark.dedup.BatchedRetainAbsent;
+import io.sparkbloom.spark.dedup.BroadcastDedup;
+import io.sparkbloom.spark.dedup.BroadcastLimit;
+import io.sparkbloom.spark.dedup.HashJoinDedup;
+import io.sparkbloom.spark.rdd.KnownPartitionerRDD;
+import io.sparkbloom.spark.rdd.ScalaRdds;
+import io.sparkbloom.spark.storage.ObjectFileRecords;
+import io.sparkbloom.spark.storage.ObjectFileWriter;
+import io.sparkbloom.spark.storage.PartFilesInputFormat;
+import io.sparkbloom.spark.storage.PartitioningMarker;
+import io.sparkbloom.spark.storage.SequenceFilesInputFormat;
 import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.io.BytesWritable;

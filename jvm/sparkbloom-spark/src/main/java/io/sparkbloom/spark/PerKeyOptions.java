@@ -1,5 +1,6 @@
 package io.sparkbloom.spark;
 
+import io.sparkbloom.spark.dedup.BroadcastLimit;
 import java.util.Locale;
 import java.util.Objects;
 import org.apache.spark.api.java.JavaSparkContext;

@@ -3,6 +3,9 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CountingBloomFilter;
 import io.sparkbloom.Strategy;
+import io.sparkbloom.spark.build.DistinctCount;
+import io.sparkbloom.spark.build.FilterAllocation;
+import io.sparkbloom.spark.build.NullItems;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;
@@ -56,7 +59,7 @@ public final class Sizing implements Serializable {
    * @throws IllegalArgumentException naming the argument the core rejects
    */
   public static Sizing fixed(long expectedInsertions, double fpp) {
-    FilterBuilder.validate(expectedInsertions, fpp);
+    FilterAllocation.check(expectedInsertions, fpp);
     return new Sizing(false, expectedInsertions, fpp, 1.0);
   }
 
@@ -85,7 +88,7 @@ public final class Sizing implements Serializable {
     }
     Sizing s = new Sizing(perKey, expectedInsertions, fpp, factor);
     if (!perKey) {
-      FilterBuilder.validate(s.expectedInsertions(0), fpp);
+      FilterAllocation.check(s.expectedInsertions(0), fpp);
     }
     return s;
   }

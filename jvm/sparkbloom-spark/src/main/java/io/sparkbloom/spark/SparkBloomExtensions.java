@@ -1,5 +1,6 @@
 package io.sparkbloom.spark;
 
+import io.sparkbloom.spark.sql.CoreJarCheck;
 import io.sparkbloom.spark.sql.SparkBloomSql;
 import io.sparkbloom.spark.sql.SqlFunction;
 import org.apache.spark.sql.SparkSessionExtensions;

@@ -1,6 +1,8 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.sql.RetainAbsentUdf;
+import io.sparkbloom.spark.sql.SqlItems;
 import org.apache.spark.sql.api.java.UDF2;
 
 /**
@@ -45,7 +47,7 @@ public final class StringBloomFunctions {
 
     /** @throws IllegalArgumentException naming the element type unless it is {@code string} */
     @Override
-    String[] keys(Object[] elements, int n) {
+    protected String[] keys(Object[] elements, int n) {
       String[] keys = new String[n];
       for (int i = 0; i < n; i++) {
         if (!(elements[i] instanceof String)) {
@@ -59,7 +61,7 @@ public final class StringBloomFunctions {
     }
 
     @Override
-    String[] retainAbsent(BloomFilter filter, String[] keys) {
+    protected String[] retainAbsent(BloomFilter filter, String[] keys) {
       return filter.retainAbsent(keys);
     }
   }

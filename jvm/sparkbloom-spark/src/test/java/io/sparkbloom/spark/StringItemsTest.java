@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.hash.Funnels;
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.dedup.BatchedRetainAbsent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,16 @@
 /**
- * The sparkbloom SQL functions as a session extension injects them ({@link
- * io.sparkbloom.spark.SparkBloomExtensions}): their catalogue ({@link
- * io.sparkbloom.spark.sql.SparkBloomSql}), the analysis-time checks of a call ({@link
- * io.sparkbloom.spark.sql.SqlFunction}), and the two functions that work on whole filters,
- * {@code sparkbloom_merge} ({@link io.sparkbloom.spark.sql.MergeAggregator}) and {@code
+ * The SQL side of {@code BloomFunctions} and {@code SparkBloomExtensions}. Internal, not API
+ * (may change in any release), except {@link io.sparkbloom.spark.sql.SparkBloomSql}'s function
+ * names and its DataFrame forms of {@code sparkbloom_merge} and {@code sparkbloom_count}.
+ *
+ * <p>The item values Spark hands an untyped UDF ({@link io.sparkbloom.spark.sql.SqlItems}), the
+ * argument types refused when a query is analyzed ({@link
+ * io.sparkbloom.spark.sql.SqlArgumentCheck}), the {@code retain_absent} UDFs' shared body ({@link
+ * io.sparkbloom.spark.sql.RetainAbsentUdf}), the core-jar check at registration ({@link
+ * io.sparkbloom.spark.sql.CoreJarCheck}); and the functions as a session extension injects them:
+ * their catalogue ({@link io.sparkbloom.spark.sql.SparkBloomSql}), the analysis-time checks of a
+ * call ({@link io.sparkbloom.spark.sql.SqlFunction}), and the two functions that work on whole
+ * filters, {@code sparkbloom_merge} ({@link io.sparkbloom.spark.sql.MergeAggregator}) and {@code
  * sparkbloom_count} ({@link io.sparkbloom.spark.sql.ApproximateCount}). Compiled from the same
  * sources for Spark 4 / Scala 2.13 and Spark 3.5 / Scala 2.12.
  */

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,13 +14,13 @@ import org.apache.hadoop.fs.Path;
  * {@code "hash N"}. Its name starts with {@code _}, so Hadoop readers (and plain
  * {@code objectFile}) skip it.
  */
-final class PartitioningMarker {
+public final class PartitioningMarker {
   private PartitioningMarker() {}
 
   static final String FILE = "_sparkbloom_partitioning";
 
   /** Records that the objectFile at {@code path} holds {@code numPartitions} hash partitions. */
-  static void write(Configuration conf, String path, int numPartitions) {
+  public static void write(Configuration conf, String path, int numPartitions) {
     try {
       Path file = new Path(path, FILE);
       FileSystem fs = file.getFileSystem(conf);
@@ -36,7 +36,7 @@ final class PartitioningMarker {
    * The number of hash partitions recorded at {@code path}, or -1 if there is no marker or it is
    * unreadable (the files are then read without a partitioner).
    */
-  static int read(Configuration conf, String path) {
+  public static int read(Configuration conf, String path) {
     try {
       Path file = new Path(path, FILE);
       FileSystem fs = file.getFileSystem(conf);

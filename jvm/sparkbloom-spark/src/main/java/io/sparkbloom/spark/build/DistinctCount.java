@@ -1,21 +1,21 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.build;
 
 import java.util.Arrays;
 
 /**
- * The number of distinct values in a {@code long[]}, for per-key sizing ({@link Sizing}): one
+ * The number of distinct values in a {@code long[]}, for per-key sizing ({@code Sizing}): one
  * pass over an open-addressing table of at least twice as many slots as items, the array left as
  * it is. A key of 200 items is counted in about a microsecond, where sorting a copy (what per-key
  * sizing did first) took about five. Past {@link #HASH_MAX} items the table (16 to 32 bytes per
  * item) would outgrow a sorted copy (8 bytes per item), so those are sorted.
  */
-final class DistinctCount {
+public final class DistinctCount {
   private DistinctCount() {}
 
   /** Most items counted with the table; more are sorted. */
   static final int HASH_MAX = 1 << 20;
 
-  static int of(long[] items) {
+  public static int of(long[] items) {
     int n = items.length;
     if (n < 2) {
       return n;

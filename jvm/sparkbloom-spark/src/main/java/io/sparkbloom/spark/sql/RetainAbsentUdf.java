@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
@@ -13,7 +13,7 @@ import org.apache.spark.sql.api.java.UDF2;
  *
  * @param <A> the key array: {@code long[]} or {@code String[]}
  */
-abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collection.Seq<Object>, A> {
+public abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collection.Seq<Object>, A> {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -21,10 +21,10 @@ abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collection.Seq<O
    *
    * @throws IllegalArgumentException naming the SQL type of an element the function does not take
    */
-  abstract A keys(Object[] elements, int n);
+  protected abstract A keys(Object[] elements, int n);
 
   /** The keys {@code filter} has definitely not seen, in one native call. */
-  abstract A retainAbsent(BloomFilter filter, A keys);
+  protected abstract A retainAbsent(BloomFilter filter, A keys);
 
   @Override
   public A call(byte[] filterBytes, scala.collection.Seq<Object> candidates)

@@ -1,6 +1,9 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.dedup;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.NullItems;
+import io.sparkbloom.spark.rdd.KnownPartitionerRDD;
+import io.sparkbloom.spark.rdd.ScalaRdds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -13,18 +16,18 @@ import org.apache.spark.api.java.Optional;
 import scala.Tuple2;
 
 /**
- * The join behind {@link PerKeyFilters#dedup}: a left outer hash join per partition. Both sides
+ * The join behind {@code PerKeyFilters.dedup}: a left outer hash join per partition. Both sides
  * are brought to one partitioner (a side already partitioned that way does not move); each task
  * loads its partition's filters into a hash map (several filters of one key are merged; filters of
  * one key with different shapes are all queried, for {@code long} and string candidates alike) and
  * streams its candidate records through it, one {@code retainAbsent} call per record. Unlike
  * {@code leftOuterJoin}, no filter goes into Spark's size-estimated cogroup map.
  */
-final class HashJoinDedup {
+public final class HashJoinDedup {
   private HashJoinDedup() {}
 
   /** How one candidate record of type {@code A} ({@code long[]}, {@code String[]}) is answered. */
-  interface Query<A> extends java.io.Serializable {
+  public interface Query<A> extends java.io.Serializable {
     /** The items of {@code candidates} that {@code filter} has not seen, in order. */
     A retainAbsent(BloomFilter filter, A candidates);
 
@@ -63,7 +66,7 @@ final class HashJoinDedup {
   };
 
   /** {@code long[]} or {@code String[]} candidates, by each record's type. */
-  static final Query<Object> ANY = new Query<Object>() {
+  public static final Query<Object> ANY = new Query<Object>() {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -86,9 +89,9 @@ final class HashJoinDedup {
 
   /**
    * Per key, the candidates its filter has not seen; keys without a filter keep all theirs. A
-   * null filter is no filter; null candidates stay null ({@link PerKeyFilters}' null policy).
+   * null filter is no filter; null candidates stay null ({@code PerKeyFilters}' null policy).
    */
-  static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates,
+  public static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates,
       Partitioner partitioner, Query<A> query) {
     JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
     JavaPairRDD<K, A> c = partitionedBy(candidates, partitioner);

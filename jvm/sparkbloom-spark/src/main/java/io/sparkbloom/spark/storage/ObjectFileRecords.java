@@ -1,5 +1,6 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
+import io.sparkbloom.BloomFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -8,17 +9,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import io.sparkbloom.BloomFilter;
 import org.apache.hadoop.io.BytesWritable;
 import scala.Tuple2;
 
 /**
  * Reads one SequenceFile value of {@code saveAsObjectFile} as {@code SparkContext.objectFile}
  * does: a Java-serialized array of up to 10 elements, classes resolved through the task's context
- * class loader. Lets {@link PerKeyFilters#objectFile} read the part files itself, one partition
+ * class loader. Lets {@code PerKeyFilters.objectFile} read the part files itself, one partition
  * per file.
  */
-final class ObjectFileRecords {
+public final class ObjectFileRecords {
   private ObjectFileRecords() {}
 
   /**
@@ -27,7 +27,7 @@ final class ObjectFileRecords {
    * @throws IllegalArgumentException naming the element's type if it is not such a pair (the
    *     caller names the file)
    */
-  static <K> Iterator<Tuple2<K, BloomFilter>> deserialize(BytesWritable value)
+  public static <K> Iterator<Tuple2<K, BloomFilter>> deserialize(BytesWritable value)
       throws IOException, ClassNotFoundException {
     Iterator<Object> elements = read(value, false);
     // checked here, all at once (at most 10 per record), so the reader's failure names the file
@@ -49,7 +49,7 @@ final class ObjectFileRecords {
    * The {@code (key, filter)} elements of one saved record with each filter's FORMAT bytes in
    * place of the filter, not decoded ({@link SavedFilterBytes}); a null filter stays null.
    */
-  static <K> Iterator<Tuple2<K, byte[]>> deserializeEncoded(BytesWritable value)
+  public static <K> Iterator<Tuple2<K, byte[]>> deserializeEncoded(BytesWritable value)
       throws IOException, ClassNotFoundException {
     Iterator<Object> elements = read(value, true);
     return new Iterator<Tuple2<K, byte[]>>() {

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,7 +23,7 @@ import scala.Tuple2;
 /**
  * The SequenceFiles of a {@code saveAsObjectFile} directory, one split per part file, in
  * part-file order, so that split {@code i} is {@code part-0000i} (hidden files such as
- * {@code _SUCCESS} are skipped as usual; listed without reading permissions, as its parent). Used by {@link PerKeyFilters#objectFile} to read a
+ * {@code _SUCCESS} are skipped as usual; listed without reading permissions, as its parent). Used by {@code PerKeyFilters.objectFile} to read a
  * partitioned filter objectFile back with its partitioner.
  */
 public final class PartFilesInputFormat extends SequenceFilesInputFormat {
@@ -45,7 +45,7 @@ public final class PartFilesInputFormat extends SequenceFilesInputFormat {
    * {@link UncheckedIOException} naming its file (Hadoop's {@code EOFException} for a truncated
    * file and a corrupt filter's {@code InvalidObjectException} do not).
    */
-  static <T> JavaRDD<T> records(JavaPairRDD<NullWritable, BytesWritable> files,
+  public static <T> JavaRDD<T> records(JavaPairRDD<NullWritable, BytesWritable> files,
       FlatMapFunction<BytesWritable, T> decode) {
     return ((JavaHadoopRDD<NullWritable, BytesWritable>) files).mapPartitionsWithInputSplit(
         (split, records) -> new FileRecords<>(((FileSplit) split).getPath().toString(), records, decode), false);

@@ -1,5 +1,6 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.sql;
 
+import io.sparkbloom.spark.build.FilterAllocation;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
@@ -28,11 +29,11 @@ import scala.runtime.AbstractFunction1;
  * {@link IllegalArgumentException} naming the function and the SQL type. Sizing arguments given
  * as constants are checked here too, so an n too large for the process fails on the driver.
  */
-final class SqlArgumentCheck {
+public final class SqlArgumentCheck {
   private SqlArgumentCheck() {}
 
   /** The item types a function hashes exactly. */
-  enum Items {
+  public enum Items {
     /** {@code tinyint}, {@code smallint}, {@code int}, {@code bigint}: hashed as the long value. */
     INTEGRAL("int or bigint"),
     /** {@code string}: hashed as its UTF-8 bytes. */
@@ -61,7 +62,7 @@ final class SqlArgumentCheck {
   }
 
   /** How a function's arguments are checked. */
-  static final class Rule {
+  public static final class Rule {
     final int itemArgument;
     final boolean itemIsArray;
     final Items items;
@@ -71,7 +72,7 @@ final class SqlArgumentCheck {
     /** Appended to the error, e.g. which function takes the other item type. */
     final String hint;
 
-    Rule(int itemArgument, boolean itemIsArray, Items items, int sizeArgument, int fppArgument, String hint) {
+    public Rule(int itemArgument, boolean itemIsArray, Items items, int sizeArgument, int fppArgument, String hint) {
       this.hint = hint;
       this.itemArgument = itemArgument;
       this.itemIsArray = itemIsArray;
@@ -88,7 +89,7 @@ final class SqlArgumentCheck {
    * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
+  public static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
     spark.udf().register(name, udf);
     FunctionRegistry registry = spark.sessionState().functionRegistry();
     FunctionIdentifier registered = null;
@@ -142,7 +143,7 @@ final class SqlArgumentCheck {
       Object p = constant(arguments.apply(rule.fppArgument));
       if (n != null && p != null) {
         try {
-          BufferedFilterBuilder.validate(toLong(n), toDouble(p));
+          FilterAllocation.check(toLong(n), toDouble(p));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(function + "(item, n, p): " + e.getMessage(), e);
         }

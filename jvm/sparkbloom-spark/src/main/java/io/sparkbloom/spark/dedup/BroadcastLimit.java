@@ -1,5 +1,6 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.dedup;
 
+import io.sparkbloom.spark.storage.SavedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -9,20 +10,20 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * The most bytes of filters {@link PerKeyFilters#dedupBroadcast} collects to the driver and
+ * The most bytes of filters {@code PerKeyFilters.dedupBroadcast} collects to the driver and
  * broadcasts: {@value #CONF_KEY} (a Spark size such as {@code 64m}), by default {@link #byDefault}.
  *
  * <p>Why a limit: the driver holds the filters' bytes up to three times at the peak of a
  * broadcast (the task results as they arrive, the collected map, the broadcast's serialized
  * blocks in its block manager), and every executor keeps one deserialized copy in its storage
  * memory. Fixed-size filters (10,000 items each) of 100,000 users are a 200 MB broadcast and of
- * 10^7 users 20 GB: past the limit the join ({@link PerKeyFilters#dedup}) moves the candidates
+ * 10^7 users 20 GB: past the limit the join ({@code PerKeyFilters.dedup}) moves the candidates
  * instead and needs no such memory anywhere.
  */
-final class BroadcastLimit {
+public final class BroadcastLimit {
   private BroadcastLimit() {}
 
-  static final String CONF_KEY = "spark.sparkbloom.broadcast.maxBytes";
+  public static final String CONF_KEY = "spark.sparkbloom.broadcast.maxBytes";
 
   /** The cap of the default: a third of a default 1 GiB executor's ~400 MB of storage memory. */
   static final long DEFAULT_CAP = 128L << 20;
@@ -36,7 +37,7 @@ final class BroadcastLimit {
   }
 
   /** The limit in force for {@code jsc}: {@value #CONF_KEY} if set, else {@link #byDefault}. */
-  static long of(JavaSparkContext jsc) {
+  public static long of(JavaSparkContext jsc) {
     long limit = jsc.getConf().getSizeAsBytes(CONF_KEY, Long.toString(byDefault()));
     if (limit < 0) {
       throw new IllegalArgumentException(CONF_KEY + " must be >= 0 bytes, got " + limit);
@@ -44,7 +45,7 @@ final class BroadcastLimit {
     return limit;
   }
 
-  static void checkArgument(long maxBytes) {
+  public static void checkArgument(long maxBytes) {
     if (maxBytes < 0) {
       throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
     }
@@ -58,7 +59,7 @@ final class BroadcastLimit {
    * is an upper bound of what the broadcast collects. Listed without reading permissions
    * ({@link SavedFiles}).
    */
-  static long savedBytes(JavaSparkContext jsc, String path) {
+  public static long savedBytes(JavaSparkContext jsc, String path) {
     Path p = new Path(path);
     try {
       List<FileStatus> files = SavedFiles.list(p.getFileSystem(jsc.hadoopConfiguration()), p, true);
@@ -83,7 +84,7 @@ final class BroadcastLimit {
    * The exception for {@code bytes} of filters over {@code limit}: what ({@code what} takes the
    * bytes, e.g. "the filters saved at P take"), how much, and what to do instead.
    */
-  static Exceeded exceeded(String what, long bytes, long limit) {
+  public static Exceeded exceeded(String what, long bytes, long limit) {
     return new Exceeded(String.format(Locale.ROOT,
         "dedupBroadcast: %s %,d bytes, over the broadcast limit of %,d bytes (%s); use "
             + "PerKeyFilters.dedup (a join: it moves the candidates and holds no filter on the driver), "

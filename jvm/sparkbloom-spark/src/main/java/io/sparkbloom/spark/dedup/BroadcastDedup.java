@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.dedup;
 
 import io.sparkbloom.BloomFilter;
 import java.io.IOException;
@@ -11,7 +11,7 @@ import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
- * The map-side join behind {@link PerKeyFilters#dedupBroadcast}: the filters are collected to the
+ * The map-side join behind {@code PerKeyFilters.dedupBroadcast}: the filters are collected to the
  * driver and broadcast, and every candidate record is answered where it is, so the candidates
  * (usually far larger: 1,000 candidates are 8,000 bytes, a per-key filter of 200 items ~410)
  * never go through a shuffle.
@@ -25,10 +25,10 @@ import scala.Tuple2;
  * decoded filter at a time. A key with several filters keeps only the candidates none of them has
  * seen (the same answers as OR-ing filters of one shape, and it works across shapes).
  */
-final class BroadcastDedup {
+public final class BroadcastDedup {
   private BroadcastDedup() {}
 
-  static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters,
+  public static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters,
       JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
     // the user's filters are only read (and stay theirs: none is closed)
     return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes, query);
@@ -40,7 +40,7 @@ final class BroadcastDedup {
    *
    * @throws IllegalArgumentException ({@link BroadcastLimit.Exceeded}) once over {@code maxBytes}
    */
-  static <K, A> JavaPairRDD<K, A> dedupEncoded(JavaPairRDD<K, byte[]> filters,
+  public static <K, A> JavaPairRDD<K, A> dedupEncoded(JavaPairRDD<K, byte[]> filters,
       JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
     Map<K, byte[][]> byKey = BoundedCollect.byKey(filters, maxBytes);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(candidates.context());

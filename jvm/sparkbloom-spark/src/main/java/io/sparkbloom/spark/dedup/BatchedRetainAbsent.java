@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.dedup;
 
 import io.sparkbloom.BloomFilter;
 import java.util.AbstractList;
@@ -16,7 +16,7 @@ import java.util.RandomAccess;
  *
  * @param <T> the item type
  */
-final class BatchedRetainAbsent<T> implements Iterator<T> {
+public final class BatchedRetainAbsent<T> implements Iterator<T> {
   /** The query over one batch: the absent items among {@code batch[0..n)}, in order. */
   @FunctionalInterface
   interface BatchCall<T> {
@@ -59,7 +59,7 @@ final class BatchedRetainAbsent<T> implements Iterator<T> {
    * @throws IllegalArgumentException naming the type if the first item is neither
    */
   @SuppressWarnings("unchecked")
-  static <T> Iterator<T> any(Iterator<T> in, BloomFilter filter, int batchSize) {
+  public static <T> Iterator<T> any(Iterator<T> in, BloomFilter filter, int batchSize) {
     T first = null;
     while (first == null && in.hasNext()) {
       first = in.next();

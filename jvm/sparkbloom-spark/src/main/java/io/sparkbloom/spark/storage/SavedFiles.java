@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import org.apache.hadoop.fs.PathFilter;
  * {@code ls -ld} once per file, a process start of a few milliseconds each on the driver (about 30
  * per dedup of 8 part files before this class). Nothing here reads permissions.
  */
-final class SavedFiles {
+public final class SavedFiles {
   private SavedFiles() {}
 
   /** Hadoop's rule for files a job does not read: names starting with {@code _} or {@code .}. */
@@ -30,7 +30,7 @@ final class SavedFiles {
    * ({@code recursive}: and theirs, else subdirectories are returned as they are, as
    * {@code FileInputFormat} lists them); null if nothing matches.
    */
-  static List<FileStatus> list(FileSystem fs, Path pattern, boolean recursive) throws IOException {
+  public static List<FileStatus> list(FileSystem fs, Path pattern, boolean recursive) throws IOException {
     FileStatus[] matched = fs.globStatus(pattern, VISIBLE);
     if (matched == null || matched.length == 0) {
       return null;

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.storage;
 
 import io.sparkbloom.BloomFilter;
 import java.io.ByteArrayOutputStream;
@@ -18,20 +18,20 @@ import scala.Tuple2;
 /**
  * Writes per-key filters in {@code saveAsObjectFile}'s layout (a SequenceFile of
  * {@code NullWritable} keys and Java-serialized {@code Object[]} values), so
- * {@code SparkContext.objectFile} and {@link PerKeyFilters#objectFile} read it unchanged, but with
+ * {@code SparkContext.objectFile} and {@code PerKeyFilters.objectFile} read it unchanged, but with
  * larger groups: Spark serializes every 10 records into a fresh stream, repeating the class
  * descriptors of {@code Tuple2}, the filter's proxy and {@code byte[]} (about 170 bytes, 17 per
  * record: 4 % of a 400-byte per-key filter) and paying a stream set-up per 10 records. Here a
  * group holds up to {@value #MAX_RECORDS} records or about {@value #MAX_GROUP_BYTES} bytes of
  * filters, whichever comes first, so a group stays small in memory even for large filters.
  */
-final class ObjectFileWriter {
+public final class ObjectFileWriter {
   private ObjectFileWriter() {}
 
   static final int MAX_RECORDS = 1024;
   static final long MAX_GROUP_BYTES = 1 << 20;
 
-  static <K> void save(JavaPairRDD<K, BloomFilter> filters, String path) {
+  public static <K> void save(JavaPairRDD<K, BloomFilter> filters, String path) {
     filters
         .mapPartitionsToPair(ObjectFileWriter::groups, true)
         .saveAsHadoopFile(path, NullWritable.class, BytesWritable.class, SequenceFileOutputFormat.class);

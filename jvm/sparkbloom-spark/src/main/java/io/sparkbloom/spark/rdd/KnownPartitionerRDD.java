@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.rdd;
 
 import org.apache.spark.Partition;
 import org.apache.spark.Partitioner;
@@ -7,8 +7,8 @@ import org.apache.spark.rdd.RDD;
 import scala.Option;
 import scala.Tuple2;
 import scala.collection.Iterator;
-import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 
 /**
  * A pair RDD whose partition {@code i} holds exactly the keys that {@code partitioner} sends to
@@ -17,7 +17,7 @@ import scala.reflect.ClassTag$;
  * is read: a key in the wrong partition fails the task with a message instead of giving wrong
  * answers.
  */
-final class KnownPartitionerRDD<K, V> extends RDD<Tuple2<K, V>> {
+public final class KnownPartitionerRDD<K, V> extends RDD<Tuple2<K, V>> {
   private static final long serialVersionUID = 1L;
   private static final ClassTag<Tuple2<Object, Object>> TUPLE = ClassTag$.MODULE$.apply(Tuple2.class);
 
@@ -25,7 +25,7 @@ final class KnownPartitionerRDD<K, V> extends RDD<Tuple2<K, V>> {
   private final String source;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  KnownPartitionerRDD(RDD<Tuple2<K, V>> prev, Partitioner part, String source) {
+  public KnownPartitionerRDD(RDD<Tuple2<K, V>> prev, Partitioner part, String source) {
     super(prev, (ClassTag) TUPLE);
     this.part = part;
     this.source = source;

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.dedup;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -7,12 +7,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
-import scala.reflect.ClassTag;
+import scala.Tuple2;
 import scala.reflect.ClassTag$;
+import scala.reflect.ClassTag;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
-import scala.Tuple2;
 
 /**
  * Collects encoded filters to the driver, grouped by key, keeping at most a given number of

@@ -1,4 +1,4 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.sql;
 
 import java.math.BigDecimal;
 
@@ -9,7 +9,7 @@ import java.math.BigDecimal;
  * UDF's declared type, so a {@code UDF2<byte[], Long, ...>} fails with a {@code
  * ClassCastException} on an {@code int} column. These helpers take {@code Object} and decide.
  */
-final class SqlItems {
+public final class SqlItems {
   private SqlItems() {}
 
   /**
@@ -18,7 +18,7 @@ final class SqlItems {
    *
    * @throws IllegalArgumentException naming the SQL type of {@code value} if it is not an integer
    */
-  static long integral(Object value, String function, String argument) {
+  public static long integral(Object value, String function, String argument) {
     if (isIntegral(value)) {
       return ((Number) value).longValue();
     }
@@ -26,13 +26,13 @@ final class SqlItems {
   }
 
   /** Whether {@code value} is a {@code tinyint}, {@code smallint}, {@code int} or {@code bigint}. */
-  static boolean isIntegral(Object value) {
+  public static boolean isIntegral(Object value) {
     return value instanceof Long || value instanceof Integer || value instanceof Short
         || value instanceof Byte;
   }
 
   /** The error for an item whose type the function does not take. */
-  static IllegalArgumentException unsupported(
+  public static IllegalArgumentException unsupported(
       Object value, String function, String argument, String expected) {
     return new IllegalArgumentException(function + ": " + argument + " of SQL type "
         + sqlType(value) + " is not supported; expected " + expected);

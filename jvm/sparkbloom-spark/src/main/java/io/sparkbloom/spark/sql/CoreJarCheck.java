@@ -1,17 +1,17 @@
-package io.sparkbloom.spark;
+package io.sparkbloom.spark.sql;
 
 /**
  * Fails registration early when the core jar ({@code io.sparkbloom:sparkbloom}) is missing:
  * without it the functions would register and then fail at the first query with
  * {@code NoClassDefFoundError: io/sparkbloom/BloomFilter}, far from the cause.
  */
-final class CoreJarCheck {
+public final class CoreJarCheck {
   private CoreJarCheck() {}
 
   static final String CORE_CLASS = "io.sparkbloom.BloomFilter";
 
   /** Throws {@link IllegalStateException} naming the missing jar and how to add it. */
-  static void requireCoreJar() {
+  public static void requireCoreJar() {
     try {
       Class.forName(CORE_CLASS, false, CoreJarCheck.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
