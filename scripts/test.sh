@@ -10,6 +10,8 @@
 #   Fuzz: 10 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
+#   Python interop: Guava 33, Spark's sketch, sparkbloom-redis (a real redis-server) and a PySpark
+#            job write filters; a Python process without a JVM reads them with the same answers.
 #   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and on the newest
 #            PySpark on PyPI (4.3.0, Scala 2.13 jars built against Spark 4.1.3).
 #   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
@@ -241,6 +243,18 @@ python_native_tests() {
   scripts/test-python-native.sh
 }
 
+# The real flow, no mocks: Guava 33 and Spark's sketch streams, sparkbloom-redis bitmaps in a
+# redis-server and a PySpark job's Parquet filters, each read by a Python process without a JVM
+# that must answer as the Java writer did (the newest PySpark's venv, the jars jvm-tests installed).
+python_interop_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "Python interop suite skipped (SPARKBLOOM_SKIP_PYSPARK=1)"
+    return 0
+  fi
+  await_prefetch pyspark
+  SPARKBLOOM_PYSPARK_NEWEST=$pyspark_newest SPARKBLOOM_SKIP_BUILD=1 scripts/test-python-interop.sh
+}
+
 # The SQL extension from the real spark-sql CLIs (newest PySpark with the _2.13 jar, 3.5.9 with the
 # _2.12 one), a Spark Connect server with a JVM-less Python client, and the Thrift server.
 sql_tests() {
@@ -304,6 +318,7 @@ suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests
 suite "sql" sql_tests
 suite "python-native" python_native_tests
+suite "python-interop" python_interop_tests
 suite "sbt-consumer" sbt_consumer_tests
 suite "gradle-consumer" gradle_consumer_tests
 suite "spark-fault" spark_fault_tests

@@ -116,7 +116,7 @@ def redis_check(port, out):
         mismatches += int(not np.array_equal(f.retain_absent(probes), probes[~java]))
         answers += len(probes) + len(strings)
         users += 1
-    check(f"redis: {users} bitmaps (50 users x 2 layouts ; GET via redis-py) rebuilt from their keys in Python",
+    check(f"redis: {users} bitmaps (50 users x 2 layouts, GET via redis-py) rebuilt from their keys in Python",
           users,
           bitmap_mismatches)
     check(f"redis: answers of {users} bitmaps on {len(probes):,} long + {len(strings):,} string keys each",
