@@ -2,8 +2,8 @@
 # The Python package's native core (rust/python, the extension sparkbloom._native): pip-installs
 # python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
 # compiles the extension with cargo), then runs python/tests/test_native.py on the installed
-# package and the pure-Python cases of check_package.py (jars() without pyspark) against the
-# same install. Needs only cargo and python3 (3.9+); pip fetches the rest.
+# package, the pure-Python cases of check_package.py (jars() without pyspark) against the
+# same install, and python/examples/replace_bitarray_filter.py (bitarray from PyPI). Needs only cargo and python3 (3.9+); pip fetches the rest.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,8 +13,8 @@ PYTHON="${PYTHON:-python3}"
 
 rm -rf "$VENV"
 "$PYTHON" -m venv "$VENV"
-echo "[build] pip install ./python pytest numpy (maturin builds sparkbloom._native) ..." >&2
-"$VENV/bin/pip" install -q --disable-pip-version-check ./python pytest numpy
+echo "[build] pip install ./python pytest numpy bitarray (maturin builds sparkbloom._native) ..." >&2
+"$VENV/bin/pip" install -q --disable-pip-version-check ./python pytest numpy bitarray
 
 # outside the repository, so that the installed package is the one imported
 cd /tmp
@@ -32,3 +32,5 @@ for name in names:
     getattr(cases, name)(installed)
 print(f"jars() without pyspark on the installed package: {len(names)} passed")
 PY
+# the example replacing a bitarray filter with md5 indexes: its assertions fail the suite
+"$VENV/bin/python" "$ROOT/python/examples/replace_bitarray_filter.py"
