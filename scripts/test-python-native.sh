@@ -3,7 +3,8 @@
 # python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
 # compiles the extension with cargo), then runs python/tests/test_native.py on the installed
 # package, the pure-Python cases of check_package.py (jars() without pyspark) against the
-# same install, and python/examples/replace_bitarray_filter.py (bitarray from PyPI). Needs only cargo and python3 (3.9+); pip fetches the rest.
+# same install, and python/examples/replace_bitarray_filter.py (bitarray from PyPI). Needs only
+# cargo and python3 (3.9+); pip fetches the rest.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
