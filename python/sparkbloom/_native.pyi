@@ -9,7 +9,8 @@ filter built by Spark or Guava answers here as it answers there:
 * ``bytes`` / ``bytearray`` as ``put(byte[])``.
 
 A batch (``keys``) is any iterable of keys; a one-dimensional numpy int64 array is read in place
-and processed in one call with the GIL released. ``bool``, ``float`` and ``None`` are not keys
+and processed in one call with the GIL released, and so is a batch of only ``str``/``bytes`` keys
+given to a :class:`BloomFilter` (copied into one buffer first). ``bool``, ``float`` and ``None`` are not keys
 (``TypeError``).
 """
 

@@ -162,6 +162,29 @@ def test_str_is_hashed_as_its_utf8_bytes():
     assert f.retain_absent(["h\u00e9llo \U0001F600", b"\x00\xff", 7]) in ([7], [])
 
 
+@pytest.mark.parametrize("strategy", sparkbloom.STRATEGIES)
+def test_text_batches_answer_as_one_key_at_a_time(strategy):
+    # all-str / all-bytes batches take the packed byte batch path; mixed ones go key by key
+    words = [""] + [f"w{i}-\u00e9\U0001F600" + "x" * (i % 5) for i in range(1, 20_000)]
+    raw = [w.encode("utf-8") for w in words]
+    batch = BloomFilter(10_000, 0.01, strategy)
+    assert batch.put_all(words[::2]) is True
+    one_by_one = BloomFilter(10_000, 0.01, strategy)
+    for word in words[::2]:
+        one_by_one.put(word)
+    assert batch == one_by_one
+    assert batch.put_all(raw[::2]) is False  # the same keys as bytes: nothing new
+    expected = [batch.might_contain(w) for w in words]
+    assert batch.might_contain_all(words).tolist() == expected
+    assert batch.might_contain_all(raw).tolist() == expected
+    assert batch.might_contain_all(words[:10] + [7] + raw[10:]).tolist()[:10] == expected[:10]
+    assert all(expected[::2]) and sum(expected[1::2]) < 300  # 10,000 absent keys at about 1 %
+    kept = batch.retain_absent(words)
+    assert kept == [w for w, e in zip(words, expected) if not e] and all(type(k) is str for k in kept)
+    with pytest.raises(UnicodeEncodeError):
+        batch.might_contain_all(["ok", "\ud800"])  # a lone surrogate has no UTF-8
+
+
 def test_might_contain_all_answers_a_bool_array_in_order():
     f = BloomFilter(1_000, 0.001)
     f.put_all(np.arange(0, 1_000, 2, dtype=np.int64))

@@ -71,6 +71,10 @@ impl BloomFilter {
         }
         let mut changed = false;
         if let Keys::Mixed(items) = &batch {
+            if let Some(packed) = keys::packed(items)? {
+                let filter = &self.inner;
+                return Ok(py.detach(|| filter.put_all_bytes(packed.keys())));
+            }
             for item in items {
                 changed |= self.put(item)?;
             }

@@ -3,7 +3,8 @@
 //! `put(String)` (its UTF-8 bytes), `bytes` / `bytearray` as `put(byte[])`.
 //!
 //! Batches of keys come either as a one-dimensional numpy int64 array, read in place, or as
-//! any iterable: all-int iterables become one `u64` slice for the core's batch calls.
+//! any iterable: all-int iterables become one `u64` slice for the core's batch calls, and
+//! all-text ones (`str`, `bytes`) one packed byte buffer for the core's byte batches.
 
 use std::borrow::Cow;
 
@@ -11,6 +12,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
+use sparkbloom::PackedBytes;
 
 /// One key: a 64-bit long, or the bytes a string or byte string is hashed as.
 pub(crate) enum Key<'a> {
@@ -146,4 +148,39 @@ pub(crate) fn keys<'py>(keys: &Bound<'py, PyAny>, name: &str) -> PyResult<Keys<'
 /// module works where numpy is not installed).
 fn is_numpy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(obj.get_type().module()?.to_cow()?.starts_with("numpy"))
+}
+
+/// Text keys (`str` as UTF-8, `bytes`) packed one after another for the core's byte batches.
+pub(crate) struct Packed {
+    pub(crate) data: Vec<u8>,
+    pub(crate) ends: Vec<u32>,
+}
+
+impl Packed {
+    pub(crate) fn keys(&self) -> PackedBytes<'_> {
+        // The ends rise within the data by construction; `new` checks it once more.
+        PackedBytes::new(&self.data, &self.ends).expect("packed keys rise within their data")
+    }
+}
+
+/// `items` packed, when every one is a `str` or `bytes` (the usual batch of string ids), so one
+/// GIL-free batch call hashes them all; `None` for any other mix (and for more than 4 GiB of
+/// key bytes, beyond u32 ends), which then goes key by key.
+pub(crate) fn packed(items: &[Bound<'_, PyAny>]) -> PyResult<Option<Packed>> {
+    let mut data = Vec::new();
+    let mut ends = Vec::with_capacity(items.len());
+    for item in items {
+        if let Ok(string) = item.cast::<PyString>() {
+            data.extend_from_slice(string.to_cow()?.as_bytes());
+        } else if let Ok(bytes) = item.cast::<PyBytes>() {
+            data.extend_from_slice(bytes.as_bytes());
+        } else {
+            return Ok(None);
+        }
+        match u32::try_from(data.len()) {
+            Ok(end) => ends.push(end),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some(Packed { data, ends }))
 }

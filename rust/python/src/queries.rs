@@ -1,10 +1,12 @@
 //! Batch queries shared by both filter classes: answers for a batch of keys, and the keys a
 //! filter certainly does not hold. Integer batches run in the core's batch calls with the GIL
-//! released; other batches key by key.
+//! released, as do batches of only `str`/`bytes` keys on plain filters (packed into one buffer
+//! first); other batches go key by key.
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use sparkbloom::PackedBytes;
 
 use crate::keys::{self, Key, Keys};
 
@@ -13,6 +15,12 @@ pub(crate) trait Membership: Sync {
     fn contains_long(&self, key: u64) -> bool;
     fn contains_bytes(&self, key: &[u8]) -> bool;
     fn contains_all(&self, keys: &[u64]) -> Vec<bool>;
+    /// Answers for packed text keys, where the filter has a byte batch (`None`: key by key).
+    fn contains_all_bytes(&self, _keys: PackedBytes<'_>) -> Option<Vec<bool>> {
+        None
+    }
+    /// Whether `contains_all_bytes` answers (so packing the keys is worth it).
+    const BYTE_BATCHES: bool = false;
 }
 
 impl Membership for sparkbloom::BloomFilter {
@@ -25,6 +33,10 @@ impl Membership for sparkbloom::BloomFilter {
     fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
         self.might_contain_all(keys)
     }
+    fn contains_all_bytes(&self, keys: PackedBytes<'_>) -> Option<Vec<bool>> {
+        Some(self.might_contain_all_bytes(keys))
+    }
+    const BYTE_BATCHES: bool = true;
 }
 
 impl Membership for sparkbloom::CountingBloomFilter {
@@ -48,12 +60,20 @@ pub(crate) fn contains(filter: &impl Membership, key: &Bound<'_, PyAny>) -> PyRe
 }
 
 /// `might_contain` of every key of the batch, in order.
-fn answers(py: Python<'_>, filter: &impl Membership, batch: &Keys<'_>) -> PyResult<Vec<bool>> {
+fn answers<F: Membership>(py: Python<'_>, filter: &F, batch: &Keys<'_>) -> PyResult<Vec<bool>> {
     if let Some(longs) = batch.longs() {
         return Ok(py.detach(|| filter.contains_all(longs)));
     }
     match batch {
-        Keys::Mixed(items) => items.iter().map(|key| contains(filter, key)).collect(),
+        Keys::Mixed(items) => {
+            if F::BYTE_BATCHES
+                && let Some(packed) = keys::packed(items)?
+                && let Some(answers) = py.detach(|| filter.contains_all_bytes(packed.keys()))
+            {
+                return Ok(answers);
+            }
+            items.iter().map(|key| contains(filter, key)).collect()
+        }
         _ => Ok(Vec::new()), // every other batch has longs
     }
 }
