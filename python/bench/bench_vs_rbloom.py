@@ -8,7 +8,7 @@ indexes (python/examples/md5_bitarray_filter.py), at (10^4, 10^-3) and (10^7, 10
 Per case and library: ``put`` of the n keys and a query of ``--queries`` keys (half of them put)
 in ns per key, each library its fastest way (sparkbloom: ``put_all`` / ``might_contain_all`` over
 a numpy int64 array; rbloom: ``update`` over a list, and the faster of an ``in`` loop and
-``map(__contains__)``, it has no batch query; pybloom-live and the bitarray filter: one key per
+``map(__contains__)``, it has no batch query; both also over lists of ``str`` ids; pybloom-live and the bitarray filter: one key per
 call). The median of ``--repeats`` runs (the pure-Python filters, one run over ``--slow-keys``
 keys: their cost per key does not depend on n). Then sparkbloom's speedup over each, and the
 memory per filter: the bit array each allocates, and the resident memory measured per filter
@@ -133,6 +133,12 @@ def case(n, p, args, others):
     rows["sparkbloom (list of int)"] = (put / n, query / len(queries), filled.bit_size)
     query = median_ns(lambda _: [k in filled for k in query_list], args.repeats)
     rows["sparkbloom `in` loop"] = (float("nan"), query / len(queries), filled.bit_size)
+    # string ids (hashed as UTF-8, one packed batch), at most 10^6 of them: str objects are large
+    strings = [f"item-{k}" for k in key_list[:1_000_000]]
+    string_queries = [f"item-{k}" for k in query_list[:1_000_000]]
+    put = median_ns(lambda f: f.put_all(strings), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
+    query = median_ns(lambda _: filled.might_contain_all(string_queries), args.repeats)
+    rows["sparkbloom (list of str)"] = (put / len(strings), query / len(string_queries), filled.bit_size)
 
     for name, (new, put_keys, query_keys, bits) in others.items():
         if name in SLOW:  # one run over a slice: minutes per run otherwise at n = 10^7
@@ -146,6 +152,10 @@ def case(n, p, args, others):
             put = median_ns(lambda g: put_keys(g, key_list), args.repeats, lambda: new(n, p)) / n
             query = median_ns(lambda _: query_keys(f, query_list), args.repeats) / len(queries)
         rows[name] = (put, query, bits(f))
+        if name == "rbloom":  # its str keys (hashed by Python's hash of the str)
+            put = median_ns(lambda g: g.update(strings), args.repeats, lambda: new(n, p)) / len(strings)
+            query = median_ns(lambda _: [k in f for k in string_queries], args.repeats) / len(string_queries)
+            rows["rbloom (str)"] = (put, query, bits(f))
         del f
         gc.collect()
     return rows
@@ -223,6 +233,10 @@ def main():
                 query = min(query, rows["rbloom map(__contains__)"][1])
             print(f"sparkbloom numpy vs {name}: put_all {put / ours_put:.1f}x, might_contain_all "
                   f"{query / ours_query:.1f}x faster per key")
+            if name == "rbloom":
+                (put, query, _), (ours_s_put, ours_s_query, _) = rows["rbloom (str)"], rows["sparkbloom (list of str)"]
+                print(f"sparkbloom str list vs rbloom str: put_all {put / ours_s_put:.1f}x, "
+                      f"might_contain_all {query / ours_s_query:.1f}x faster per key")
     count = 100 if args.smoke else 500
     for n, p, filters in [(cases[0][0], cases[0][1], count), (cases[1][0], cases[1][1], 1)]:
         measured = resident_per_filter(n, p, filters, others)
