@@ -3,8 +3,9 @@
 # python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
 # compiles the extension with cargo), then runs python/tests/test_native.py on the installed
 # package, the pure-Python cases of check_package.py (jars() without pyspark) against the
-# same install, and python/examples/replace_bitarray_filter.py (bitarray from PyPI). Needs only
-# cargo and python3 (3.9+); pip fetches the rest.
+# same install, python/examples/replace_bitarray_filter.py (bitarray from PyPI) and a smoke run of
+# the benchmark against rbloom and pybloom-live (tiny sizes: it runs, its figures mean nothing).
+# Needs only cargo and python3 (3.9+); pip fetches the rest.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +15,8 @@ PYTHON="${PYTHON:-python3}"
 
 rm -rf "$VENV"
 "$PYTHON" -m venv "$VENV"
-echo "[build] pip install ./python pytest numpy bitarray (maturin builds sparkbloom._native) ..." >&2
-"$VENV/bin/pip" install -q --disable-pip-version-check ./python pytest numpy bitarray
+echo "[build] pip install ./python pytest numpy bitarray rbloom pybloom-live (maturin builds sparkbloom._native) ..." >&2
+"$VENV/bin/pip" install -q --disable-pip-version-check ./python pytest numpy bitarray rbloom pybloom-live
 
 # outside the repository, so that the installed package is the one imported
 cd /tmp
@@ -35,3 +36,5 @@ print(f"jars() without pyspark on the installed package: {len(names)} passed")
 PY
 # the example replacing a bitarray filter with md5 indexes: its assertions fail the suite
 "$VENV/bin/python" "$ROOT/python/examples/replace_bitarray_filter.py"
+"$VENV/bin/python" "$ROOT/python/bench/bench_vs_rbloom.py" --smoke >/dev/null
+echo "python/bench/bench_vs_rbloom.py --smoke: ran"
