@@ -276,11 +276,6 @@ public final class BloomFunctions {
       }
       return keys;
     }
-
-    @Override
-    protected long[] retainAbsent(BloomFilter filter, long[] keys) {
-      return filter.retainAbsent(keys);
-    }
   }
 
   /**

@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.build.FilterAllocation;
+import io.sparkbloom.spark.build.ItemArrays;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
@@ -21,8 +22,9 @@ import java.io.Serializable;
  * What {@link FilterBuilder} and {@link StringFilterBuilder} share: the sizing (n, p) and its
  * checks, the JVM-side buffer of pending items that is flushed into the native filter in batches
  * of {@value #BATCH}, merging, and the serialized form that both Java serialization and Kryo write
- * through {@link DataOutput}. A subclass owns only the typed buffer: how to grow it, flush it with
- * one {@code putAll} call, and write or read its items.
+ * through {@link DataOutput}. The buffer is the subclass's primitive or string array, handled
+ * here through its {@link ItemArrays} (grown, copied, flushed with one {@code putAll} call), so
+ * no item is boxed; a subclass adds single items of its type and writes and reads its items.
  *
  * <p>Within this package, refer to the inherited public methods through lambdas ({@code b ->
  * b.build()}), not method references: javac points a serializable {@code FilterBuilder::build}
@@ -32,8 +34,9 @@ import java.io.Serializable;
  * inaccessible there).
  *
  * @param <S> the public builder type, returned by the chaining methods
+ * @param <A> the buffer: {@code long[]} or {@code String[]}
  */
-abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
+abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S, A>, A>
     implements Serializable, KryoSerializable {
   private static final long serialVersionUID = 1L;
 
@@ -46,7 +49,9 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
   /** Expected insertions, or {@link #UNCONFIGURED} (the SQL aggregate reads it from the first row). */
   private transient long expectedInsertions;
   private transient double fpp;
-  /** How many items the subclass's buffer holds. */
+  /** The pending items, {@code pending[0..size)}; at most {@link #BATCH} slots. */
+  transient A pending;
+  /** How many items the buffer holds. */
   transient int size;
   /** Null until more than {@link #BATCH} items arrived. */
   private transient BloomFilter filter;
@@ -56,37 +61,24 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
     FilterAllocation.check(expectedInsertions, fpp);
     this.expectedInsertions = expectedInsertions;
     this.fpp = fpp;
+    this.pending = items().empty();
   }
 
   /** An unconfigured builder (the SQL aggregate's zero). */
   BufferedFilterBuilder() {
     this.expectedInsertions = UNCONFIGURED;
+    this.pending = items().empty();
   }
 
-  // ---- what a subclass supplies: its typed buffer --------------------------------------------
+  // ---- what a subclass supplies: its item type and its form's version -------------------------
 
-  /** The capacity of the buffer. */
-  abstract int capacity();
-
-  /** Grows the buffer to {@code capacity} slots, keeping its first {@link #size} items. */
-  abstract void grow(int capacity);
-
-  /** Puts the buffer's {@link #size} items into {@code filter} with one {@code putAll} call. */
-  abstract void putPending(BloomFilter filter);
-
-  /** Adds {@code other}'s pending items to this builder. */
-  abstract void addPendingOf(S other);
+  /** The item type of the buffer: how it is copied, flushed, written and read. */
+  abstract ItemArrays<A> items();
 
   /** The version written first in the serialized form. */
   abstract int formVersion();
 
-  /** Writes the buffer's {@link #size} items. */
-  abstract void writePending(DataOutput out) throws IOException;
-
-  /** Reads {@link #size} items into a new buffer. */
-  abstract void readPending(DataInput in) throws IOException;
-
-  /** This builder as its public type: each subclass {@code X} extends {@code BufferedFilterBuilder<X>}. */
+  /** This builder as its public type: each subclass {@code X} extends {@code BufferedFilterBuilder<X, A>}. */
   @SuppressWarnings("unchecked")
   private S self() {
     return (S) this;
@@ -128,27 +120,49 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
    * there; {@link #size} already counts it.
    */
   final int nextSlot() {
-    if (size == capacity()) {
+    if (size == items().length(pending)) {
       if (size >= BATCH) {
         flush();
       } else {
-        grow(Math.min(BATCH, Math.max(16, size * 2)));
+        pending = items().copyOf(pending, Math.min(BATCH, Math.max(16, size * 2)));
       }
     }
     return size++;
   }
 
-  /** Flushes the buffer and adds a batch too large for it to the native filter in one call. */
-  final BloomFilter flushForBatch() {
-    flush();
-    return ensureFilter();
+  /**
+   * Adds all items: copied into the buffer when they fit there, else the buffer is flushed and
+   * the batch goes to the native side in one call.
+   *
+   * @throws NullPointerException if an item is null (nothing of the batch is added)
+   */
+  public final S addAll(A batch) {
+    ItemArrays<A> items = items();
+    int n = items.length(batch);
+    if (n == 0) {
+      return self();
+    }
+    items.requireNoNull(batch);
+    if (size + n <= BATCH) {
+      if (size + n > items.length(pending)) {
+        pending = items.copyOf(pending, Math.min(BATCH, Math.max(size + n, size * 2)));
+      }
+      System.arraycopy(batch, 0, pending, size, n);
+      size += n;
+    } else {
+      flush();
+      items.putAll(ensureFilter(), batch);
+    }
+    return self();
   }
 
+  /** Moves the buffer's items into the native filter with one {@code putAll} call. */
   final void flush() {
     if (size == 0) {
       return;
     }
-    putPending(ensureFilter());
+    items().putAll(ensureFilter(), items().prefix(pending, size));
+    items().release(pending, size);
     size = 0;
   }
 
@@ -161,10 +175,11 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
 
   /**
    * Merges {@code other} into this builder and returns the builder that holds both: this one, or
-   * {@code other} when this one is an unconfigured, empty SQL zero value.
+   * {@code other} when this one is an unconfigured, empty SQL zero value. Both must have the same
+   * sizing (or one of them be such a zero value). {@code other} must not be used afterwards.
    */
-  final S mergeFrom(S other) {
-    BufferedFilterBuilder<S> that = other;
+  public final S merge(S other) {
+    BufferedFilterBuilder<S, A> that = other;
     if (!that.isConfigured()) {
       return self();
     }
@@ -186,7 +201,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
       }
     }
     if (that.size > 0) {
-      addPendingOf(other);
+      addAll(items().prefix(that.pending, that.size));
     }
     return self();
   }
@@ -219,7 +234,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
     out.writeLong(expectedInsertions);
     out.writeDouble(fpp);
     out.writeInt(size);
-    writePending(out);
+    items().write(out, pending, size);
     byte[] bytes = filter == null ? null : filter.toByteArray();
     out.writeInt(bytes == null ? -1 : bytes.length);
     if (bytes != null) {
@@ -240,7 +255,7 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S>>
     if (size < 0 || size > BATCH) {
       throw new InvalidObjectException(name + ": " + size + " pending items, expected 0 to " + BATCH);
     }
-    readPending(in);
+    pending = items().read(in, size, name);
     int length = in.readInt();
     if (length < -1) {
       throw new InvalidObjectException(name + ": negative filter length " + length);

@@ -19,7 +19,7 @@ import scala.Tuple3;
  * @param <T> the item type
  * @param <B> the buffer
  */
-abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
+abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B, ?>>
     extends Aggregator<IN, B, byte[]> {
   private static final long serialVersionUID = 1L;
 
@@ -35,7 +35,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
       B create(long expectedInsertions, double fpp);
     }
 
-    /** {@code unconfigured()}: an empty buffer whose sizing comes with the first row. */
+    /** The no-argument constructor: an empty buffer whose sizing comes with the first row. */
     interface Unconfigured<B> extends Serializable {
       B unconfigured();
     }
@@ -60,11 +60,11 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
 
   /** {@code bigint} items in a {@link FilterBuilder}. */
   static final Buffers<Long, FilterBuilder> LONGS = new Buffers<>(
-      FilterBuilder.class, FilterBuilder::new, FilterBuilder::unconfigured, FilterBuilder::add);
+      FilterBuilder.class, FilterBuilder::new, FilterBuilder::new, FilterBuilder::add);
 
   /** String items in a {@link StringFilterBuilder}. */
   static final Buffers<String, StringFilterBuilder> STRINGS = new Buffers<>(StringFilterBuilder.class,
-      StringFilterBuilder::new, StringFilterBuilder::unconfigured, StringFilterBuilder::add);
+      StringFilterBuilder::new, StringFilterBuilder::new, StringFilterBuilder::add);
 
   private final Buffers<T, B> buffers;
 
@@ -82,7 +82,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
 
   @Override
   public B merge(B b1, B b2) {
-    return b1.mergeFrom(b2);
+    return b1.merge(b2);
   }
 
   @Override
@@ -96,7 +96,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
   }
 
   /** The aggregate over items with its sizing (n, p) fixed when it is built. */
-  abstract static class Fixed<T, B extends BufferedFilterBuilder<B>>
+  abstract static class Fixed<T, B extends BufferedFilterBuilder<B, ?>>
       extends BuilderAggregator<T, T, B> {
     private static final long serialVersionUID = 1L;
     private final long expectedInsertions;
@@ -130,7 +130,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B>>
    * The SQL form {@code (item, n, p)}: the sizing is read from the rows (it must be the same for
    * every row of a group, normally two literals); a group with no row gives null.
    */
-  abstract static class Sql<T, B extends BufferedFilterBuilder<B>>
+  abstract static class Sql<T, B extends BufferedFilterBuilder<B, ?>>
       extends BuilderAggregator<Tuple3<T, Long, Double>, T, B> {
     private static final long serialVersionUID = 1L;
     /** The SQL function's name, for the error messages. */

@@ -1,10 +1,8 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
-import java.io.DataInput;
+import io.sparkbloom.spark.build.ItemArrays;
 import java.io.DataOutput;
-import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * The aggregation buffer behind {@link PerKeyFilters#buildPerKey} and the {@code sparkbloom_build}
@@ -35,16 +33,13 @@ import java.util.Arrays;
  * BufferedFilterBuilder}.) Not thread-safe: one builder belongs
  * to one task, as every Spark aggregation buffer does.
  */
-public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder> {
+public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder, long[]> {
   private static final long serialVersionUID = 1L;
 
   /** Items buffered on the JVM side before one {@code putAll} call moves them to the native side. */
   public static final int BATCH = BufferedFilterBuilder.BATCH;
 
   private static final int FORM_VERSION = 2;
-  private static final long[] EMPTY = new long[0];
-
-  private transient long[] pending = EMPTY;
 
   /**
    * A builder for a filter sized for {@code expectedInsertions} items at false-positive rate
@@ -57,13 +52,8 @@ public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder> {
     super(expectedInsertions, fpp);
   }
 
-  private FilterBuilder() {
-    super();
-  }
-
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
-  static FilterBuilder unconfigured() {
-    return new FilterBuilder();
+  FilterBuilder() {
   }
 
   /** Adds one item (buffered; flushed in batches). */
@@ -73,71 +63,15 @@ public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder> {
     return this;
   }
 
-  /** Adds all items; a batch that does not fit the buffer goes to the native side in one call. */
-  public FilterBuilder addAll(long[] items) {
-    if (items.length == 0) {
-      return this;
-    }
-    if (size + items.length <= BATCH) {
-      if (size + items.length > pending.length) {
-        pending = Arrays.copyOf(pending, Math.min(BATCH, Math.max(size + items.length, size * 2)));
-      }
-      System.arraycopy(items, 0, pending, size, items.length);
-      size += items.length;
-    } else {
-      flushForBatch().putAll(items);
-    }
-    return this;
-  }
-
-  /**
-   * Merges {@code other} into this builder and returns this one. Both must have the same sizing
-   * (or one of them be an unconfigured, empty SQL zero value). {@code other} must not be used
-   * afterwards.
-   */
-  public FilterBuilder merge(FilterBuilder other) {
-    return mergeFrom(other);
-  }
-
-  // ---- the typed buffer --------------------------------------------------------------------
+  // ---- the item type and the form ---------------------------------------------------------
 
   @Override
-  int capacity() {
-    return pending.length;
-  }
-
-  @Override
-  void grow(int capacity) {
-    pending = Arrays.copyOf(pending, capacity);
-  }
-
-  @Override
-  void putPending(BloomFilter filter) {
-    filter.putAll(size == pending.length ? pending : Arrays.copyOf(pending, size));
-  }
-
-  @Override
-  void addPendingOf(FilterBuilder other) {
-    addAll(other.size == other.pending.length ? other.pending : Arrays.copyOf(other.pending, other.size));
+  ItemArrays<long[]> items() {
+    return ItemArrays.LONGS;
   }
 
   @Override
   int formVersion() {
     return FORM_VERSION;
-  }
-
-  @Override
-  void writePending(DataOutput out) throws IOException {
-    for (int i = 0; i < size; i++) {
-      out.writeLong(pending[i]);
-    }
-  }
-
-  @Override
-  void readPending(DataInput in) throws IOException {
-    pending = size == 0 ? EMPTY : new long[Math.max(size, 16)];
-    for (int i = 0; i < size; i++) {
-      pending[i] = in.readLong();
-    }
   }
 }

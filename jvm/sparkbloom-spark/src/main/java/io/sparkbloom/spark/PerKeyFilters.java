@@ -137,7 +137,7 @@ public final class PerKeyFilters {
     int partitions = partitionsOr(options, pairs);
     if (!sizing.isPerKeyCount()) {
       FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
-      return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), FilterBuilder::merge, partitions);
+      return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), partitions);
     }
     return pairs
         .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::add, LongArrayBuilder::addAll)
@@ -165,8 +165,7 @@ public final class PerKeyFilters {
           + sizing + " gather each key's strings into a String[] and call buildPerRecord");
     }
     StringFilterBuilder zero = new StringFilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
-    return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), StringFilterBuilder::merge,
-        partitionsOr(options, pairs));
+    return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), partitionsOr(options, pairs));
   }
 
   /**
@@ -179,8 +178,7 @@ public final class PerKeyFilters {
     int partitions = partitionsOr(options, records);
     if (!sizing.isPerKeyCount()) {
       FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
-      return aggregate(records, zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), FilterBuilder::merge,
-          partitions);
+      return aggregate(records, zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), partitions);
     }
     return records
         .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::addAll, LongArrayBuilder::addAll)
@@ -227,10 +225,10 @@ public final class PerKeyFilters {
   }
 
   /** The aggregate behind the fixed-size builds, for {@code long} and string builders alike. */
-  private static <K, T, B extends BufferedFilterBuilder<B>> JavaPairRDD<K, BloomFilter> aggregate(
-      JavaPairRDD<K, T> pairs, B zero, Function2<B, T, B> add, Function2<B, B, B> merge, int partitions) {
+  private static <K, T, B extends BufferedFilterBuilder<B, ?>> JavaPairRDD<K, BloomFilter> aggregate(
+      JavaPairRDD<K, T> pairs, B zero, Function2<B, T, B> add, int partitions) {
     // lambdas, not BufferedFilterBuilder method references (see that class)
-    return pairs.aggregateByKey(zero, partitions, add, merge).mapValues(b -> b.build());
+    return pairs.aggregateByKey(zero, partitions, add, (a, b) -> a.merge(b)).mapValues(b -> b.build());
   }
 
   /** The options' partitions, or the input's number of partitions. */
@@ -319,7 +317,6 @@ public final class PerKeyFilters {
   }
 
   /** {@link #dedup(JavaPairRDD, JavaPairRDD)} with the join into the options' partitions, if given. */
-  @SuppressWarnings("unchecked")
   public static <K, A> JavaPairRDD<K, A> dedup(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
     Partitioner partitioner;
@@ -330,8 +327,7 @@ public final class PerKeyFilters {
       partitioner = p.isPresent() ? p.get()
           : new HashPartitioner(Math.max(filters.getNumPartitions(), candidates.getNumPartitions()));
     }
-    return (JavaPairRDD<K, A>) HashJoinDedup.dedup(filters, (JavaPairRDD<K, Object>) candidates, partitioner,
-        HashJoinDedup.ANY);
+    return HashJoinDedup.dedup(filters, candidates, partitioner);
   }
 
   /** Scala-friendly {@link #dedup(JavaPairRDD, JavaPairRDD)}. */
@@ -399,12 +395,10 @@ public final class PerKeyFilters {
    * @throws IllegalArgumentException if the filters' bytes are over the limit: the message names
    *     the bytes collected so far, the limit, its conf key and the join ({@link #dedup}) to use
    */
-  @SuppressWarnings("unchecked")
   public static <K, A> JavaPairRDD<K, A> dedupBroadcast(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
     long maxBytes = options.broadcastMaxBytes(JavaSparkContext.fromSparkContext(filters.context()));
-    return (JavaPairRDD<K, A>) BroadcastDedup.dedup(filters, (JavaPairRDD<K, Object>) candidates, maxBytes,
-        HashJoinDedup.ANY);
+    return BroadcastDedup.dedup(filters, candidates, maxBytes);
   }
 
   /**
@@ -433,7 +427,6 @@ public final class PerKeyFilters {
   }
 
   /** The broadcast dedup of files already listed ({@code saved} bytes). */
-  @SuppressWarnings("unchecked")
   private static <K, A> JavaPairRDD<K, A> dedupBroadcastSaved(
       JavaSparkContext jsc, String path, long saved, JavaPairRDD<K, A> candidates, long maxBytes) {
     if (saved > maxBytes) {
@@ -442,8 +435,7 @@ public final class PerKeyFilters {
     JavaPairRDD<NullWritable, BytesWritable> files = jsc.hadoopFile(path,
         SequenceFilesInputFormat.class, NullWritable.class, BytesWritable.class, jsc.defaultMinPartitions());
     JavaRDD<Tuple2<K, byte[]>> encoded = PartFilesInputFormat.records(files, ObjectFileRecords::deserializeEncoded);
-    return (JavaPairRDD<K, A>) BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t),
-        (JavaPairRDD<K, Object>) candidates, maxBytes, HashJoinDedup.ANY);
+    return BroadcastDedup.dedupEncoded(encoded.mapToPair(t -> t), candidates, maxBytes);
   }
 
   /**

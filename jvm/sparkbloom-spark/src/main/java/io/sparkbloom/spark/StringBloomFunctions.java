@@ -59,10 +59,5 @@ public final class StringBloomFunctions {
       }
       return keys;
     }
-
-    @Override
-    protected String[] retainAbsent(BloomFilter filter, String[] keys) {
-      return filter.retainAbsent(keys);
-    }
   }
 }

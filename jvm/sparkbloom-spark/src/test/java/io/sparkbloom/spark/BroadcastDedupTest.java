@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.dedup.BroadcastDedup;
-import io.sparkbloom.spark.dedup.HashJoinDedup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -155,8 +154,8 @@ class BroadcastDedupTest {
     bad[bad.length - 1] ^= 1; // the CRC
     JavaPairRDD<String, byte[]> encoded = jsc.parallelizePairs(List.of(new Tuple2<>("k", bad)), 1);
     SparkException e = assertThrows(SparkException.class, () -> BroadcastDedup
-        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1), Long.MAX_VALUE,
-            HashJoinDedup.ANY).collect());
+        .dedupEncoded(encoded, jsc.parallelizePairs(List.of(new Tuple2<>("k", new long[] {1})), 1), Long.MAX_VALUE)
+        .collect());
     assertTrue(String.valueOf(e.getMessage()).contains("cannot decode the filter of key k"), e.getMessage());
   }
 }

@@ -48,7 +48,7 @@ class FilterBuilderTest {
   }
 
   private static FilterBuilder kryoRoundTrip(FilterBuilder b) {
-    FilterBuilder read = FilterBuilder.unconfigured();
+    FilterBuilder read = new FilterBuilder();
     read.read(new Kryo(), new Input(kryoBytes(b)));
     return read;
   }
@@ -89,10 +89,10 @@ class FilterBuilderTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.merge(b));
     assertTrue(e.getMessage().contains("n=100") && e.getMessage().contains("n=200"), e.getMessage());
 
-    FilterBuilder zero = FilterBuilder.unconfigured();
+    FilterBuilder zero = new FilterBuilder();
     assertTrue(zero.merge(a) == a);
-    assertTrue(a.merge(FilterBuilder.unconfigured()) == a);
-    assertThrows(IllegalStateException.class, () -> FilterBuilder.unconfigured().build());
+    assertTrue(a.merge(new FilterBuilder()) == a);
+    assertThrows(IllegalStateException.class, () -> new FilterBuilder().build());
     // the core's rules: 0 expected insertions count as 1, as in BloomFilter.create
     assertArrayEquals(direct(0, 0.01, new long[] {5}), new FilterBuilder(0, 0.01).add(5).buildBytes());
     IllegalArgumentException negative =
@@ -100,9 +100,9 @@ class FilterBuilderTest {
     assertTrue(negative.getMessage().contains("expectedInsertions"), negative.getMessage());
     IllegalArgumentException fpp = assertThrows(IllegalArgumentException.class, () -> new FilterBuilder(10, 1.0));
     assertTrue(fpp.getMessage().contains("fpp"), fpp.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> FilterBuilder.unconfigured().configure(10, 0.0));
+    assertThrows(IllegalArgumentException.class, () -> new FilterBuilder().configure(10, 0.0));
     assertThrows(IllegalArgumentException.class,
-        () -> FilterBuilder.unconfigured().configure(10, 0.1).configure(11, 0.1));
+        () -> new FilterBuilder().configure(10, 0.1).configure(11, 0.1));
   }
 
   @Test
@@ -118,9 +118,9 @@ class FilterBuilderTest {
     System.arraycopy(form, 0, record, 2, form.length);
     assertTrue(indexOf(javaBytes(b), record) >= 0, "Java serialization does not carry the Kryo form");
     // the unconfigured zero too
-    byte[] zero = kryoBytes(FilterBuilder.unconfigured());
+    byte[] zero = kryoBytes(new FilterBuilder());
     assertEquals(-1L, java.nio.ByteBuffer.wrap(zero, 4, 8).getLong());
-    assertTrue(!kryoRoundTrip(FilterBuilder.unconfigured()).isConfigured());
+    assertTrue(!kryoRoundTrip(new FilterBuilder()).isConfigured());
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

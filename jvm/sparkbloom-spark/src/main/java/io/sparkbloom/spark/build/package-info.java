@@ -1,6 +1,8 @@
 /**
  * Internal, not API: may change in any release. What building a filter needs below the builders
- * of {@code io.sparkbloom.spark}: {@link io.sparkbloom.spark.build.FilterAllocation} creates a
+ * of {@code io.sparkbloom.spark}: {@link io.sparkbloom.spark.build.ItemArrays} is what every batch
+ * path does with {@code long[]} and {@code String[]} items, so one generic body serves both
+ * without boxing; {@link io.sparkbloom.spark.build.FilterAllocation} creates a
  * filter whose size comes from an argument and names that sizing when the core refuses it;
  * {@link io.sparkbloom.spark.build.DistinctCount} counts a key's distinct items for per-key
  * sizing; {@link io.sparkbloom.spark.build.NullItems} is the one null policy of items (skipped

@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.dedup;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.ItemArrays;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
@@ -29,9 +30,9 @@ public final class BroadcastDedup {
   private BroadcastDedup() {}
 
   public static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters,
-      JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
+      JavaPairRDD<K, A> candidates, long maxBytes) {
     // the user's filters are only read (and stay theirs: none is closed)
-    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes, query);
+    return dedupEncoded(filters.mapValues(f -> f == null ? null : f.toByteArray()), candidates, maxBytes);
   }
 
   /**
@@ -41,27 +42,25 @@ public final class BroadcastDedup {
    * @throws IllegalArgumentException ({@link BroadcastLimit.Exceeded}) once over {@code maxBytes}
    */
   public static <K, A> JavaPairRDD<K, A> dedupEncoded(JavaPairRDD<K, byte[]> filters,
-      JavaPairRDD<K, A> candidates, long maxBytes, HashJoinDedup.Query<A> query) {
+      JavaPairRDD<K, A> candidates, long maxBytes) {
     Map<K, byte[][]> byKey = BoundedCollect.byKey(filters, maxBytes);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(candidates.context());
     Broadcast<Map<K, byte[][]>> shared = jsc.broadcast(byKey);
     // mapValues cannot see the key: map the pair, keep the candidates' partitioner
-    return candidates.mapPartitionsToPair(records -> new Answers<>(records, shared.value(), query), true);
+    return candidates.mapPartitionsToPair(records -> new Answers<>(records, shared.value()), true);
   }
 
   /** One task's candidate records, each answered by its key's filters decoded from bytes. */
   private static final class Answers<K, A> implements Iterator<Tuple2<K, A>> {
     private final Iterator<Tuple2<K, A>> records;
     private final Map<K, byte[][]> byKey;
-    private final HashJoinDedup.Query<A> query;
     /** The last key's encoded filters and their decoded forms (null: not decoded or closed). */
     private byte[][] lastEncoded;
     private BloomFilter[] lastDecoded;
 
-    Answers(Iterator<Tuple2<K, A>> records, Map<K, byte[][]> byKey, HashJoinDedup.Query<A> query) {
+    Answers(Iterator<Tuple2<K, A>> records, Map<K, byte[][]> byKey) {
       this.records = records;
       this.byKey = byKey;
-      this.query = query;
     }
 
     @Override
@@ -78,11 +77,15 @@ public final class BroadcastDedup {
       Tuple2<K, A> t = records.next();
       byte[][] encoded = byKey.get(t._1());
       A kept = t._2();
-      if (encoded == null || kept == null || query.isEmpty(kept)) {
+      if (encoded == null || kept == null) {
+        return t;
+      }
+      ItemArrays<A> type = ItemArrays.of(kept, HashJoinDedup.CANDIDATES);
+      if (type.length(kept) == 0) {
         return t;
       }
       for (BloomFilter f : decoded(encoded, t._1())) {
-        kept = query.isEmpty(kept) ? kept : query.retainAbsent(f, kept);
+        kept = type.length(kept) == 0 ? kept : type.retainAbsent(f, kept);
       }
       return new Tuple2<>(t._1(), kept);
     }

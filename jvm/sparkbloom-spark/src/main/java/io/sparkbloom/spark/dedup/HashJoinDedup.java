@@ -1,7 +1,7 @@
 package io.sparkbloom.spark.dedup;
 
 import io.sparkbloom.BloomFilter;
-import io.sparkbloom.spark.build.NullItems;
+import io.sparkbloom.spark.build.ItemArrays;
 import io.sparkbloom.spark.rdd.KnownPartitionerRDD;
 import io.sparkbloom.spark.rdd.ScalaRdds;
 import java.util.ArrayList;
@@ -26,76 +26,18 @@ import scala.Tuple2;
 public final class HashJoinDedup {
   private HashJoinDedup() {}
 
-  /** How one candidate record of type {@code A} ({@code long[]}, {@code String[]}) is answered. */
-  public interface Query<A> extends java.io.Serializable {
-    /** The items of {@code candidates} that {@code filter} has not seen, in order. */
-    A retainAbsent(BloomFilter filter, A candidates);
-
-    /** Whether {@code candidates} has no item left to query. */
-    boolean isEmpty(A candidates);
-  }
-
-  /** {@code long[]} candidates, one {@code retainAbsent(long[])} call per record. */
-  static final Query<long[]> LONGS = new Query<long[]>() {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public long[] retainAbsent(BloomFilter filter, long[] candidates) {
-      return filter.retainAbsent(candidates);
-    }
-
-    @Override
-    public boolean isEmpty(long[] candidates) {
-      return candidates.length == 0;
-    }
-  };
-
-  /** {@code String[]} candidates (null elements dropped), one {@code retainAbsent(String[])} call per record. */
-  static final Query<String[]> STRINGS = new Query<String[]>() {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public String[] retainAbsent(BloomFilter filter, String[] candidates) {
-      return filter.retainAbsent(NullItems.withoutNulls(candidates));
-    }
-
-    @Override
-    public boolean isEmpty(String[] candidates) {
-      return candidates.length == 0;
-    }
-  };
-
-  /** {@code long[]} or {@code String[]} candidates, by each record's type. */
-  public static final Query<Object> ANY = new Query<Object>() {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public Object retainAbsent(BloomFilter filter, Object candidates) {
-      if (candidates instanceof long[]) {
-        return LONGS.retainAbsent(filter, (long[]) candidates);
-      }
-      if (candidates instanceof String[]) {
-        return STRINGS.retainAbsent(filter, (String[]) candidates);
-      }
-      throw new IllegalArgumentException("dedup: candidates must be long[] or String[], got "
-          + candidates.getClass().getName());
-    }
-
-    @Override
-    public boolean isEmpty(Object candidates) {
-      return java.lang.reflect.Array.getLength(candidates) == 0;
-    }
-  };
+  /** The candidates' name in the error for a record that is neither {@code long[]} nor {@code String[]}. */
+  static final String CANDIDATES = "dedup: candidates";
 
   /**
    * Per key, the candidates its filter has not seen; keys without a filter keep all theirs. A
    * null filter is no filter; null candidates stay null ({@code PerKeyFilters}' null policy).
    */
   public static <K, A> JavaPairRDD<K, A> dedup(JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, A> candidates,
-      Partitioner partitioner, Query<A> query) {
+      Partitioner partitioner) {
     JavaPairRDD<K, BloomFilter> f = partitionedBy(filters, partitioner);
     JavaPairRDD<K, A> c = partitionedBy(candidates, partitioner);
-    JavaRDD<Tuple2<K, A>> kept = c.zipPartitions(f, (cs, fs) -> retainAbsent(cs, fs, query));
+    JavaRDD<Tuple2<K, A>> kept = c.zipPartitions(f, (cs, fs) -> retainAbsent(cs, fs));
     return ScalaRdds.toJavaPairs(new KnownPartitionerRDD<>(kept.rdd(), partitioner, "dedup"));
   }
 
@@ -106,7 +48,7 @@ public final class HashJoinDedup {
 
   /** One partition of the join: the filters into a map, then the candidates streamed through it. */
   private static <K, A> Iterator<Tuple2<K, A>> retainAbsent(
-      Iterator<Tuple2<K, A>> candidates, Iterator<Tuple2<K, BloomFilter>> filters, Query<A> query) {
+      Iterator<Tuple2<K, A>> candidates, Iterator<Tuple2<K, BloomFilter>> filters) {
     Map<K, BloomFilter> byKey = new HashMap<>();
     // filters of a key whose shape differs from its first one (e.g. per-key sized in different
     // runs): they cannot be OR-ed, so a candidate is kept only if every one of them lacks it
@@ -141,9 +83,10 @@ public final class HashJoinDedup {
         if (filter == null || items == null) {
           return t;
         }
-        A kept = query.retainAbsent(filter, items);
+        ItemArrays<A> type = ItemArrays.of(items, CANDIDATES);
+        A kept = type.retainAbsent(filter, items);
         for (BloomFilter other : otherShapes.getOrDefault(t._1(), List.of())) {
-          kept = query.isEmpty(kept) ? kept : query.retainAbsent(other, kept);
+          kept = type.length(kept) == 0 ? kept : type.retainAbsent(other, kept);
         }
         return new Tuple2<>(t._1(), kept);
       }

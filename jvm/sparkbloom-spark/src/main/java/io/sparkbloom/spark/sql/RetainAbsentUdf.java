@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.ItemArrays;
 import io.sparkbloom.CorruptFilterException;
 import org.apache.spark.sql.api.java.UDF2;
 
@@ -9,7 +10,7 @@ import org.apache.spark.sql.api.java.UDF2;
  * candidates ARRAY<...>)}, the candidates the filter has definitely not seen, in order, in one
  * native call per row. Null candidates give null; null elements are dropped; a null filter keeps
  * every candidate. A subclass turns the non-null elements into its key array (refusing an element
- * of the wrong SQL type) and makes the batch call.
+ * of the wrong SQL type); the batch call is that array's ({@link ItemArrays}).
  *
  * @param <A> the key array: {@code long[]} or {@code String[]}
  */
@@ -22,9 +23,6 @@ public abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collectio
    * @throws IllegalArgumentException naming the SQL type of an element the function does not take
    */
   protected abstract A keys(Object[] elements, int n);
-
-  /** The keys {@code filter} has definitely not seen, in one native call. */
-  protected abstract A retainAbsent(BloomFilter filter, A keys);
 
   @Override
   public A call(byte[] filterBytes, scala.collection.Seq<Object> candidates)
@@ -46,7 +44,7 @@ public abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collectio
       return keys;
     }
     try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-      return retainAbsent(f, keys);
+      return ItemArrays.of(keys, "retain_absent: keys").retainAbsent(f, keys);
     }
   }
 }
