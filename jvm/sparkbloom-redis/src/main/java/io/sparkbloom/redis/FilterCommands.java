@@ -103,17 +103,17 @@ final class FilterCommands {
    * With {@code expect}, a missing marker key raises {@link FiltersMissingException}.
    */
   Supplier<int[]> queueCheck(
-      Pipeline p, String op, String key, long[] offsets, int count, RedisBloom.ReadMode readMode, boolean expect) {
+      Pipeline p, String op, String key, long[] offsets, int count, ReadMode readMode, boolean expect) {
     Objects.requireNonNull(key, "key is null");
-    RedisBloom.ReadMode mode = readMode;
-    if (mode == RedisBloom.ReadMode.AUTO) {
+    ReadMode mode = readMode;
+    if (mode == ReadMode.AUTO) {
       mode =
           (long) offsets.length * SCRIPT_BYTES_PER_OFFSET >= layout.bitmapBytes()
-              ? RedisBloom.ReadMode.FETCH
-              : RedisBloom.ReadMode.SCRIPT;
+              ? ReadMode.FETCH
+              : ReadMode.SCRIPT;
     }
     int k = layout.numHashFunctions();
-    if (mode == RedisBloom.ReadMode.SCRIPT) {
+    if (mode == ReadMode.SCRIPT) {
       List<String> args = new ArrayList<>(offsets.length + 3);
       args.add(Long.toString(layout.bitmapBytes()));
       args.add(Integer.toString(k));
@@ -138,7 +138,7 @@ final class FilterCommands {
     // The marker is read before the key, in the same pipeline.
     Response<Boolean> marker = expect ? p.exists(markerKey) : null;
     Supplier<int[]> read =
-        mode == RedisBloom.ReadMode.FETCH
+        mode == ReadMode.FETCH
             ? queueFetch(p, op, key, offsets, count)
             : queueBitfield(p, op, key, offsets, count);
     return () -> {

@@ -1,10 +1,8 @@
-// Over 500 lines, most of them Javadoc: one method per item type and operation the client
-// offers (long, String and byte[] alike), all over the same server-side scripts (RedisScripts).
 package io.sparkbloom.redis;
 
 import io.sparkbloom.BloomFilter;
+import java.lang.reflect.Array;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,21 +52,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * closes the pool.
  */
 public final class RedisBloom implements AutoCloseable {
-  /** How bits are read (the benchmark compares them; {@link #AUTO} is the default). */
-  enum ReadMode {
-    /** {@code STRLEN} and {@code BITFIELD_RO key GET u1 o ...} for every offset, pipelined. */
-    BITFIELD,
-    /** A Lua script: {@code GETBIT} per offset, stopping at a candidate's first clear bit. */
-    SCRIPT,
-    /** {@code GET} the whole bitmap, test the offsets here. */
-    FETCH,
-    /**
-     * Whichever moves fewer bytes: {@link #FETCH} when the script's offsets would take more bytes
-     * than the bitmap (about 150 candidates at k = 10 and 17,972 bytes), else {@link #SCRIPT}.
-     */
-    AUTO
-  }
-
   /**
    * Offsets {@code putAll} sends per round trip (four write-script calls): the client holds at
    * most this many offsets' arguments at once, however long the batch.
@@ -77,17 +60,15 @@ public final class RedisBloom implements AutoCloseable {
 
   private final JedisPooled jedis;
   private final RedisLayout layout;
-  private final String markerKey;
+  private final FiltersMarker marker;
   private final FilterCommands commands;
   private volatile ReadMode readMode = ReadMode.AUTO;
-  /** Whether a missing marker means lost filters (the marker was seen or written). */
-  private volatile boolean expectFilters;
 
   private RedisBloom(JedisPooled jedis, RedisLayout layout, long ttlMillis, String server) {
     this.jedis = jedis;
     this.layout = layout;
-    this.markerKey = markerKey(layout);
-    this.commands = new FilterCommands(jedis, layout, ttlMillis, server, markerKey);
+    this.marker = new FiltersMarker(jedis, layout);
+    this.commands = new FilterCommands(jedis, layout, ttlMillis, server, marker.key());
   }
 
   /**
@@ -120,27 +101,13 @@ public final class RedisBloom implements AutoCloseable {
     Objects.requireNonNull(redisUri, "redisUri is null");
     Objects.requireNonNull(layout, "layout is null");
     long ttlMillis = ttlMillis(ttl);
-    URI uri;
-    try {
-      uri = new URI(redisUri);
-    } catch (URISyntaxException e) {
-      // The reason and position only: the input may hold a password.
-      throw new IllegalArgumentException(
-          "invalid argument redisUri: not a URI (" + e.getReason() + " at index " + e.getIndex() + ")");
-    }
-    if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException(
-          "invalid argument redisUri: expected redis://[:password@]host:port[/db] or rediss://..., got scheme "
-              + uri.getScheme()
-              + " and host "
-              + uri.getHost());
-    }
-    String server = uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
+    URI uri = RedisEndpoint.uri(redisUri);
+    String server = RedisEndpoint.server(uri);
     JedisPooled jedis = new JedisPooled(uri);
     RedisBloom client = new RedisBloom(jedis, layout, ttlMillis, server);
     try {
       jedis.ping();
-      client.expectFilters = jedis.exists(client.markerKey);
+      client.marker.lookUp();
     } catch (JedisException e) {
       jedis.close();
       throw new RedisBloomException("Redis at " + server + ": connect failed: " + e.getMessage(), e);
@@ -158,22 +125,7 @@ public final class RedisBloom implements AutoCloseable {
    *     expiry at all) or too long for a Redis expiry in milliseconds
    */
   public static long ttlMillis(Duration ttl) {
-    Objects.requireNonNull(ttl, "ttl is null");
-    if (ttl.isNegative()) {
-      throw new IllegalArgumentException("invalid argument ttl: " + ttl + " is negative");
-    }
-    if (!ttl.isZero() && ttl.compareTo(Duration.ofMillis(1)) < 0) {
-      throw new IllegalArgumentException(
-          "invalid argument ttl: " + ttl + " is under 1 ms, the unit of Redis expiry (Duration.ZERO for none)");
-    }
-    // Redis adds the TTL to the current time in ms as a signed 64-bit number: half the range
-    // leaves room for any current time.
-    long max = Long.MAX_VALUE / 2;
-    if (ttl.compareTo(Duration.ofMillis(max)) > 0) {
-      throw new IllegalArgumentException(
-          "invalid argument ttl: " + ttl + " is longer than Redis expiry allows (" + max + " ms)");
-    }
-    return ttl.toMillis();
+    return RedisEndpoint.ttlMillis(ttl);
   }
 
   /** @return the layout of every key */
@@ -189,12 +141,7 @@ public final class RedisBloom implements AutoCloseable {
    * @return the marker key
    */
   public String markerKey() {
-    return markerKey;
-  }
-
-  /** The marker key of a layout. */
-  static String markerKey(RedisLayout layout) {
-    return "sparkbloom:marker:" + layout.bitSize() + "/" + layout.numHashFunctions() + "/" + layout.strategy();
+    return marker.key();
   }
 
   /**
@@ -205,16 +152,7 @@ public final class RedisBloom implements AutoCloseable {
    * @throws FiltersMissingException if the marker is gone
    */
   public void checkPresent() {
-    boolean present;
-    try {
-      present = jedis.exists(markerKey);
-    } catch (JedisException e) {
-      throw commands.failure("checkPresent", markerKey, e);
-    }
-    if (!present) {
-      throw commands.missing("checkPresent");
-    }
-    expectFilters = true;
+    marker.checkPresent(commands);
   }
 
   /**
@@ -224,12 +162,7 @@ public final class RedisBloom implements AutoCloseable {
    * be shown again) instead of rebuilding.
    */
   public void markPresent() {
-    try {
-      jedis.set(markerKey, layout.toString());
-    } catch (JedisException e) {
-      throw commands.failure("markPresent", markerKey, e);
-    }
-    expectFilters = true;
+    marker.markPresent(commands);
   }
 
   /** Benchmarks and tests pin a read mode; {@link ReadMode#AUTO} by default. */
@@ -330,14 +263,14 @@ public final class RedisBloom implements AutoCloseable {
       values.add(filter);
     }
     commands.storeAll("storeAll", keys, values);
-    expectFilters = true;
+    marker.written();
   }
 
   private void storeOne(String op, String key, BloomFilter filter, String mode) {
     Objects.requireNonNull(filter, "filter is null");
     checkFits(key, filter);
     commands.store(op, key, filter, mode);
-    expectFilters = true;
+    marker.written();
   }
 
 
@@ -367,18 +300,18 @@ public final class RedisBloom implements AutoCloseable {
    * @throws FiltersMissingException if this client expects filters and the marker is gone
    */
   public BloomFilter load(String key) {
-    Response<Boolean> marker = null;
+    Response<Boolean> present = null;
     Response<byte[]> read;
     try (Pipeline p = jedis.pipelined()) {
-      if (expectFilters) {
-        marker = p.exists(markerKey);
+      if (marker.expected()) {
+        present = p.exists(marker.key());
       }
       read = p.get(FilterCommands.bytes(key));
       p.sync();
     } catch (JedisException e) {
       throw commands.failure("load", key, e);
     }
-    if (marker != null && !commands.get("load", key, marker)) {
+    if (present != null && !commands.get("load", key, present)) {
       throw commands.missing("load");
     }
     byte[] value = commands.get("load", key, read);
@@ -429,35 +362,20 @@ public final class RedisBloom implements AutoCloseable {
    */
   public long[] retainAbsent(String key, long[] candidates) {
     Objects.requireNonNull(candidates, "candidates is null");
-    int[] absent = absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length);
-    long[] out = new long[absent.length];
-    for (int i = 0; i < absent.length; i++) {
-      out[i] = candidates[absent[i]];
-    }
-    return out;
+    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length));
   }
 
   /** {@link #retainAbsent(String, long[])} for string candidates. */
   public String[] retainAbsent(String key, String[] candidates) {
     Objects.requireNonNull(candidates, "candidates is null");
     long[] offsets = layout.offsetsOf(candidates, 0, candidates.length);
-    int[] absent = absentIndexes("retainAbsent", key, offsets, candidates.length);
-    String[] out = new String[absent.length];
-    for (int i = 0; i < absent.length; i++) {
-      out[i] = candidates[absent[i]];
-    }
-    return out;
+    return kept(candidates, absentIndexes("retainAbsent", key, offsets, candidates.length));
   }
 
   /** {@link #retainAbsent(String, long[])} for byte-array candidates. */
   public byte[][] retainAbsent(String key, byte[][] candidates) {
     Objects.requireNonNull(candidates, "candidates is null");
-    int[] absent = absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length);
-    byte[][] out = new byte[absent.length][];
-    for (int i = 0; i < absent.length; i++) {
-      out[i] = candidates[absent[i]];
-    }
-    return out;
+    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length));
   }
 
   /**
@@ -477,7 +395,7 @@ public final class RedisBloom implements AutoCloseable {
         long[] candidates = Objects.requireNonNull(e.getValue(), "candidates is null");
         long[] offsets = layout.offsetsOf(candidates);
         pending.add(
-            commands.queueCheck(p, "retainAbsent", e.getKey(), offsets, candidates.length, readMode, expectFilters));
+            commands.queueCheck(p, "retainAbsent", e.getKey(), offsets, candidates.length, readMode, marker.expected()));
       }
       p.sync();
     } catch (JedisException e) {
@@ -485,13 +403,7 @@ public final class RedisBloom implements AutoCloseable {
     }
     Map<String, long[]> out = new LinkedHashMap<>();
     for (int u = 0; u < entries.size(); u++) {
-      long[] candidates = entries.get(u).getValue();
-      int[] absent = pending.get(u).get();
-      long[] kept = new long[absent.length];
-      for (int i = 0; i < absent.length; i++) {
-        kept[i] = candidates[absent[i]];
-      }
-      out.put(entries.get(u).getKey(), kept);
+      out.put(entries.get(u).getKey(), kept(entries.get(u).getValue(), pending.get(u).get()));
     }
     return out;
   }
@@ -510,6 +422,19 @@ public final class RedisBloom implements AutoCloseable {
     long[] of(int from, int to);
   }
 
+  /**
+   * The candidates at {@code indexes}, in order, in a new array of their type ({@code long[]},
+   * {@code String[]} or {@code byte[][]}), copied without boxing.
+   */
+  @SuppressWarnings("unchecked")
+  private static <A> A kept(A candidates, int[] indexes) {
+    A out = (A) Array.newInstance(candidates.getClass().getComponentType(), indexes.length);
+    for (int i = 0; i < indexes.length; i++) {
+      System.arraycopy(candidates, indexes[i], out, i, 1);
+    }
+    return out;
+  }
+
   /** Refuses a null item before any chunk of the batch is written. */
   private static void requireNoNull(Object[] items) {
     Objects.requireNonNull(items, "items is null");
@@ -522,7 +447,7 @@ public final class RedisBloom implements AutoCloseable {
   private int[] absentIndexes(String op, String key, long[] offsets, int count) {
     Supplier<int[]> result;
     try (Pipeline p = jedis.pipelined()) {
-      result = commands.queueCheck(p, op, key, offsets, count, readMode, expectFilters);
+      result = commands.queueCheck(p, op, key, offsets, count, readMode, marker.expected());
       p.sync();
     } catch (JedisException e) {
       throw commands.failure(op, key, e);
@@ -543,7 +468,7 @@ public final class RedisBloom implements AutoCloseable {
       List<List<String>> chunks = new ArrayList<>(perRoundTrip);
       while (chunks.size() < perRoundTrip && (from < count || chunks.isEmpty())) {
         int to = (int) Math.min(count, (long) from + perChunk);
-        chunks.add(commands.writeArgs(offsetsOf.of(from, to), expectFilters));
+        chunks.add(commands.writeArgs(offsetsOf.of(from, to), marker.expected()));
         from = to;
       }
       commands.runWrites(op, key, chunks);
@@ -553,6 +478,6 @@ public final class RedisBloom implements AutoCloseable {
   /** Sets the bits of {@code offsets} with one write-script call. */
   private boolean writeChunk(String op, String key, long[] offsets) {
     Objects.requireNonNull(key, "key is null");
-    return commands.runWrites(op, key, List.of(commands.writeArgs(offsets, expectFilters)));
+    return commands.runWrites(op, key, List.of(commands.writeArgs(offsets, marker.expected())));
   }
 }

@@ -237,7 +237,7 @@ class HelperCompatibilityTest {
       }
       long[] expectedArray = expected.stream().mapToLong(Long::longValue).toArray();
       assertTrue(expectedArray.length < candidates.length / 2 + 10 && expectedArray.length > candidates.length / 2 - 10);
-      for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+      for (ReadMode mode : ReadMode.values()) {
         client.readMode(mode);
         try {
           assertArrayEquals(expectedArray, client.retainAbsent("helper:longs", candidates), mode.name());
@@ -256,7 +256,7 @@ class HelperCompatibilityTest {
           }
           assertEquals(expectedStrings, Arrays.asList(absentStrings), mode.name());
         } finally {
-          client.readMode(RedisBloom.ReadMode.AUTO);
+          client.readMode(ReadMode.AUTO);
         }
       }
       // load() of the helper's key answers like the key.

@@ -56,22 +56,22 @@ public final class RedisBloomBenchmark {
       rows.add(row("1,000 candidates: helper GETBIT per offset", helper, auto));
       rows.add(row("1,000 candidates: pipelined GETBITs (one round trip)", pipelined, auto));
       rows.add(row("1,000 candidates: retainAbsent (automatic mode)", auto, auto));
-      for (RedisBloom.ReadMode mode : new RedisBloom.ReadMode[] {
-          RedisBloom.ReadMode.BITFIELD, RedisBloom.ReadMode.SCRIPT, RedisBloom.ReadMode.FETCH}) {
+      for (ReadMode mode : new ReadMode[] {
+          ReadMode.BITFIELD, ReadMode.SCRIPT, ReadMode.FETCH}) {
         client.readMode(mode);
         double t = median(reps, () -> check(client.retainAbsent("bench:user", candidates).length, expected.length));
         rows.add(row("1,000 candidates: retainAbsent, " + mode, t, auto));
-        client.readMode(RedisBloom.ReadMode.AUTO);
+        client.readMode(ReadMode.AUTO);
       }
       for (int n : new int[] {1, 10, 100}) {
         long[] few = Arrays.copyOf(candidates, n);
         int absent = client.retainAbsent("bench:user", few).length;
-        for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+        for (ReadMode mode : ReadMode.values()) {
           client.readMode(mode);
           double t = median(reps, () -> check(client.retainAbsent("bench:user", few).length, absent));
           rows.add(row(n + " candidates: retainAbsent, " + mode, t, Double.NaN));
         }
-        client.readMode(RedisBloom.ReadMode.AUTO);
+        client.readMode(ReadMode.AUTO);
       }
 
       double setbits = median(Math.max(3, reps / 10), () -> {

@@ -93,13 +93,13 @@ class RedisBloomTest {
   void missingKeysKeepEveryCandidate() {
     try (RedisBloom client = RedisBloom.connect(server.uri(), HELPER)) {
       long[] candidates = {5, 1, 4, 2, 3};
-      for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+      for (ReadMode mode : ReadMode.values()) {
         client.readMode(mode);
         assertArrayEquals(candidates, client.retainAbsent("missing", candidates), mode.name());
         assertFalse(client.mightContain("missing", 1L));
         assertArrayEquals(new String[] {"a", "b"}, client.retainAbsent("missing", new String[] {"a", "b"}));
       }
-      client.readMode(RedisBloom.ReadMode.AUTO);
+      client.readMode(ReadMode.AUTO);
       assertNull(client.load("missing"));
       Map<String, long[]> many = new LinkedHashMap<>();
       many.put("missing-1", candidates);
@@ -214,7 +214,7 @@ class RedisBloomTest {
       jedis.lpush("a-list", "x");
       jedis.hset("a-hash", "f", "v");
       for (String key : List.of("a-list", "a-hash")) {
-        for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+        for (ReadMode mode : ReadMode.values()) {
           client.readMode(mode);
           assertNamesKey(key, () -> client.retainAbsent(key, new long[] {1, 2, 3}));
           assertNamesKey(key, () -> client.mightContain(key, 1L));
@@ -223,7 +223,7 @@ class RedisBloomTest {
           many.put(key, new long[] {1});
           assertNamesKey(key, () -> client.retainAbsent(many));
         }
-        client.readMode(RedisBloom.ReadMode.AUTO);
+        client.readMode(ReadMode.AUTO);
         assertNamesKey(key, () -> client.put(key, 1L));
         assertNamesKey(key, () -> client.putAll(key, new long[] {1, 2}));
         assertNamesKey(key, () -> client.load(key));
@@ -237,11 +237,11 @@ class RedisBloomTest {
     try (RedisBloom client = RedisBloom.connect(server.uri(), HELPER); Jedis jedis = server.raw()) {
       byte[] longer = new byte[(int) HELPER.bitmapBytes() + 1];
       jedis.set("too-long".getBytes(StandardCharsets.UTF_8), longer);
-      for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+      for (ReadMode mode : ReadMode.values()) {
         client.readMode(mode);
         assertNamesKey("too-long", () -> client.retainAbsent("too-long", new long[] {1, 2, 3}));
       }
-      client.readMode(RedisBloom.ReadMode.AUTO);
+      client.readMode(ReadMode.AUTO);
       assertNamesKey("too-long", () -> client.put("too-long", 7L));
       assertNamesKey("too-long", () -> client.load("too-long"));
       assertEquals(longer.length, jedis.strlen("too-long"), "the put wrote nothing");

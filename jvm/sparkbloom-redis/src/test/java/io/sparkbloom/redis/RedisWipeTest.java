@@ -35,7 +35,7 @@ class RedisWipeTest {
         service.checkPresent();
 
         server.restartEmpty();
-        for (RedisBloom.ReadMode mode : RedisBloom.ReadMode.values()) {
+        for (ReadMode mode : ReadMode.values()) {
           service.readMode(mode);
           assertMissing(service, "retainAbsent", () -> retry(() -> service.retainAbsent("user:1", seen)));
           assertMissing(service, "mightContain", () -> retry(() -> service.mightContain("user:1", seen[0])));
@@ -43,7 +43,7 @@ class RedisWipeTest {
           many.put("user:1", seen);
           assertMissing(service, "retainAbsent", () -> retry(() -> service.retainAbsent(many)));
         }
-        service.readMode(RedisBloom.ReadMode.AUTO);
+        service.readMode(ReadMode.AUTO);
         assertMissing(service, "put", () -> retry(() -> service.put("user:1", 5L)));
         assertMissing(service, "putAll", () -> retry(() -> { service.putAll("user:1", seen); return null; }));
         assertMissing(service, "load", () -> retry(() -> service.load("user:1")));
