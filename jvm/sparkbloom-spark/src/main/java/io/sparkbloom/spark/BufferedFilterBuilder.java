@@ -280,17 +280,22 @@ abstract class BufferedFilterBuilder<S extends BufferedFilterBuilder<S, A>, A>
 
   @Override
   public void write(Kryo kryo, Output out) {
-    try {
-      writeForm(new DataOutputStream(out));
-    } catch (IOException e) {
-      throw new KryoException(getClass().getSimpleName() + ": " + e.getMessage(), e);
-    }
+    throughKryo(() -> writeForm(new DataOutputStream(out)));
   }
 
   @Override
   public void read(Kryo kryo, Input in) {
+    throughKryo(() -> readForm(new DataInputStream(in)));
+  }
+
+  /** The form written or read through a Kryo stream, whose failures are {@link KryoException}s. */
+  private interface FormIo {
+    void run() throws IOException;
+  }
+
+  private void throughKryo(FormIo io) {
     try {
-      readForm(new DataInputStream(in));
+      io.run();
     } catch (IOException e) {
       throw new KryoException(getClass().getSimpleName() + ": " + e.getMessage(), e);
     }

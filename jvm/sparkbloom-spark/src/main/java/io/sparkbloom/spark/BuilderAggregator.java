@@ -2,9 +2,6 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.spark.build.FilterAllocation;
 import java.io.Serializable;
-import org.apache.spark.sql.Encoder;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.expressions.Aggregator;
 import scala.Tuple3;
 
 /**
@@ -20,7 +17,7 @@ import scala.Tuple3;
  * @param <B> the buffer
  */
 abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B, ?>>
-    extends Aggregator<IN, B, byte[]> {
+    extends FilterBytesAggregator<IN, B> {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -69,6 +66,7 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B, ?>>
   private final Buffers<T, B> buffers;
 
   BuilderAggregator(Buffers<T, B> buffers) {
+    super(buffers.type);
     this.buffers = buffers;
   }
 
@@ -83,16 +81,6 @@ abstract class BuilderAggregator<IN, T, B extends BufferedFilterBuilder<B, ?>>
   @Override
   public B merge(B b1, B b2) {
     return b1.merge(b2);
-  }
-
-  @Override
-  public Encoder<B> bufferEncoder() {
-    return Encoders.javaSerialization(buffers.type);
-  }
-
-  @Override
-  public Encoder<byte[]> outputEncoder() {
-    return Encoders.BINARY();
   }
 
   /** The aggregate over items with its sizing (n, p) fixed when it is built. */

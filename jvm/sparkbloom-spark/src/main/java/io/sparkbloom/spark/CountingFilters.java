@@ -9,11 +9,10 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.expressions.Aggregator;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -50,30 +49,28 @@ public final class CountingFilters {
    */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKey(
       JavaPairRDD<K, Long> pairs, long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
-      probe.bitSize(); // arguments checked on the driver, before any task runs
-    }
-    return pairs.aggregateByKey(
-        new ZeroFilter(expectedInsertions, fpp),
-        (buffer, item) -> {
-          buffer.filter().add(item);
-          return buffer;
-        },
-        ZeroFilter::merge)
-        .mapValues(ZeroFilter::filter);
+    return aggregate(pairs, expectedInsertions, fpp, (filter, item) -> filter.add(item));
   }
 
   /** One counting filter per key from {@code (key, items)} records, each record added in one call. */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKeyFromArrays(
       JavaPairRDD<K, long[]> records, long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
-      probe.bitSize();
-    }
+    return aggregate(records, expectedInsertions, fpp, (filter, items) -> filter.addAll(items));
+  }
+
+  /**
+   * One counting filter per key of (n, p), each value added by {@code add}; the sizing checked
+   * on the driver, before any task runs.
+   */
+  private static <K, V> JavaPairRDD<K, CountingBloomFilter> aggregate(
+      JavaPairRDD<K, V> records, long expectedInsertions, double fpp,
+      VoidFunction2<CountingBloomFilter, V> add) {
+    counting(expectedInsertions, fpp).close();
     return records
         .aggregateByKey(
             new ZeroFilter(expectedInsertions, fpp),
-            (buffer, items) -> {
-              buffer.filter().addAll(items);
+            (buffer, value) -> {
+              add.call(buffer.filter(), value);
               return buffer;
             },
             ZeroFilter::merge)
@@ -189,9 +186,7 @@ public final class CountingFilters {
 
   /** The aggregate behind {@link #build}, e.g. for {@code spark.udf().register}. */
   public static UserDefinedFunction buildUdaf(long expectedInsertions, double fpp) {
-    try (CountingBloomFilter probe = counting(expectedInsertions, fpp)) {
-      probe.bitSize();
-    }
+    counting(expectedInsertions, fpp).close(); // the sizing checked before any job
     return functions
         .udaf(new BuildAggregator(expectedInsertions, fpp), Encoders.LONG())
         .withName("sparkbloom_build_counting");
@@ -221,12 +216,13 @@ public final class CountingFilters {
   }
 
   /** {@code Aggregator<item, counting filter, FORMAT.md §10 bytes>}. */
-  public static final class BuildAggregator extends Aggregator<Long, CountingBloomFilter, byte[]> {
+  public static final class BuildAggregator extends FilterBytesAggregator<Long, CountingBloomFilter> {
     private static final long serialVersionUID = 1L;
     private final long expectedInsertions;
     private final double fpp;
 
     public BuildAggregator(long expectedInsertions, double fpp) {
+      super(CountingBloomFilter.class);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
     }
@@ -253,16 +249,6 @@ public final class CountingFilters {
     @Override
     public byte[] finish(CountingBloomFilter buffer) {
       return buffer.toByteArray();
-    }
-
-    @Override
-    public Encoder<CountingBloomFilter> bufferEncoder() {
-      return Encoders.javaSerialization(CountingBloomFilter.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-      return Encoders.BINARY();
     }
   }
 

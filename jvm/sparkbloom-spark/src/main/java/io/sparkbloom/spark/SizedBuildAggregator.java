@@ -1,8 +1,5 @@
 package io.sparkbloom.spark;
 
-import org.apache.spark.sql.Encoder;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.expressions.Aggregator;
 import scala.Tuple2;
 
 /**
@@ -13,8 +10,12 @@ import scala.Tuple2;
  *
  * @param <IN> the input row: an item, or (item, p) for the SQL form
  */
-abstract class SizedBuildAggregator<IN> extends Aggregator<IN, SizedItems, byte[]> {
+abstract class SizedBuildAggregator<IN> extends FilterBytesAggregator<IN, SizedItems> {
   private static final long serialVersionUID = 1L;
+
+  SizedBuildAggregator() {
+    super(SizedItems.class);
+  }
 
   @Override
   public SizedItems merge(SizedItems b1, SizedItems b2) {
@@ -24,16 +25,6 @@ abstract class SizedBuildAggregator<IN> extends Aggregator<IN, SizedItems, byte[
   @Override
   public byte[] finish(SizedItems b) {
     return b.buildBytes();
-  }
-
-  @Override
-  public Encoder<SizedItems> bufferEncoder() {
-    return Encoders.javaSerialization(SizedItems.class);
-  }
-
-  @Override
-  public Encoder<byte[]> outputEncoder() {
-    return Encoders.BINARY();
   }
 
   /** {@code Aggregator<item, SizedItems, FORMAT bytes>} with the sizing given up front. */

@@ -131,26 +131,34 @@ public final class Sizing implements Serializable {
    *     (naming the sizing and the count), or than 2<sup>43</sup> bits
    */
   public BloomFilter create(long distinctItems) {
-    long n = expectedInsertions(distinctItems);
-    if (!perKey) {
-      return FilterAllocation.create(() -> BloomFilter.create(n, fpp), this + " for " + n + " items");
-    }
-    long[] shape = perKeyShape(n, fpp);
-    return FilterAllocation.create(
-        () -> BloomFilter.withShape(shape[0], (int) shape[1], Strategy.MURMUR128_MITZ_64),
-        this + " for " + n + " items (" + shape[0] + " bits)");
+    return create(distinctItems, BloomFilter::create, BloomFilter::withShape, "bits");
   }
 
   /** {@link #create}'s shape as a counting filter (4-bit counters instead of bits). */
   CountingBloomFilter createCounting(long distinctItems) {
+    return create(distinctItems, CountingBloomFilter::create, CountingBloomFilter::withShape, "counters");
+  }
+
+  /** A filter's factory for (n, p), as {@code BloomFilter.create} and its counting twin. */
+  private interface BySizing<F> {
+    F create(long expectedInsertions, double fpp);
+  }
+
+  /** A filter's factory for a shape, as {@code BloomFilter.withShape} and its counting twin. */
+  private interface ByShape<F> {
+    F create(long bits, int numHashFunctions, Strategy strategy);
+  }
+
+  /** {@link #create} for either kind of filter; {@code unit} names what its m counts. */
+  private <F> F create(long distinctItems, BySizing<F> bySizing, ByShape<F> byShape, String unit) {
     long n = expectedInsertions(distinctItems);
     if (!perKey) {
-      return FilterAllocation.create(() -> CountingBloomFilter.create(n, fpp), this + " for " + n + " items");
+      return FilterAllocation.create(() -> bySizing.create(n, fpp), this + " for " + n + " items");
     }
     long[] shape = perKeyShape(n, fpp);
     return FilterAllocation.create(
-        () -> CountingBloomFilter.withShape(shape[0], (int) shape[1], Strategy.MURMUR128_MITZ_64),
-        this + " for " + n + " items (" + shape[0] + " counters)");
+        () -> byShape.create(shape[0], (int) shape[1], Strategy.MURMUR128_MITZ_64),
+        this + " for " + n + " items (" + shape[0] + " " + unit + ")");
   }
 
   /**
