@@ -18,6 +18,9 @@ pub struct Hash128 {
 
 pub(crate) const C1: u64 = 0x87c3_7b91_1142_53d5;
 pub(crate) const C2: u64 = 0x4cf5_ad43_2745_937f;
+/// The multipliers of the finalizer `fmix64`.
+pub(crate) const FMIX1: u64 = 0xff51_afd7_ed55_8ccd;
+pub(crate) const FMIX2: u64 = 0xc4ce_b9fe_1a85_ec53;
 
 #[inline(always)]
 fn mix_k1(k1: u64) -> u64 {
@@ -32,9 +35,9 @@ fn mix_k2(k2: u64) -> u64 {
 #[inline(always)]
 pub(crate) fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
-    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k = k.wrapping_mul(FMIX1);
     k ^= k >> 33;
-    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k = k.wrapping_mul(FMIX2);
     k ^ (k >> 33)
 }
 

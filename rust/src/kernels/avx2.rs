@@ -1,14 +1,16 @@
 //! The fast kernel's AVX2 build for MITZ_64 on cache-resident filters: sixteen keys as four
-//! vectors of four, walked in lockstep. Each key's walk starts as `strategy::Mitz64Walk` starts
-//! it (two exact remainders, scalar), then every further index is a handful of vector ops for
+//! vectors of four, walked in lockstep. Everything happens in lanes: the keys' Murmur3_x64_128
+//! (each 64-bit multiply as three 32-bit ones, AVX2 having none wider), the walk's start (its
+//! two exact remainders, [`remainder`]), and every further index, a handful of vector ops for
 //! four keys: `a += d`, the step chosen by `a`'s top bit (a blend), `idx += step`, one
 //! conditional subtract of m. Queries test each round's four bits with one gather and stop
 //! when no key of the sixteen is left; puts OR each index into the private words.
 //!
 //! x86-64 only: `kernels/mod.rs` compiles it under one `cfg(target_arch)` gate, and the plan
-//! runs it only where the CPU has AVX2 (`Kernel::Avx2`).
+//! runs it only where the CPU has AVX2 (`Kernel::Avx2`), on filters of [`MIN_BITS`] to
+//! [`MAX_BITS`] bits.
 
-use crate::hashing::hash_u64;
+use crate::hashing::{C1, C2, FMIX1, FMIX2};
 use crate::strategy::Indexer;
 use std::arch::x86_64::*;
 
@@ -16,7 +18,18 @@ use std::arch::x86_64::*;
 const BLOCK: usize = 16;
 const GROUPS: usize = BLOCK / 4;
 
-/// The walks of up to sixteen keys, field by field, four lanes a vector.
+/// The smallest m whose remainders [`remainder`] computes exactly: the quotient's estimate
+/// in doubles is off by at most (2^63 / m) · 3 · 2^-53 = 3 · 2^10 / m, below 1 from 2^12.
+pub(crate) const MIN_BITS: u64 = 1 << 12;
+/// The largest: m fits the 32-bit multiplies of `quotient · m` (and `idx + step < 2m` stays
+/// positive as a signed lane).
+pub(crate) const MAX_BITS: u64 = u32::MAX as u64;
+
+/// The bits of the double 2^52: OR-ed with an integer below 2^52, the double 2^52 + it.
+const TWO_52_BITS: i64 = 0x4330_0000_0000_0000;
+
+/// The walks of up to sixteen keys, field by field, four lanes a vector
+/// (`strategy::Mitz64Walk` in lanes).
 struct Walks {
     idx: [__m256i; GROUPS],
     a: [__m256i; GROUPS],
@@ -29,37 +42,152 @@ struct Walks {
 struct Consts {
     m: __m256i,
     m_minus_1: __m256i,
+    /// m − (2^63 mod m): added to the step when `a` passes 2^63 (then reduced).
+    m_minus_wrap: __m256i,
     low_63: __m256i,
+    /// 1 / m, rounded.
+    inv_m: __m256d,
+}
+
+/// Vectors processed op by op.
+type Lanes = [__m256i; GROUPS];
+
+/// `op` on each vector of `x`.
+#[inline(always)]
+fn each(x: Lanes, op: impl Fn(__m256i) -> __m256i) -> Lanes {
+    x.map(op)
+}
+
+/// `x · c mod 2^64` in each lane, from 32-bit multiplies.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul64(x: Lanes, c: u64) -> Lanes {
+    let c_lo = _mm256_set1_epi64x(c as u32 as i64);
+    let c_hi = _mm256_set1_epi64x((c >> 32) as i64);
+    let lo = each(x, |x| _mm256_mul_epu32(x, c_lo));
+    let hi_lo = each(x, |x| _mm256_mul_epu32(_mm256_srli_epi64::<32>(x), c_lo));
+    let lo_hi = each(x, |x| _mm256_mul_epu32(x, c_hi));
+    std::array::from_fn(|g| {
+        let cross = _mm256_add_epi64(hi_lo[g], lo_hi[g]);
+        _mm256_add_epi64(lo[g], _mm256_slli_epi64::<32>(cross))
+    })
+}
+
+/// `k ^ k >> 33` in each lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn xor_shift_33(k: Lanes) -> Lanes {
+    each(k, |k| _mm256_xor_si256(k, _mm256_srli_epi64::<33>(k)))
+}
+
+/// `hashing::fmix64` in each lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fmix64(k: Lanes) -> Lanes {
+    let k = mul64(xor_shift_33(k), FMIX1);
+    xor_shift_33(mul64(xor_shift_33(k), FMIX2))
+}
+
+/// `hashing::hash_u64` in each lane: Murmur3_x64_128 (seed 0) of the key's 8 little-endian
+/// bytes, one tail block mixed into h1.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn murmur3_u64(keys: Lanes) -> (Lanes, Lanes) {
+    let k = mul64(keys, C1);
+    let k = each(k, |k| {
+        _mm256_or_si256(_mm256_slli_epi64::<31>(k), _mm256_srli_epi64::<33>(k))
+    });
+    let k1 = mul64(k, C2);
+    let len = _mm256_set1_epi64x(8);
+    let h1 = each(k1, |k1| _mm256_add_epi64(_mm256_xor_si256(k1, len), len));
+    let h2 = each(h1, |h1| _mm256_add_epi64(len, h1));
+    let (h1, h2) = (fmix64(h1), fmix64(h2));
+    let h1: Lanes = std::array::from_fn(|g| _mm256_add_epi64(h1[g], h2[g]));
+    let h2 = std::array::from_fn(|g| _mm256_add_epi64(h2[g], h1[g]));
+    (h1, h2)
+}
+
+/// `x mod m` in each lane, exactly, for `x < 2^63` and [`MIN_BITS`] ≤ m ≤ [`MAX_BITS`]: the
+/// quotient estimated in doubles (x rounded once, times 1/m) is within one of the true one,
+/// so `x − q·m` (in wrapping integers) lies in [−m, 2m) and one correction each way ends it.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn remainder(x: Lanes, c: &Consts) -> Lanes {
+    let magic = _mm256_set1_epi64x(TWO_52_BITS);
+    let two_52 = _mm256_castsi256_pd(magic);
+    let q = x.map(|x| {
+        // x's halves as exact doubles (each below 2^52), then x rounded once.
+        let hi = _mm256_sub_pd(
+            _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<32>(x), magic)),
+            two_52,
+        );
+        let lo = _mm256_sub_pd(
+            _mm256_castsi256_pd(_mm256_blend_epi32::<0b1010_1010>(x, magic)),
+            two_52,
+        );
+        let x_rounded = _mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(4_294_967_296.0)), lo);
+        // q < 2^63 / 2^12 = 2^51: adding 2^52 puts it in the mantissa, exactly.
+        let q = _mm256_floor_pd(_mm256_mul_pd(x_rounded, c.inv_m));
+        _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(q, two_52)), magic)
+    });
+    std::array::from_fn(|g| {
+        let q_m = _mm256_add_epi64(
+            _mm256_mul_epu32(q[g], c.m),
+            _mm256_slli_epi64::<32>(_mm256_mul_epu32(_mm256_srli_epi64::<32>(q[g]), c.m)),
+        );
+        let r = _mm256_sub_epi64(x[g], q_m);
+        let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), r);
+        let r = _mm256_add_epi64(r, _mm256_and_si256(negative, c.m));
+        _mm256_sub_epi64(r, _mm256_and_si256(_mm256_cmpgt_epi64(r, c.m_minus_1), c.m))
+    })
 }
 
 impl Walks {
-    /// The walks of `keys` (1..=16) at their first index; lanes past them repeat the first key.
+    /// Walks that [`start`](Self::start) overwrites.
+    #[target_feature(enable = "avx2")]
+    fn new() -> Walks {
+        let zero = [_mm256_setzero_si256(); GROUPS];
+        Walks {
+            idx: zero,
+            a: zero,
+            d: zero,
+            step: zero,
+            step_wrapped: zero,
+        }
+    }
+
+    /// Moves the walks to the first index of `keys` (1..=16) (`Indexer::mitz64_start`, lane
+    /// by lane); lanes past them repeat the first key.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn start(indexer: &Indexer, keys: &[u64]) -> Walks {
-        // Field by field, so that each vector is one load.
-        let mut fields = [[0u64; BLOCK]; 5];
-        // Lanes past the keys repeat the first key: valid indexes, answers dropped.
-        let lane_keys = (0..BLOCK).map(|j| keys.get(j).unwrap_or(&keys[0]));
-        for (j, key) in lane_keys.enumerate() {
-            let walk = indexer.mitz64_start(hash_u64(*key));
-            fields[0][j] = walk.idx;
-            fields[1][j] = walk.a;
-            fields[2][j] = walk.d;
-            fields[3][j] = walk.step;
-            fields[4][j] = walk.step_wrapped;
-        }
-        let load = |field: &[u64; BLOCK]| -> [__m256i; GROUPS] {
-            // SAFETY: four u64s at 4 · g of a 16-slot array.
-            std::array::from_fn(|g| unsafe { _mm256_loadu_si256(field.as_ptr().add(4 * g).cast()) })
+    fn start(&mut self, keys: &[u64], c: &Consts) {
+        let padded: [u64; BLOCK];
+        let lanes: &[u64; BLOCK] = match keys.try_into() {
+            Ok(full) => full,
+            Err(_) => {
+                padded = std::array::from_fn(|j| *keys.get(j).unwrap_or(&keys[0]));
+                &padded
+            }
         };
-        Walks {
-            idx: load(&fields[0]),
-            a: load(&fields[1]),
-            d: load(&fields[2]),
-            step: load(&fields[3]),
-            step_wrapped: load(&fields[4]),
-        }
+        // SAFETY: four u64s at 4 · g of a 16-slot array.
+        let keys: [__m256i; GROUPS] = std::array::from_fn(|g| unsafe {
+            _mm256_loadu_si256(lanes.as_ptr().add(4 * g).cast())
+        });
+        // All groups op by op, so that their independent chains of multiplies overlap.
+        let (h1, h2) = murmur3_u64(keys);
+        let a = h1.map(|h| _mm256_and_si256(h, c.low_63));
+        let d = h2.map(|h| _mm256_and_si256(h, c.low_63));
+        let step = remainder(d, c);
+        self.idx = remainder(a, c);
+        self.a = a;
+        self.d = d;
+        self.step = step;
+        self.step_wrapped = step.map(|step| {
+            // step + m − wrap < 2m: one conditional subtract.
+            let wrapped = _mm256_add_epi64(step, c.m_minus_wrap);
+            let over = _mm256_cmpgt_epi64(wrapped, c.m_minus_1);
+            _mm256_sub_epi64(wrapped, _mm256_and_si256(over, c.m))
+        });
     }
 
     /// Every walk to its next index (`Indexer::mitz64_advance`, lane by lane).
@@ -85,11 +213,14 @@ impl Walks {
 
 #[target_feature(enable = "avx2")]
 fn consts(indexer: &Indexer) -> Consts {
-    let m = indexer.num_bits() as i64;
+    let m = indexer.num_bits();
+    debug_assert!((MIN_BITS..=MAX_BITS).contains(&m));
     Consts {
-        m: _mm256_set1_epi64x(m),
-        m_minus_1: _mm256_set1_epi64x(m - 1),
+        m: _mm256_set1_epi64x(m as i64),
+        m_minus_1: _mm256_set1_epi64x(m as i64 - 1),
+        m_minus_wrap: _mm256_set1_epi64x((m - indexer.wrap()) as i64),
         low_63: _mm256_set1_epi64x(i64::MAX),
+        inv_m: _mm256_set1_pd(1.0 / m as f64),
     }
 }
 
@@ -109,10 +240,11 @@ pub(crate) unsafe fn query(
 ) {
     let c = consts(indexer);
     let k = indexer.num_hashes();
-    let one = _mm256_set1_epi64x(1);
     let sixty_three = _mm256_set1_epi64x(63);
+    let mut walks = Walks::new();
     for (b, block) in keys.chunks(BLOCK).enumerate() {
-        let mut walks = Walks::start(indexer, block);
+        walks.start(block, &c);
+        // A key's answer is its lane's top bit.
         let mut alive = [_mm256_set1_epi64x(-1); GROUPS];
         for i in 0..k {
             if i > 0 {
@@ -124,12 +256,13 @@ pub(crate) unsafe fn query(
                 let word = unsafe {
                     _mm256_i64gather_epi64::<8>(words.cast(), _mm256_srli_epi64::<6>(idx))
                 };
-                let bit = _mm256_sllv_epi64(one, _mm256_and_si256(idx, sixty_three));
-                let set = _mm256_cmpeq_epi64(_mm256_and_si256(word, bit), bit);
-                *alive = _mm256_and_si256(*alive, set);
+                // The index's bit moved to the top: shifted left by 63 − (idx mod 64).
+                let top = _mm256_sllv_epi64(word, _mm256_andnot_si256(idx, sixty_three));
+                *alive = _mm256_and_si256(*alive, top);
                 any = _mm256_or_si256(any, *alive);
             }
-            if _mm256_testz_si256(any, any) != 0 {
+            let any = _mm256_castsi256_pd(any);
+            if _mm256_testz_pd(any, any) != 0 {
                 break;
             }
         }
@@ -156,8 +289,9 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
     let c = consts(indexer);
     let k = indexer.num_hashes();
     let mut lanes = [0u64; BLOCK];
+    let mut walks = Walks::new();
     for block in keys.chunks(BLOCK) {
-        let mut walks = Walks::start(indexer, block);
+        walks.start(block, &c);
         for i in 0..k {
             if i > 0 {
                 walks.advance(&c);
@@ -170,5 +304,64 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
                 words[(idx >> 6) as usize] |= 1 << (idx & 63);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::Strategy;
+    use crate::testutil::splitmix64;
+
+    /// `remainder` against `%` for the edges of its range of m and of x.
+    #[test]
+    fn remainders_are_exact_over_the_whole_range() {
+        if !crate::kernels::Kernel::Avx2.supported() {
+            return;
+        }
+        let mut state = 7;
+        let mut divisors = vec![
+            MIN_BITS,
+            MIN_BITS + 1,
+            143_808,
+            1 << 21,
+            MAX_BITS - 1,
+            MAX_BITS,
+        ];
+        divisors.extend((0..20).map(|_| MIN_BITS + splitmix64(&mut state) % (MAX_BITS - MIN_BITS)));
+        for m in divisors {
+            let indexer = Indexer::new(m, 3, Strategy::Murmur128Mitz64);
+            let mut xs = vec![0, 1, m - 1, m, m + 1, (1 << 63) - 1, (1 << 63) - m];
+            for q in [1u64, 1 << 20, ((1u64 << 63) - 1) / m] {
+                xs.extend([q * m - 1, q * m, q * m + 1, q * m + m - 1]);
+            }
+            xs.extend((0..4_000).map(|_| splitmix64(&mut state) >> 1));
+            xs.retain(|&x| x < 1 << 63);
+            for chunk in xs.chunks(4 * GROUPS) {
+                let mut lanes = [0u64; 4 * GROUPS];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                // SAFETY: the CPU has AVX2 (checked above).
+                let got = unsafe { remainders(&indexer, &lanes) };
+                for (j, &x) in chunk.iter().enumerate() {
+                    assert_eq!(got[j], x % m, "{x} mod {m}");
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn remainders(indexer: &Indexer, lanes: &[u64; 4 * GROUPS]) -> [u64; 4 * GROUPS] {
+        let c = consts(indexer);
+        // SAFETY: four u64s at 4 · g of a 16-slot array.
+        let x = std::array::from_fn(|g| unsafe {
+            _mm256_loadu_si256(lanes.as_ptr().add(4 * g).cast())
+        });
+        let r = remainder(x, &c);
+        let mut out = [0u64; 4 * GROUPS];
+        for (g, r) in r.iter().enumerate() {
+            // SAFETY: four u64s at 4 · g of a 16-slot array.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * g).cast(), *r) };
+        }
+        out
     }
 }

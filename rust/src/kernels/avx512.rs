@@ -12,6 +12,7 @@
 //! x86-64 only: `kernels/mod.rs` compiles this module under one `cfg(target_arch)` gate and
 //! `avx512_absent.rs` in its place elsewhere; it decides, once, whether the CPU runs it.
 
+use crate::hashing::{C1, C2, FMIX1, FMIX2};
 use std::arch::x86_64::*;
 
 // The same walk with prefetching, for filters too large for cache.
@@ -444,10 +445,7 @@ impl Walk {
 #[target_feature(enable = "avx512f,avx512dq")]
 fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
     let mul = |x, c: u64| _mm512_mullo_epi64(x, _mm512_set1_epi64(c as i64));
-    let k1 = mul(
-        _mm512_rol_epi64::<31>(mul(keys, 0x87c3_7b91_1142_53d5)),
-        0x4cf5_ad43_2745_937f,
-    );
+    let k1 = mul(_mm512_rol_epi64::<31>(mul(keys, C1)), C2);
     let len = _mm512_set1_epi64(8);
     let h1 = _mm512_xor_si512(k1, len);
     let h2 = len;
@@ -455,9 +453,9 @@ fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
     let h2 = _mm512_add_epi64(h2, h1);
     let fmix = |k: __m512i| {
         let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, 0xff51_afd7_ed55_8ccd);
+        let k = mul(k, FMIX1);
         let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, 0xc4ce_b9fe_1a85_ec53);
+        let k = mul(k, FMIX2);
         _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
     };
     let (h1, h2) = (fmix(h1), fmix(h2));

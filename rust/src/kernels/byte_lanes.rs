@@ -52,7 +52,7 @@ pub(crate) fn hash_packed_run<const VECTORS: usize>(
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::LANES;
-    use crate::hashing::{C1, C2};
+    use crate::hashing::{C1, C2, FMIX1, FMIX2};
     use crate::le;
     use std::arch::x86_64::*;
 
@@ -83,9 +83,9 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512dq")]
     fn fmix64(k: __m512i) -> __m512i {
         let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, 0xff51_afd7_ed55_8ccd);
+        let k = mul(k, FMIX1);
         let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, 0xc4ce_b9fe_1a85_ec53);
+        let k = mul(k, FMIX2);
         _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
     }
 

@@ -58,6 +58,17 @@ pub(crate) struct Plan {
     pub(crate) prefetch: bool,
 }
 
+/// Whether the AVX2 build's exact remainders cover a filter of `num_bits` positions.
+fn avx2_takes(num_bits: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return (super::avx2::MIN_BITS..=super::avx2::MAX_BITS).contains(&num_bits);
+    #[cfg(not(target_arch = "x86_64"))]
+    return {
+        let _ = num_bits;
+        false
+    };
+}
+
 impl Plan {
     /// The plan for a filter of `num_bits` positions in `bytes` bytes of words.
     pub(crate) fn new(
@@ -80,7 +91,9 @@ impl Plan {
             _ if lanes && (!prefetch || walk) => Query::Gather,
             _ if prefetch => Query::Prefetched,
             // The AVX-512 kernel on a filter its lanes do not take runs the AVX2 build.
-            Kernel::Avx2 | Kernel::Avx512 if mitz64 && Kernel::Avx2.supported() => {
+            Kernel::Avx2 | Kernel::Avx512
+                if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
+            {
                 Query::ScreenedAvx2
             }
             _ if mitz64 => Query::Screened,

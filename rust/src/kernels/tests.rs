@@ -48,6 +48,9 @@ fn every_kernel_agrees_with_the_reference() {
     let shapes = [
         (143_808, 10, 8_000),
         (8_192, 3, 2_000),
+        // The AVX2 build's smallest filter, and one below it (the portable walk).
+        (4_096, 4, 300),
+        (2_048, 5, 150),
         (143_808, 40, 2_000),
         (1 << 22, 7, 60_000),
         (large, 7, 200_000),
