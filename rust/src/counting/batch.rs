@@ -1,13 +1,13 @@
 //! The counting filter's batched queries on the plain filter's engine (`filter::batch`): eight
 //! keys at a time in AVX-512 lanes on cache-resident filters, whose gathers test 4-bit
-//! counters instead of bits; on filters too large for cache, each group's counters prefetched
-//! before any is read.
+//! counters instead of bits; on filters too large for cache, the screened prefetching pipeline
+//! of `kernels::prefetched`.
 
 use super::CountingBloomFilter;
 use crate::filter::avx512;
-use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes, for_each_indexed};
+use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes};
 use crate::hashing::hash_u64;
-use crate::kernels::Kernel;
+use crate::kernels::{Kernel, prefetched};
 
 impl CountingBloomFilter {
     /// Whether batches prefetch each group's counters: the filter is too large for cache (the
@@ -37,12 +37,13 @@ impl CountingBloomFilter {
                 .for_each(|(i, &key)| emit(i, self.might_contain(key)));
         }
         if self.prefetches() {
-            for_each_indexed(
+            prefetched::query(
                 keys,
                 self.num_hashes(),
                 |group, out| fill_indexes(&self.indexer, lanes, hash_u64, group, out),
-                Some(|index| self.counters.prefetch(index)),
-                |i, indexes| emit(i, indexes.iter().all(|&c| self.counters.get(c) != 0)),
+                |index| self.counters.prefetch(index),
+                |index| self.counters.get(index) != 0,
+                emit,
             );
             return;
         }

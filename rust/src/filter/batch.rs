@@ -7,7 +7,7 @@
 use super::{BloomFilter, avx512};
 use crate::hashing::Hash128;
 pub(crate) use crate::kernels::PREFETCH_MIN_BYTES;
-use crate::kernels::{Put, Query, portable, scalar};
+use crate::kernels::{Put, Query, portable, prefetched, scalar};
 use crate::sizing;
 use crate::strategy::Indexer;
 
@@ -196,11 +196,17 @@ impl BloomFilter {
         }
     }
 
-    /// Groups' indexes computed, prefetched a group ahead, then tested (filters beyond cache).
-    fn query_each_prefetched(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        self.for_each_indexed(keys, true, |i, indexes| {
-            emit(i, indexes.iter().all(|&index| self.bits.get(index)))
-        });
+    /// Groups' indexes computed, screened and tested with prefetching (filters beyond cache).
+    fn query_each_prefetched(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
+        let lanes = self.plan.lanes.then(|| self.vector_target());
+        prefetched::query(
+            keys,
+            self.num_hashes(),
+            |group, out| fill_indexes(&self.indexer, lanes, |key| self.hash_key(key), group, out),
+            |index| self.bits.prefetch(index),
+            |index| self.bits.get(index),
+            emit,
+        );
     }
 
     /// For groups of keys: computes every bit index of the group (eight keys at a time in

@@ -32,6 +32,7 @@ pub(crate) mod avx512;
 pub(crate) mod byte_lanes;
 mod plan;
 pub(crate) mod portable;
+pub(crate) mod prefetched;
 pub(crate) mod scalar;
 #[cfg(test)]
 mod tests;
