@@ -31,6 +31,12 @@ import java.util.function.LongConsumer;
  */
 abstract class NativeHandle implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
+  /**
+   * {@code -Dsparkbloom.unsharedWrites=false} makes every write atomic, even the creator's
+   * before any other thread used the object: to measure what rule 3 saves.
+   */
+  private static final boolean UNSHARED_WRITES =
+      !"false".equalsIgnoreCase(System.getProperty("sparkbloom.unsharedWrites"));
 
   private transient volatile long handle;
   private final transient Free free;
@@ -111,7 +117,7 @@ abstract class NativeHandle implements AutoCloseable {
 
   /** Whether this thread may write without atomics now (rule 3); if so, end it in a finally. */
   final boolean beginUnsharedWrite() {
-    if (shared || Thread.currentThread().getId() != creatorThreadId) {
+    if (!UNSHARED_WRITES || shared || Thread.currentThread().getId() != creatorThreadId) {
       return false;
     }
     unsharedWrite = true;
