@@ -6,7 +6,8 @@
 #            javac) and record their answers on 10^6 present + 10^6 absent keys; Python reads the
 #            streams and must give the same bits and answers.
 #   redis    sparkbloom-redis sets per-user bitmaps in a private redis-server (both layouts);
-#            Python GETs them with redis-py and must give the client's answers.
+#            Python GETs them with redis-py and must give the client's answers; RedisLayout's
+#            offsets must equal the module's, and pipelined GETBITs of them give the same answers.
 #   parquet  a PySpark job writes per-user filters as Parquet (user, filter BINARY) with the SQL
 #            extension's sparkbloom_build_per_key and the DataFrame build_strings, and Spark's
 #            sparkbloom_retain_absent answers; Python (pyarrow, no pyspark) must answer the same.

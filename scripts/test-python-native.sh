@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Python package's native core (rust/python, the extension sparkbloom._native): pip-installs
 # python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
-# compiles the extension with cargo), then runs python/tests/test_native.py on the installed
-# package, the pure-Python cases of check_package.py (jars() without pyspark) against the
-# same install, python/examples/replace_bitarray_filter.py (bitarray from PyPI) and a smoke run of
-# the benchmark against rbloom and pybloom-live (tiny sizes: it runs, its figures mean nothing).
+# compiles the extension with cargo), then runs python/tests/test_native.py and
+# test_redis_offsets.py on the installed package, the pure-Python cases of check_package.py
+# (jars() without pyspark) against the same install, python/examples/replace_bitarray_filter.py
+# (bitarray from PyPI) and a smoke run of the benchmark against rbloom and pybloom-live (tiny
+# sizes: it runs, its figures mean nothing).
 # Needs only cargo and python3 (3.9+); pip fetches the rest.
 set -euo pipefail
 
@@ -21,7 +22,7 @@ echo "[build] pip install ./python pytest numpy bitarray rbloom pybloom-live (ma
 # outside the repository, so that the installed package is the one imported
 cd /tmp
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests/test_native.py" \
-  "$ROOT/python/tests/test_jars_without_pyspark.py"
+  "$ROOT/python/tests/test_redis_offsets.py" "$ROOT/python/tests/test_jars_without_pyspark.py"
 "$VENV/bin/python" - "$ROOT/python/tests" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -28,7 +28,7 @@ from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from ._native import STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter
+    from ._native import STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter, RedisLayout
 
 __version__ = "0.1.0.dev0"
 
@@ -38,6 +38,7 @@ __all__ = [
     "BloomFilter",
     "CorruptFilterError",
     "CountingBloomFilter",
+    "RedisLayout",
     "SparkBloomError",
     "build",
     "build_strings",
@@ -57,7 +58,7 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
     return builder.config("spark.jars", jars(scala_binary))
 
 
-_NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "STRATEGIES")
+_NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "RedisLayout", "STRATEGIES")
 
 
 def __getattr__(name: str):

@@ -113,6 +113,60 @@ class BloomFilter:
     def __eq__(self, other: object) -> bool:
         """Same strategy, shape and bits."""
 
+class RedisLayout:
+    """Where keys' bits sit in a Redis bitmap: m bits, k hash functions and a strategy, as
+    sparkbloom-redis's ``RedisLayout``. :meth:`offsets` gives the k bit offsets ``GETBIT`` reads
+    (Redis numbers bits from the top bit of byte 0, as :meth:`BloomFilter.to_redis_bitmap` writes
+    them); a key is possibly present iff all k bits are 1, as
+    :meth:`BloomFilter.from_redis_bitmap` answers.
+
+    >>> from sparkbloom import BloomFilter, RedisLayout
+    >>> layout = RedisLayout.helper_compatible(10_000, 0.001)
+    >>> layout
+    RedisLayout(bit_size=143775, num_hash_functions=10, strategy="MURMUR128_MITZ_32")
+    >>> layout.offsets(42)
+    [31031, 21787, 74606, 136845, 84026, 112567, 21611, 46065, 6753, 59572]
+    >>> f = BloomFilter.with_shape(layout.bit_size, layout.num_hash_functions, layout.strategy)
+    >>> f.put("user-42")
+    True
+    >>> bitmap = f.to_redis_bitmap()               # what GET returns; GETBIT reads one bit of it
+    >>> all(bitmap[o >> 3] & (0x80 >> (o & 7)) for o in layout.offsets("user-42"))
+    True
+    >>> layout.offsets_all([42, "user-42"]).shape   # a numpy uint64 array, one row per key
+    (2, 10)
+    """
+
+    def __init__(self, num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_32") -> None:
+        """The layout of an explicit shape (Java's ``RedisLayout.of``): ``num_bits`` in 1..2**32,
+        ``num_hashes`` in 1..255, any strategy but BLOCKED; ``ValueError`` names a bad argument."""
+    @staticmethod
+    def helper_compatible(expected_insertions: int, fpp: float) -> "RedisLayout":
+        """The "BloomFilterHelper" layout (Java's ``helperCompatible``): m = int(-n*ln fpp/ln(2)**2),
+        not rounded to whole words, k = max(1, round(m/n*ln 2)), MURMUR128_MITZ_32 offsets."""
+    @staticmethod
+    def guava_compatible(expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> "RedisLayout":
+        """The shape of ``BloomFilter(expected_insertions, fpp, strategy)`` (Java's ``guavaCompatible``)."""
+    @property
+    def bit_size(self) -> int:
+        """Bits in the bitmap (m): offsets are below it."""
+    @property
+    def num_hash_functions(self) -> int:
+        """Offsets per key (k)."""
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def bitmap_bytes(self) -> int:
+        """The longest value a key of this layout holds: ceil(bit_size / 8) bytes."""
+    def offsets(self, key: Key) -> List[int]:
+        """The k ``GETBIT`` offsets of ``key``, in the order the strategy visits them (repeats
+        are possible)."""
+    def offsets_all(self, keys: Keys) -> npt.NDArray[np.uint64]:
+        """The offsets of every key, one row of k per key: shape (len(keys), k); a numpy int64
+        array is read in place with the GIL released."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> object: ...
+
 class CountingBloomFilter:
     """A counting Bloom filter: a 4-bit counter per position (saturating at 15), so keys can be
     removed. Strategies MURMUR128_MITZ_64 (default) and MURMUR128_MITZ_32; sized as

@@ -13,6 +13,7 @@
 //   <name>.str.answers the same for the string probes ("k" + key + "é€😀": streams, the first
 //                      10^5 keys of each half; redis, the first 1,000)
 //   meta.tsv           name, then key=value facts (version written, m, k, strategy)
+//   <layout>.offsets.i64  redis: RedisLayout.offsets of every long, then string, probe (k each)
 import com.google.common.hash.Funnels;
 import io.sparkbloom.redis.RedisBloom;
 import io.sparkbloom.redis.RedisLayout;
@@ -176,12 +177,30 @@ public final class JavaFilters {
           meta.append(key).append("\tnumBits=").append(layout.bitSize())
               .append("\tnumHashFunctions=").append(layout.numHashFunctions())
               .append("\tstrategy=").append(layout.strategy()).append("\tfile=").append(file)
+              .append("\tlayout=").append(client == helperClient ? "helper" : "guava")
               .append("\titems=").append(items.length)
               .append("\tstrings=").append(client == helperClient ? 10 * user : 0).append('\n');
         }
       }
     }
     writeLongs(out.resolve("probes.i64"), probes);
+    // the module's own GETBIT offsets of every probe, for the Python offsets to equal
+    for (RedisLayout layout : List.of(helper, guava)) {
+      String name = layout == helper ? "helper" : "guava";
+      long[] offsets = new long[(probes.length + stringProbes.length) * layout.numHashFunctions()];
+      int at = 0;
+      for (long probe : probes) {
+        for (long offset : layout.offsets(probe)) {
+          offsets[at++] = offset;
+        }
+      }
+      for (String probe : stringProbes) {
+        for (long offset : layout.offsets(probe)) {
+          offsets[at++] = offset;
+        }
+      }
+      writeLongs(out.resolve(name + ".offsets.i64"), offsets);
+    }
     Files.writeString(out.resolve("meta.tsv"), meta.toString(), StandardCharsets.UTF_8);
   }
 

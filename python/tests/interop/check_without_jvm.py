@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sparkbloom import BloomFilter
+from sparkbloom import BloomFilter, RedisLayout
 
 failures = []
 
@@ -116,11 +116,60 @@ def redis_check(port, out):
         mismatches += int(not np.array_equal(f.retain_absent(probes), probes[~java]))
         answers += len(probes) + len(strings)
         users += 1
+    redis_getbit(client, out, probes, strings)
     check(f"redis: {users} bitmaps (50 users x 2 layouts, GET via redis-py) rebuilt from their keys in Python",
           users,
           bitmap_mismatches)
     check(f"redis: answers of {users} bitmaps on {len(probes):,} long + {len(strings):,} string keys each",
           answers, mismatches)
+
+
+def getbits(client, key, offsets, chunk=2_000):
+    """GETBIT key offset for every offset of every row (pipelined, as a service asks), as a
+    bool array of the rows' shape."""
+    flat = offsets.reshape(-1).tolist()
+    bits = []
+    step = chunk * offsets.shape[1]
+    for start in range(0, len(flat), step):
+        pipe = client.pipeline(transaction=False)
+        for offset in flat[start:start + step]:
+            pipe.getbit(key, offset)
+        bits.extend(pipe.execute())
+    return np.array(bits, dtype=bool).reshape(offsets.shape)
+
+
+def redis_getbit(client, out, probes, strings):
+    """RedisLayout's offsets: equal to the Java module's for every probe, and asked with real
+    GETBITs of the fullest user's bitmap of each layout, they answer as from_redis_bitmap and as
+    the Java client did."""
+    rows = meta(out / "meta.tsv")
+    for name in ("helper", "guava"):
+        users = [(key, fields) for key, fields in rows.items() if fields["layout"] == name]
+        fields = users[0][1]
+        layout = RedisLayout(int(fields["numBits"]), int(fields["numHashFunctions"]), fields["strategy"])
+        java = np.fromfile(out / f"{name}.offsets.i64", dtype="<i8").astype(np.uint64)
+        ours = np.concatenate([layout.offsets_all(probes), layout.offsets_all(strings)]).reshape(-1)
+        one_by_one = [o for key in list(probes[:500]) + strings[:500] for o in layout.offsets(key)]
+        java_one_by_one = np.concatenate([java[:500 * layout.num_hash_functions],
+                                          java[len(probes) * layout.num_hash_functions:][:500 * layout.num_hash_functions]])
+        check(f"redis: {layout} offsets of {len(probes):,} long + {len(strings):,} string keys "
+              f"vs the Java module's RedisLayout.offsets", len(java),
+              int(len(ours) != len(java)) or int(np.count_nonzero(ours != java))
+              + int(one_by_one != java_one_by_one.tolist()))
+        key, fields = max(users, key=lambda user: int(user[1]["items"]))
+        f = BloomFilter.from_redis_bitmap(client.get(key), layout.bit_size, layout.num_hash_functions,
+                                          layout.strategy)
+        for label, batch in (("long", probes), ("string", strings)):
+            by_getbit = getbits(client, key, layout.offsets_all(batch)).all(axis=1)
+            suffix = ".answers" if label == "long" else ".str.answers"
+            java_answers = answers_file(out / f"{fields['file']}{suffix}")
+            present = int(fields["items"]) if label == "long" else int(fields["strings"])
+            check(f"redis: {key}, GETBIT of the offsets of {len(batch):,} {label} keys ({present:,} put) "
+                  f"vs from_redis_bitmap's might_contain", len(batch),
+                  int(np.count_nonzero(by_getbit != f.might_contain_all(batch))))
+            check(f"redis: {key}, the same vs the Java client's answers "
+                  f"(positives: {int(by_getbit.sum()):,})", len(batch),
+                  int(np.count_nonzero(by_getbit != java_answers)))
 
 
 def parquet(out):

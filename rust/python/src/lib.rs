@@ -10,6 +10,7 @@ mod counting;
 mod errors;
 mod keys;
 mod queries;
+mod redis;
 mod strategy;
 
 use pyo3::prelude::*;
@@ -18,6 +19,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bloom::BloomFilter>()?;
     m.add_class::<counting::CountingBloomFilter>()?;
+    m.add_class::<redis::RedisLayout>()?;
     m.add(
         "CorruptFilterError",
         m.py().get_type::<errors::CorruptFilterError>(),
