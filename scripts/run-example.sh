@@ -12,7 +12,11 @@
 # Needs JDK 17+, Maven and cargo. Builds the Rust core, the core jar, sparkbloom-spark and
 # sparkbloom-examples first (the first run downloads Spark from Maven Central);
 # SPARKBLOOM_SKIP_BUILD=1 skips the build.
-# JVM options: SPARKBLOOM_JAVA_OPTS (default -Xmx4g).
+# JVM options: SPARKBLOOM_JAVA_OPTS (default -Xmx4g). Local mode runs Spark inside this one JVM, so
+# -Xmx is the driver's (and the executors') memory: 1,000,000 users take -Xmx12g (the cached history
+# and candidates, ~5 GB with --api sql, plus the shuffles), e.g.
+#   SPARKBLOOM_JAVA_OPTS=-Xmx12g scripts/run-example.sh --users 1000000 --candidates 100 \
+#     --skip-guava --runs 1 --no-warmup [--api sql]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
