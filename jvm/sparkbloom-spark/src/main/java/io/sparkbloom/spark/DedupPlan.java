@@ -2,6 +2,7 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.spark.dedup.BroadcastLimit;
 import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * How {@link PerKeyFilters#dedup(org.apache.spark.api.java.JavaSparkContext, String,
  * org.apache.spark.api.java.JavaPairRDD)} answers against saved filters: a broadcast of their
  * bytes when the saved files fit the broadcast limit, otherwise a join. From
- * {@link PerKeyFilters#dedupPlan}.
+ * {@link #of}.
  */
 public final class DedupPlan {
   static final Logger LOG = LoggerFactory.getLogger(DedupPlan.class);
@@ -20,6 +21,18 @@ public final class DedupPlan {
   DedupPlan(long savedBytes, long maxBytes) {
     this.savedBytes = savedBytes;
     this.maxBytes = maxBytes;
+  }
+
+  /**
+   * The plan {@link PerKeyFilters#dedup(org.apache.spark.api.java.JavaSparkContext, String,
+   * org.apache.spark.api.java.JavaPairRDD, PerKeyOptions)} takes for the filters saved at {@code
+   * path} under the options' broadcast limit (or the one in force, {@link #maxBytes()}): from the
+   * file system's listing, no job.
+   *
+   * @throws IllegalArgumentException if nothing is saved at {@code path}
+   */
+  public static DedupPlan of(JavaSparkContext jsc, String path, PerKeyOptions options) {
+    return new DedupPlan(BroadcastLimit.savedBytes(jsc, path), options.broadcastMaxBytes(jsc));
   }
 
   /** Whether the filters are broadcast (their saved bytes fit the limit); else they are joined. */

@@ -75,13 +75,13 @@ class BroadcastLimitTest {
   @Test
   void theConfKeySetsTheLimit() {
     assertEquals(LIMIT, PerKeyOptions.defaults().broadcastMaxBytes(jsc));
-    assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupPlan(jsc, "unused", PerKeyOptions.defaults().withBroadcastMaxBytes(-1)));
+    assertThrows(IllegalArgumentException.class, () -> DedupPlan.of(jsc, "unused", PerKeyOptions.defaults().withBroadcastMaxBytes(-1)));
   }
 
   @Test
   void savedFiltersOverTheLimitAreRefusedBeforeAnyJob(@TempDir Path dir) {
     String path = save(dir, Sizing.perKeyCount(P));
-    long saved = PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults()).savedBytes();
+    long saved = DedupPlan.of(jsc, path, PerKeyOptions.defaults()).savedBytes();
     // the listing counts the part files only: at least the filters' bytes, at most a few per record more
     long filterBytes = PerKeyFilters.objectFile(jsc, path).values().map(f -> (long) f.toByteArray().length)
         .reduce(Long::sum);
@@ -110,8 +110,8 @@ class BroadcastLimitTest {
   void savedFilesAreListedAsObjectFileReadsThem(@TempDir Path dir) throws Exception {
     String perKey = save(dir, Sizing.perKeyCount(P));
     String fixed = save(dir, Sizing.fixed(1_000, P));
-    long perKeyBytes = PerKeyFilters.dedupPlan(jsc, perKey, PerKeyOptions.defaults()).savedBytes();
-    long fixedBytes = PerKeyFilters.dedupPlan(jsc, fixed, PerKeyOptions.defaults()).savedBytes();
+    long perKeyBytes = DedupPlan.of(jsc, perKey, PerKeyOptions.defaults()).savedBytes();
+    long fixedBytes = DedupPlan.of(jsc, fixed, PerKeyOptions.defaults()).savedBytes();
     long parts = 0;
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("filters-true"))) {
       for (Path f : (Iterable<Path>) files::iterator) {
@@ -126,16 +126,16 @@ class BroadcastLimitTest {
     Path hidden = dir.resolve("filters-true").resolve("_temporary");
     java.nio.file.Files.createDirectories(hidden);
     java.nio.file.Files.write(hidden.resolve("part-00000"), new byte[1000]);
-    assertEquals(perKeyBytes, PerKeyFilters.dedupPlan(jsc, perKey, PerKeyOptions.defaults()).savedBytes());
+    assertEquals(perKeyBytes, DedupPlan.of(jsc, perKey, PerKeyOptions.defaults()).savedBytes());
     assertEquals(history.size(), PerKeyFilters.objectFile(jsc, perKey).count());
     // a glob over both directories: both counted and read
     String glob = dir.resolve("filters-*").toUri().toString();
-    assertEquals(perKeyBytes + fixedBytes, PerKeyFilters.dedupPlan(jsc, glob, PerKeyOptions.defaults()).savedBytes());
+    assertEquals(perKeyBytes + fixedBytes, DedupPlan.of(jsc, glob, PerKeyOptions.defaults()).savedBytes());
     assertEquals(2L * history.size(), PerKeyFilters.objectFile(jsc, glob).count());
     // nothing there: the listing and the read name the path
     String missing = dir.resolve("none").toUri().toString();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PerKeyFilters.dedupPlan(jsc, missing, PerKeyOptions.defaults()));
+        () -> DedupPlan.of(jsc, missing, PerKeyOptions.defaults()));
     assertTrue(e.getMessage().contains("no saved filters at " + missing), e.getMessage());
     // objectFile checks on the driver, at the call, not in the first job
     Exception read = assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.objectFile(jsc, missing));
@@ -158,7 +158,7 @@ class BroadcastLimitTest {
       Map<String, long[]> joined = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), c).collectAsMap();
       SparkTests.checkAgainstExact(toMap(history), toMap(candidates), joined);
       // under the conf's 64 KiB: the fixed-size filters (~80 KB) are joined, the per-key ones broadcast
-      DedupPlan plan = PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults());
+      DedupPlan plan = DedupPlan.of(jsc, path, PerKeyOptions.defaults());
       assertEquals(sizing.isPerKeyCount(), plan.isBroadcast(), plan.describe());
       assertTrue(plan.describe().startsWith(sizing.isPerKeyCount() ? "broadcast" : "join"), plan.describe());
       JavaPairRDD<String, long[]> chosen = PerKeyFilters.dedup(jsc, path, c);

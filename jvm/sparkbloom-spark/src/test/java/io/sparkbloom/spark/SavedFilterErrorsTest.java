@@ -51,7 +51,7 @@ class SavedFilterErrorsTest {
         () -> PerKeyFilters.objectFile(jsc, path),
         () -> PerKeyFilters.dedup(jsc, path, candidates).collect(),
         () -> PerKeyFilters.dedupBroadcast(jsc, path, candidates, PerKeyOptions.defaults()).collect(),
-        () -> PerKeyFilters.dedupPlan(jsc, path, PerKeyOptions.defaults()))) {
+        () -> DedupPlan.of(jsc, path, PerKeyOptions.defaults()))) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
       assertTrue(e.getMessage().contains("no saved filters at " + path), e.getMessage());
     }

@@ -112,8 +112,10 @@ public final class PerUserDedupJob {
           Pipeline pipeline = pipelines.get(i);
           Path dir = outDir.resolve(pipeline.name.toLowerCase(Locale.ROOT) + "-filters");
           PipelineResult r = pipeline.run(jsc, o, data, dir, progress, pipeline.name + tag);
-          out.printf(Locale.ROOT, "[%s%s] build+save %.2f s, load+dedup %.2f s, job %.2f s, %,d bytes on disk%s%n",
-              pipeline.name, tag, r.buildSaveSeconds, r.loadDedupSeconds, r.jobSeconds(), r.bytesOnDisk,
+          out.printf(Locale.ROOT, "[%s%s] build+save %.2f s, load+dedup %.2f s, job %.2f s (CPU %.1f + %.1f s),"
+                  + " %,d bytes on disk%s%n",
+              pipeline.name, tag, r.buildSaveSeconds, r.loadDedupSeconds, r.jobSeconds(),
+              r.buildSaveCpuSeconds, r.loadDedupCpuSeconds, r.bytesOnDisk,
               r.plan == null ? "" : ", dedup plan: " + r.plan);
           best[i] = PipelineResult.best(best[i], r);
         }

@@ -58,13 +58,17 @@ abstract class Pipeline {
     prepare(data);
     progress.stage(label + ": " + buildStage());
     long t0 = System.nanoTime();
+    long c0 = Seconds.cpuNanos();
     buildAndSave(o, data, uri);
     r.buildSaveSeconds = Seconds.since(t0);
+    r.buildSaveCpuSeconds = Seconds.cpuSince(c0);
     progress.stage(label + ": " + dedupStage());
     t0 = System.nanoTime();
+    c0 = Seconds.cpuNanos();
     r.kept = loadAndDedup(jsc, data, uri).persist(StorageLevel.MEMORY_ONLY());
     r.kept.count();
     r.loadDedupSeconds = Seconds.since(t0);
+    r.loadDedupCpuSeconds = Seconds.cpuSince(c0);
     r.plan = lastPlan();
     r.filters = countFilters(jsc, uri); // not timed
     r.bytesOnDisk = LocalFiles.directorySize(dir);

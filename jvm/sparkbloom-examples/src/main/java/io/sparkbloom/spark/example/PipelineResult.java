@@ -7,6 +7,9 @@ final class PipelineResult {
   final String name;
   double buildSaveSeconds;
   double loadDedupSeconds;
+  /** The JVM's CPU seconds (all threads) in each stage ({@link Seconds#cpuSince}). */
+  double buildSaveCpuSeconds;
+  double loadDedupCpuSeconds;
   long filters;
   long bytesOnDisk;
   long keptTotal;
@@ -22,6 +25,10 @@ final class PipelineResult {
 
   double jobSeconds() {
     return buildSaveSeconds + loadDedupSeconds;
+  }
+
+  double jobCpuSeconds() {
+    return buildSaveCpuSeconds + loadDedupCpuSeconds;
   }
 
   /** The run with the shorter job; the other run's cached output is dropped. */

@@ -90,6 +90,7 @@ final class Report {
     seconds(o.sqlApi() ? "build + save (Parquet / objectFile)" : "build + saveAsObjectFile", r -> r.buildSaveSeconds);
     seconds(o.sqlApi() ? "load + join + keep unseen" : "objectFile + join + keep unseen", r -> r.loadDedupSeconds);
     seconds("job total", PipelineResult::jobSeconds);
+    seconds("job CPU (all JVM threads)", PipelineResult::jobCpuSeconds);
     count(o.sqlApi() ? "bytes on disk (Parquet / objectFile)" : "bytes on disk (objectFile)", r -> r.bytesOnDisk, true);
     count("bytes on disk per user", r -> r.bytesOnDisk / users, false);
     count("candidates kept", r -> r.keptTotal, false);

@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.example;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.DedupPlan;
 import io.sparkbloom.spark.PerKeyFilters;
 import io.sparkbloom.spark.PerKeyOptions;
 import io.sparkbloom.spark.Sizing;
@@ -39,7 +40,7 @@ final class SparkbloomPipeline extends Pipeline {
   @Override
   String lastPlan() {
     // the plan the chooser took: from the files' listing, no job; not part of the timed dedup
-    return lastUri == null ? null : PerKeyFilters.dedupPlan(lastJsc, lastUri, PerKeyOptions.defaults()).describe();
+    return lastUri == null ? null : DedupPlan.of(lastJsc, lastUri, PerKeyOptions.defaults()).describe();
   }
 
   @Override
