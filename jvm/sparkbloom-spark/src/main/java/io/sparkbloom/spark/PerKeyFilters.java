@@ -8,6 +8,7 @@ import io.sparkbloom.spark.dedup.BroadcastLimit;
 import io.sparkbloom.spark.dedup.HashJoinDedup;
 import io.sparkbloom.spark.rdd.KnownPartitionerRDD;
 import io.sparkbloom.spark.rdd.ScalaRdds;
+import io.sparkbloom.spark.storage.FilterTable;
 import io.sparkbloom.spark.storage.ObjectFileRecords;
 import io.sparkbloom.spark.storage.ObjectFileWriter;
 import io.sparkbloom.spark.storage.PartFilesInputFormat;
@@ -301,6 +302,38 @@ public final class PerKeyFilters {
     return PartFilesInputFormat.records(files, ObjectFileRecords::<K>deserialize).mapToPair(t -> t);
   }
 
+  /**
+   * Writes {@code filters} to {@code path} as a Parquet table {@code (user, filter BINARY)} of
+   * FORMAT.md bytes: the table the SQL functions build and query ({@code
+   * sparkbloom_build_per_key}, {@code sparkbloom_retain_absent}, {@code sparkbloom_merge}), so
+   * Spark SQL, Spark Connect and Python read what RDD code wrote. {@code keyType} is the keys'
+   * class: {@code String.class} (a {@code STRING} column) or {@code Long.class} ({@code
+   * BIGINT}). Fails if {@code path} exists, as {@code saveAsObjectFile} does.
+   *
+   * @throws IllegalArgumentException (on the driver) for another key class; (in the job) for a
+   *     null key (SQL never joins it), a null filter (it would keep every candidate of its key) or
+   *     a key of another class, naming it
+   */
+  public static <K> void saveAsTable(JavaPairRDD<K, BloomFilter> filters, String path, Class<K> keyType) {
+    FilterTable.save(filters, path, keyType);
+  }
+
+  /**
+   * Reads a Parquet table {@code (user, filter BINARY)} of FORMAT.md bytes, written by {@link
+   * #saveAsTable} or by SQL ({@code CREATE TABLE ... AS SELECT user,
+   * sparkbloom_build_per_key(item, 0.001) AS filter ... GROUP BY user}), as {@code (key, filter)}
+   * pairs for {@link #dedup} and the other helpers; {@code keyType} is {@code String.class} for a
+   * {@code STRING} column, {@code Long.class} for {@code BIGINT} or {@code INT}. Each filter is
+   * decoded in the task that reads its row.
+   *
+   * @throws IllegalArgumentException (on the driver) if the table lacks the {@code user} or
+   *     {@code filter} column or has one of another type, naming it; (in the job) for a NULL cell
+   *     or bytes that are not a filter, naming the column, the user and the file
+   */
+  public static <K> JavaPairRDD<K, BloomFilter> readTable(JavaSparkContext jsc, String path, Class<K> keyType) {
+    return FilterTable.read(jsc, path, keyType);
+  }
+
   // ---- dedup -------------------------------------------------------------------------------
 
   /**
@@ -341,7 +374,7 @@ public final class PerKeyFilters {
    * nothing but the filters moves) when the saved files fit the broadcast limit ({@link
    * #BROADCAST_MAX_BYTES_KEY}), otherwise the join ({@code dedup(objectFile(jsc, path),
    * candidates)}: the candidates move, no filter is held on the driver). The same answers either
-   * way; the plan taken ({@link #dedupPlan}) is logged at INFO.
+   * way; the plan taken ({@link DedupPlan#of}) is logged at INFO.
    *
    * @throws IllegalArgumentException (on the driver) if nothing is saved at {@code path}
    */
@@ -355,20 +388,11 @@ public final class PerKeyFilters {
    */
   public static <K, A> JavaPairRDD<K, A> dedup(
       JavaSparkContext jsc, String path, JavaPairRDD<K, A> candidates, PerKeyOptions options) {
-    DedupPlan plan = dedupPlan(jsc, path, options);
+    DedupPlan plan = DedupPlan.of(jsc, path, options);
     DedupPlan.LOG.info("sparkbloom dedup of {}: {}", path, plan.describe());
     return plan.isBroadcast()
         ? dedupBroadcastSaved(jsc, path, plan.savedBytes(), candidates, plan.maxBytes())
         : dedup(objectFile(jsc, path), candidates, options);
-  }
-
-  /**
-   * The plan {@link #dedup(JavaSparkContext, String, JavaPairRDD, PerKeyOptions)} takes for the
-   * filters saved at {@code path} under the options' broadcast limit (or the one in force,
-   * {@link DedupPlan#maxBytes()}): from the file system's listing, no job.
-   */
-  public static DedupPlan dedupPlan(JavaSparkContext jsc, String path, PerKeyOptions options) {
-    return new DedupPlan(BroadcastLimit.savedBytes(jsc, path), options.broadcastMaxBytes(jsc));
   }
 
   /**
