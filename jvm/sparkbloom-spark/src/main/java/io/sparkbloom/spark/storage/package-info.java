@@ -8,6 +8,8 @@
  * io.sparkbloom.spark.storage.ObjectFileRecords} turns a record into its {@code (key, filter)}
  * pairs, or into each filter's FORMAT bytes ({@link io.sparkbloom.spark.storage.SavedFilterBytes})
  * for a broadcast. The records hold only the core's classes ({@code scala.Tuple2} and the
- * filter's serial proxy {@code io.sparkbloom.Ser}), never a class of this module.
+ * filter's serial proxy {@code io.sparkbloom.Ser}), never a class of this module. {@link
+ * io.sparkbloom.spark.storage.FilterTable} keeps them as the Parquet table {@code (user, filter
+ * BINARY)} that the SQL functions build and query instead.
  */
 package io.sparkbloom.spark.storage;
