@@ -93,6 +93,7 @@ public final class PerUserDedupJob {
       pipelines.add(new GuavaPipeline());
     }
 
+    ShuffleBytes shuffle = ShuffleBytes.on(spark.sparkContext());
     try (Progress progress = new Progress(jsc, out)) {
       progress.stage("prepare data");
       DedupData.Prepared prepared = DedupData.prepare(spark, o, partitions);
@@ -101,7 +102,7 @@ public final class PerUserDedupJob {
           prepared.users, prepared.records, prepared.candidates, prepared.seen, prepared.unseen(), prepared.seconds);
 
       if (o.warmup) {
-        warmUp(jsc, o, data, prepared.users, pipelines, outDir.resolve("warmup"), progress, out);
+        warmUp(jsc, o, data, prepared.users, pipelines, outDir.resolve("warmup"), progress, shuffle, out);
       }
 
       // the pipelines, alternating, --runs times; the report keeps each one's best run
@@ -111,11 +112,12 @@ public final class PerUserDedupJob {
         for (int i = 0; i < pipelines.size(); i++) {
           Pipeline pipeline = pipelines.get(i);
           Path dir = outDir.resolve(pipeline.name.toLowerCase(Locale.ROOT) + "-filters");
-          PipelineResult r = pipeline.run(jsc, o, data, dir, progress, pipeline.name + tag);
+          PipelineResult r = pipeline.run(jsc, o, data, dir, progress, shuffle, pipeline.name + tag);
           out.printf(Locale.ROOT, "[%s%s] build+save %.2f s, load+dedup %.2f s, job %.2f s (CPU %.1f + %.1f s),"
-                  + " %,d bytes on disk%s%n",
+                  + " %,d bytes on disk, shuffle %,d + %,d bytes%s%n",
               pipeline.name, tag, r.buildSaveSeconds, r.loadDedupSeconds, r.jobSeconds(),
               r.buildSaveCpuSeconds, r.loadDedupCpuSeconds, r.bytesOnDisk,
+              r.buildSaveShuffleBytes, r.loadDedupShuffleBytes,
               r.plan == null ? "" : ", dedup plan: " + r.plan);
           best[i] = PipelineResult.best(best[i], r);
         }
@@ -147,7 +149,8 @@ public final class PerUserDedupJob {
    * code; a full-size pass of each, on the same data, is as fair to both and gets nearer to it.
    */
   private static void warmUp(JavaSparkContext jsc, Options o, DedupData data, long users,
-      List<Pipeline> pipelines, Path dir, Progress progress, PrintStream out) throws IOException {
+      List<Pipeline> pipelines, Path dir, Progress progress, ShuffleBytes shuffle, PrintStream out)
+      throws IOException {
     int every = (int) Math.max(1, users / WARM_UP_USERS);
     progress.stage("warm-up (both pipelines on 1/" + every + " of the users, not timed)");
     long t0 = System.nanoTime();
@@ -155,7 +158,7 @@ public final class PerUserDedupJob {
     LocalFiles.deleteRecursively(dir);
     for (Pipeline pipeline : pipelines) {
       PipelineResult w = pipeline.run(jsc, o, subset, dir.resolve(pipeline.name.toLowerCase(Locale.ROOT)),
-          progress, "warm-up");
+          progress, shuffle, "warm-up");
       w.kept.unpersist(false);
     }
     LocalFiles.deleteRecursively(dir);

@@ -50,18 +50,21 @@ abstract class Pipeline {
 
   /** Both stages into {@code dir} (emptied first), timed; the kept candidates stay cached. */
   final PipelineResult run(JavaSparkContext jsc, Options o, DedupData data, Path dir,
-      Progress progress, String label) throws IOException {
+      Progress progress, ShuffleBytes shuffle, String label) throws IOException {
     PipelineResult r = new PipelineResult(name);
     LocalFiles.deleteRecursively(dir);
     String uri = dir.toUri().toString();
     progress.stage(label + ": prepare (not timed)");
     prepare(data);
     progress.stage(label + ": " + buildStage());
+    long s0 = shuffle.written();
     long t0 = System.nanoTime();
     long c0 = Seconds.cpuNanos();
     buildAndSave(o, data, uri);
     r.buildSaveSeconds = Seconds.since(t0);
     r.buildSaveCpuSeconds = Seconds.cpuSince(c0);
+    long s1 = shuffle.written();
+    r.buildSaveShuffleBytes = s1 - s0;
     progress.stage(label + ": " + dedupStage());
     t0 = System.nanoTime();
     c0 = Seconds.cpuNanos();
@@ -69,6 +72,7 @@ abstract class Pipeline {
     r.kept.count();
     r.loadDedupSeconds = Seconds.since(t0);
     r.loadDedupCpuSeconds = Seconds.cpuSince(c0);
+    r.loadDedupShuffleBytes = shuffle.written() - s1;
     r.plan = lastPlan();
     r.filters = countFilters(jsc, uri); // not timed
     r.bytesOnDisk = LocalFiles.directorySize(dir);

@@ -10,6 +10,9 @@ final class PipelineResult {
   /** The JVM's CPU seconds (all threads) in each stage ({@link Seconds#cpuSince}). */
   double buildSaveCpuSeconds;
   double loadDedupCpuSeconds;
+  /** The shuffle bytes written in each stage ({@link ShuffleBytes}). */
+  long buildSaveShuffleBytes;
+  long loadDedupShuffleBytes;
   long filters;
   long bytesOnDisk;
   long keptTotal;

@@ -93,6 +93,8 @@ final class Report {
     seconds("job CPU (all JVM threads)", PipelineResult::jobCpuSeconds);
     count(o.sqlApi() ? "bytes on disk (Parquet / objectFile)" : "bytes on disk (objectFile)", r -> r.bytesOnDisk, true);
     count("bytes on disk per user", r -> r.bytesOnDisk / users, false);
+    count("shuffle written, build + save", r -> r.buildSaveShuffleBytes, false);
+    count("shuffle written, load + dedup", r -> r.loadDedupShuffleBytes, false);
     count("candidates kept", r -> r.keptTotal, false);
     count("false negatives (must be 0)", r -> r.falseNegatives, false);
     count("false positives (unseen dropped)", r -> unseen - r.unseenKept, false);
