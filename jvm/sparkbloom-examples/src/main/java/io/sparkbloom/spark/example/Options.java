@@ -10,10 +10,11 @@ final class Options {
       "  --records N         history records per user (default 200)",
       "  --candidates N      new candidates per user (default 1000)",
       "  --seen-fraction F   share of candidates taken from the user's history (default 0.5)",
-      "  --api rdd|sql       sparkbloom's API: rdd (default) = PerKeyFilters on RDDs, saved as objectFiles;",
+      "  --api rdd|sql|both  sparkbloom's API: rdd (default) = PerKeyFilters on RDDs, saved as objectFiles;",
       "                      sql = the SQL functions of SparkBloomExtensions: a (user, filter BINARY)",
       "                      table built by sparkbloom_build_per_key (sparkbloom_build with --sizing",
-      "                      fixed), saved as Parquet, deduped by a left join + sparkbloom_retain_absent",
+      "                      fixed), saved as Parquet, deduped by a left join + sparkbloom_retain_absent;",
+      "                      both = the two, alternating with Guava in one JVM, SQL's times also over RDD's",
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
       "                      (Sizing.perKeyCount(p), default)",
@@ -149,10 +150,10 @@ final class Options {
     if (!sizing.equals("fixed") && !sizing.equals("per-key")) {
       throw new IllegalArgumentException("--sizing must be fixed or per-key, got " + sizing);
     }
-    if (!api.equals("rdd") && !api.equals("sql")) {
-      throw new IllegalArgumentException("--api must be rdd or sql, got " + api);
+    if (!api.equals("rdd") && !api.equals("sql") && !api.equals("both")) {
+      throw new IllegalArgumentException("--api must be rdd, sql or both, got " + api);
     }
-    if (sqlApi() && plainJoin) {
+    if (runsSql() && plainJoin) {
       throw new IllegalArgumentException("--plain-join is an option of --api rdd, not of --api sql");
     }
     if (!dedup.equals("auto") && !dedup.equals("join") && !dedup.equals("broadcast")) {
@@ -190,6 +191,16 @@ final class Options {
   /** Whether sparkbloom runs through its SQL functions ({@code --api sql}). */
   boolean sqlApi() {
     return api.equals("sql");
+  }
+
+  /** Whether a pipeline runs through the SQL functions ({@code --api sql} or {@code both}). */
+  boolean runsSql() {
+    return !api.equals("rdd");
+  }
+
+  /** Whether the RDD and the SQL pipeline both run ({@code --api both}). */
+  boolean bothApis() {
+    return api.equals("both");
   }
 
   boolean perKeySizing() {

@@ -126,6 +126,22 @@ final class Report {
     }
   }
 
+  /**
+   * The SQL pipeline beside the RDD one ({@code --api both}): its stages, bytes and errors, and
+   * its job time over the RDD path's and under Guava's, the runs alternating in one JVM.
+   */
+  void printSql(PipelineResult sql) {
+    long unseen = data.unseen();
+    out.printf(Locale.ROOT, "%s (SQL functions, Parquet table): build+save %.2f s, load+dedup %.2f s, job %.2f s"
+            + " (CPU %.2f s), %,d bytes on disk, false negatives %,d, observed FPP %s%n",
+        sql.name, sql.buildSaveSeconds, sql.loadDedupSeconds, sql.jobSeconds(), sql.jobCpuSeconds(),
+        sql.bytesOnDisk, sql.falseNegatives, fpp(unseen - sql.unseenKept, unseen));
+    out.printf(Locale.ROOT, "SQL vs RDD: the SQL job takes %.2fx the RDD job's time (CPU %.2fx)%s%n",
+        sql.jobSeconds() / sb.jobSeconds(), sql.jobCpuSeconds() / sb.jobCpuSeconds(),
+        gv == null ? "" : String.format(Locale.ROOT, "; Guava's job takes %.2fx the SQL job's time",
+            gv.jobSeconds() / sql.jobSeconds()));
+  }
+
   /** A row of counts; with {@code withRatio}, Guava's count over sparkbloom's. */
   private void count(String label, ToLongFunction<PipelineResult> value, boolean withRatio) {
     row(label, r -> String.format(Locale.ROOT, "%,d", value.applyAsLong(r)),

@@ -48,8 +48,8 @@ final class SqlPipeline extends Pipeline {
    * @throws IllegalStateException if the session lacks the sparkbloom SQL functions, naming the
    *     setting that adds them
    */
-  SqlPipeline(SparkSession spark) {
-    super("sparkbloom");
+  SqlPipeline(SparkSession spark, String name) {
+    super(name);
     if (!spark.catalog().functionExists(BloomFunctions.BUILD_PER_KEY)) {
       throw new IllegalStateException("--api sql needs the sparkbloom SQL functions in the session:"
           + " start it with --conf spark.sql.extensions=" + SparkBloomExtensions.class.getName());

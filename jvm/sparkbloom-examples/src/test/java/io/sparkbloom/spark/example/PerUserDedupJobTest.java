@@ -162,9 +162,18 @@ class PerUserDedupJobTest {
     assertTrue(fixed.contains("answers identical to Guava's: yes"), fixed);
     assertTrue(fixed.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), fixed);
 
+    // both APIs in one JVM, alternating with Guava: the SQL pipeline's line and its ratios
+    String both = run("--api", "both", "--users", "40", "--candidates", "300", "--no-warmup",
+        "--output", tmp.resolve("both").toString(), "--runs", "2");
+    assertTrue(both.contains("sparkbloom-sql (SQL functions, Parquet table): build+save "), both);
+    assertTrue(both.matches("(?s).*sparkbloom-sql .*, false negatives 0, observed FPP .*"), both);
+    assertTrue(both.matches("(?s).*SQL vs RDD: the SQL job takes [0-9.]+x the RDD job's time \\(CPU [0-9.]+x\\);"
+        + " Guava's job takes [0-9.]+x the SQL job's time.*"), both);
+    assertTrue(both.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), both);
+
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--api", "dataset"}));
-    assertTrue(e.getMessage().contains("--api must be rdd or sql, got dataset"), e.getMessage());
+    assertTrue(e.getMessage().contains("--api must be rdd, sql or both, got dataset"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--api", "sql", "--plain-join"}));
     assertTrue(e.getMessage().contains("--plain-join is an option of --api rdd"), e.getMessage());
