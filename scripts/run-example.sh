@@ -6,6 +6,8 @@
 #                                                            # candidates each; a warm-up, then 3
 #                                                            # runs of each pipeline
 #   scripts/run-example.sh --users 100 --runs 1 --no-warmup  # a quick look
+#   scripts/run-example.sh --api both                        # RDD, SQL and Guava alternating in
+#                                                            # one JVM: SQL's time over RDD's
 #   scripts/run-example.sh --input my-history.csv            # your own (user,item) CSV or Parquet
 #   scripts/run-example.sh --help                            # all flags
 #
