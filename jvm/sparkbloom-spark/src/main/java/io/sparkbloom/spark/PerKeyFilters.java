@@ -86,11 +86,9 @@ import scala.Tuple2;
  * {@code PerKeyFilters.buildPerKey(pairs: RDD[(String, Long)], PerKeyOptions.of(Sizing.fixed(10000,
  * 0.001))): RDD[(String, BloomFilter)]}; for the others, {@code JavaPairRDD.fromRDD(rdd)}.
  *
- * <p>This class is the facade; the machinery sits in package-private classes: the hash join
- * ({@code HashJoinDedup}), the partitioning marker beside a saved objectFile
- * ({@code PartitioningMarker}), reading its part files ({@code ObjectFileRecords},
- * {@link PartFilesInputFormat}, {@code KnownPartitionerRDD}), batched queries over an iterator
- * ({@code BatchedRetainAbsent}) and the Scala-to-Java views ({@code ScalaRdds}).
+ * <p>This class is the facade; the machinery sits in the sub-packages {@code build}, {@code
+ * dedup} (hash join, broadcast, batched queries), {@code storage} (objectFiles with their
+ * partitioning, the Parquet table) and {@code rdd} (Scala views, a known partitioner).
  */
 public final class PerKeyFilters {
   private PerKeyFilters() {}
@@ -303,32 +301,25 @@ public final class PerKeyFilters {
   }
 
   /**
-   * Writes {@code filters} to {@code path} as a Parquet table {@code (user, filter BINARY)} of
-   * FORMAT.md bytes: the table the SQL functions build and query ({@code
-   * sparkbloom_build_per_key}, {@code sparkbloom_retain_absent}, {@code sparkbloom_merge}), so
-   * Spark SQL, Spark Connect and Python read what RDD code wrote. {@code keyType} is the keys'
-   * class: {@code String.class} (a {@code STRING} column) or {@code Long.class} ({@code
-   * BIGINT}). Fails if {@code path} exists, as {@code saveAsObjectFile} does.
+   * Writes {@code filters} to {@code path} as the Parquet table {@code (user, filter BINARY)} of
+   * FORMAT.md bytes that the SQL functions build and query ({@code sparkbloom_retain_absent}, ...),
+   * keys of {@code keyType} {@code String.class} ({@code STRING}) or {@code Long.class} ({@code
+   * BIGINT}); fails if {@code path} exists, as {@code saveAsObjectFile} does.
    *
-   * @throws IllegalArgumentException (on the driver) for another key class; (in the job) for a
-   *     null key (SQL never joins it), a null filter (it would keep every candidate of its key) or
-   *     a key of another class, naming it
+   * @throws IllegalArgumentException for another key class; (in the job) for a null key, a null
+   *     filter (it would keep every candidate of its key) or a key of another class, naming it
    */
   public static <K> void saveAsTable(JavaPairRDD<K, BloomFilter> filters, String path, Class<K> keyType) {
     FilterTable.save(filters, path, keyType);
   }
 
   /**
-   * Reads a Parquet table {@code (user, filter BINARY)} of FORMAT.md bytes, written by {@link
-   * #saveAsTable} or by SQL ({@code CREATE TABLE ... AS SELECT user,
-   * sparkbloom_build_per_key(item, 0.001) AS filter ... GROUP BY user}), as {@code (key, filter)}
-   * pairs for {@link #dedup} and the other helpers; {@code keyType} is {@code String.class} for a
-   * {@code STRING} column, {@code Long.class} for {@code BIGINT} or {@code INT}. Each filter is
-   * decoded in the task that reads its row.
+   * Reads a Parquet table {@code (user, filter BINARY)} of FORMAT.md bytes, from {@link
+   * #saveAsTable} or SQL ({@code sparkbloom_build_per_key(item, p) ... GROUP BY user}), as pairs;
+   * {@code keyType}: {@code String.class} ({@code STRING}), {@code Long.class} ({@code BIGINT}, {@code INT}).
    *
-   * @throws IllegalArgumentException (on the driver) if the table lacks the {@code user} or
-   *     {@code filter} column or has one of another type, naming it; (in the job) for a NULL cell
-   *     or bytes that are not a filter, naming the column, the user and the file
+   * @throws IllegalArgumentException if a column is missing or of another type, naming it; (in the
+   *     job) for a NULL cell or bytes that are not a filter, naming the column, the user and the file
    */
   public static <K> JavaPairRDD<K, BloomFilter> readTable(JavaSparkContext jsc, String path, Class<K> keyType) {
     return FilterTable.read(jsc, path, keyType);
