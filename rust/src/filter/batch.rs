@@ -72,7 +72,7 @@ impl BloomFilter {
                 .fold(false, |changed, &key| self.put(key) | changed);
         }
         private.resize(self.bits.len_words(), 0u64);
-        if let Some(avx2) = self.plan.portable() {
+        if let Some(avx2) = self.plan.accumulate_walk {
             portable::accumulate(avx2, &self.indexer, keys, &mut private);
         } else {
             self.for_each_indexed(keys, false, |_, indexes| {

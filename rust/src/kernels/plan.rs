@@ -56,6 +56,10 @@ pub(crate) struct Plan {
     pub(crate) lanes: bool,
     /// The filter is too large for cache: batches prefetch.
     pub(crate) prefetch: bool,
+    /// Whether puts accumulated privately walk the keys with the fast kernel (`portable::
+    /// accumulate`), and in which build: `Some(true)` for AVX2's, which also beats the AVX-512
+    /// lanes' indexed puts on the cache-resident filters that accumulate.
+    pub(crate) accumulate_walk: Option<bool>,
 }
 
 /// Whether the AVX2 build's exact remainders cover a filter of `num_bits` positions.
@@ -105,22 +109,23 @@ impl Plan {
             _ if lanes || prefetch => Put::Indexed,
             _ => Put::EachKey,
         };
+        let accumulate_walk = match kernel {
+            Kernel::Scalar => None,
+            Kernel::Avx2 | Kernel::Avx512
+                if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
+            {
+                Some(true)
+            }
+            _ if mitz64 => Some(false),
+            _ => None,
+        };
         Plan {
             kernel,
             query,
             put,
             lanes,
             prefetch,
-        }
-    }
-
-    /// Whether the portable kernel walks this filter's keys, and in which build: `Some(true)`
-    /// for AVX2's.
-    pub(crate) fn portable(&self) -> Option<bool> {
-        match self.query {
-            Query::Screened => Some(false),
-            Query::ScreenedAvx2 => Some(true),
-            _ => None,
+            accumulate_walk,
         }
     }
 
