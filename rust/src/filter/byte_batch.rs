@@ -7,7 +7,7 @@
 
 use super::BloomFilter;
 use super::batch::ANSWERS_OF_MASK;
-use super::packed_bytes::{GroupHashes, PackedBytes};
+use super::packed_bytes::{GROUP, GroupHashes, PackedBytes};
 use crate::error::{Error, Result};
 use crate::kernels::{Put, Query};
 use crate::sizing;
@@ -17,9 +17,6 @@ const SMALL_K: usize = 32;
 
 /// Groups put without a query first after a queried group that was mostly new keys.
 const UNQUERIED_AFTER_NEW: usize = 8;
-
-/// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
-pub(super) const GROUP: usize = 16;
 
 /// Keys hashed together before a gathering query walks them: enough for the screened walk
 /// (`avx512::screened`, batches of 64 keys and more), one of its passes. Puts on filters beyond

@@ -4,7 +4,6 @@
 //! key by key.
 
 use super::BloomFilter;
-use super::byte_batch::GROUP;
 use crate::error::{Error, Result};
 use crate::hashing::Hash128;
 use crate::kernels::{Kernel, byte_lanes};
@@ -86,6 +85,9 @@ impl<'a> PackedBytes<'a> {
         (0..self.len()).map(|i| self.get(i))
     }
 }
+
+/// Keys per group hashed (and, on large filters, prefetched) together: as the `long` batches.
+pub(super) const GROUP: usize = 16;
 
 /// One group's hashes, as halves side by side (the vector lanes load eight of a kind at once).
 pub(super) struct GroupHashes<const N: usize = GROUP> {
