@@ -411,10 +411,11 @@ impl BloomFilter {
         self.bits.or_word(i, bits);
     }
 
-    /// The address of the first word of the bit array (bit b in word b >> 6), for the
-    /// encoder's AVX-512 copy of the words. The words are one boxed slice, allocated at
-    /// creation and freed with the filter; no operation replaces, grows or moves it.
-    #[cfg(target_arch = "x86_64")]
+    /// The address of the first word of the bit array (bit b in word b >> 6, little-endian on
+    /// the hosts we build for), for the JNI bridge's read-only direct view. The address is fixed
+    /// for the filter's whole life: the words are one boxed slice, allocated at creation and
+    /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
+    /// clear change words in place). The encoder's vector copy reads it too.
     pub(crate) fn words_ptr(&self) -> *const u64 {
         self.bits.as_ptr()
     }

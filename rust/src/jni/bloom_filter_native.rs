@@ -9,7 +9,7 @@
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use jni::EnvUnowned;
-use jni::objects::{JBooleanArray, JByteArray, JClass, JIntArray, JLongArray};
+use jni::objects::{JBooleanArray, JByteArray, JByteBuffer, JClass, JIntArray, JLongArray};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::arrays::read_all;
@@ -183,6 +183,33 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContain<'l>(
     key: jlong,
 ) -> jboolean {
     run_primitive(env, || Ok(filter(handle)?.might_contain(key as u64)))
+}
+
+/// A direct `java.nio.ByteBuffer` over the filter's words (ceil(m / 64) · 8 bytes, native byte
+/// order), for Java's single-key queries without a JNI call per key (`BitsView.java`); null
+/// when the words exceed a buffer's `int` capacity (Java then keeps the JNI path).
+///
+/// The buffer owns nothing. It stays valid because the words never move while the filter
+/// lives ([`BloomFilter::words_ptr`]) and Java reads it only while the handle is open and its
+/// owner reachable (`NativeHandle`); Java only reads, so Rust's atomic ORs remain the only
+/// writers.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nWordsView<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> JByteBuffer<'l> {
+    run(env, |env| {
+        let f = filter(handle)?;
+        let bytes = f.num_bits().div_ceil(64) * 8;
+        if bytes > i32::MAX as u64 {
+            return Ok(JByteBuffer::default());
+        }
+        // SAFETY: `words_ptr` points to `bytes` bytes that stay allocated and in place until
+        // the filter is freed, which Java does only once no read of the buffer can still run
+        // (see above). JNI never writes through the pointer; the `*mut` is its signature.
+        Ok(unsafe { env.new_direct_byte_buffer(f.words_ptr() as *mut u8, bytes as usize)? })
+    })
 }
 
 #[unsafe(no_mangle)]

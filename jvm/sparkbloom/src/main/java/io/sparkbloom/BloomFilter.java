@@ -45,6 +45,10 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   /** Bytes of the FORMAT.md header, which holds the length of the rest. */
   static final int HEADER_LENGTH = 24;
 
+  /** Single-key queries over the native words, made on the first ({@link BitsView}). */
+  private transient BitsView view;
+  private transient boolean noView; // BitsView.of declined this filter
+
   /** The filter behind a handle just returned by a native factory. */
   BloomFilter(long handle) {
     super(handle, BloomFilterNative.nBitSize(handle) / 8, BloomFilterNative::nFree);
@@ -164,14 +168,17 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   }
 
   /**
-   * Whether {@code key} might have been put ({@code false}: certainly not), in one native call;
-   * sees every put that happens-before it. For many keys, {@link #mightContainAll(long[])}
-   * answers in one call for all of them.
+   * Whether {@code key} might have been put ({@code false}: certainly not). Answered in Java over
+   * the native bits, without a native call or allocation; sees every put that happens-before it.
    */
   public boolean mightContain(long key) {
     try {
-      // handle() first: it throws once closed, and marks the filter shared.
-      return BloomFilterNative.nMightContain(handle(), key);
+      long handle = handle(); // first: throws once closed, and marks the filter shared
+      BitsView v = view;
+      if (v == null) {
+        v = view(handle);
+      }
+      return v != null ? v.mightContain(key) : BloomFilterNative.nMightContain(handle, key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -181,8 +188,9 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   public boolean mightContain(byte[] key) {
     try {
       long handle = handle();
-      return BloomFilterNative.nMightContainBytes(
-          handle, Objects.requireNonNull(key, "key is null"));
+      BitsView v = view(handle);
+      return v == null ? BloomFilterNative.nMightContainBytes(handle, key)
+          : v.mightContain(Objects.requireNonNull(key, "key is null"));
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -191,6 +199,20 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   /** As {@link #mightContain(long)} for a string key (UTF-8). */
   public boolean mightContain(String key) {
     return mightContain(KeyArgs.utf8(key));
+  }
+
+  /** {@link #view}, made on first use; null if this filter has none. */
+  private BitsView view(long handle) {
+    BitsView v = view;
+    if (v == null && !noView) {
+      v = BitsView.of(handle);
+      if (v == null) {
+        noView = true;
+      } else {
+        view = v;
+      }
+    }
+    return v;
   }
 
   /** {@code mightContain} of every key, in one native call. */

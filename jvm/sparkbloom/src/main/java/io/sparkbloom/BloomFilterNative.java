@@ -53,6 +53,12 @@ final class BloomFilterNative {
 
   static native boolean nMightContain(long handle, long key);
 
+  /**
+   * A direct buffer over the filter's words (owning nothing; see {@link BitsView} for when it
+   * may be read), or null if they exceed a buffer's {@code int} capacity.
+   */
+  static native java.nio.ByteBuffer nWordsView(long handle);
+
   static native boolean nPutBytes(long handle, byte[] key, boolean unshared);
 
   static native boolean nMightContainBytes(long handle, byte[] key);

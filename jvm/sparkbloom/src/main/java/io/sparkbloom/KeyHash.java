@@ -5,17 +5,20 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Guava's Murmur3_x64_128 (seed 0) of {@code long} and byte-string keys, in Java, without
- * allocation: bit for bit what the Rust core computes ({@code rust/src/hashing.rs}), and so what
- * Guava's {@code Hashing.murmur3_128()} computes over {@code Funnels.longFunnel()} and {@code
- * Funnels.byteArrayFunnel()}. {@link RedisBitmaps#guavaHash128} hands these hashes to clients
- * that compute bit offsets themselves.
+ * The hashes of {@code long} and byte-string keys that the strategies walk, in Java, without
+ * allocation: bit for bit what the Rust core computes ({@code rust/src/hashing.rs}, {@code
+ * spark_hashing.rs}), and so what Guava and Spark compute. {@link BitsView} answers single-key
+ * queries with them. Guava's 128-bit hash of a byte string has two halves, so {@link BitsView}
+ * runs its block loop itself with the steps here ({@link #mixK1}, {@link #mixK2}, {@link
+ * #fmix64}, {@link #le64}).
  */
 final class KeyHash {
   private KeyHash() {}
 
   private static final VarHandle LE_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static final long C1 = 0x87c37b91114253d5L;
   private static final long C2 = 0x4cf5ad432745937fL;
@@ -109,12 +112,64 @@ final class KeyHash {
     return value;
   }
 
-  /** Murmur3's 64-bit finalizer. */
+  /**
+   * Spark's legacy {@code Murmur3_x86_32.hashUnsafeBytes(bytes, seed)}, which its Bloom filters
+   * use: whole 4-byte little-endian words as in Murmur3, then one full mix round per trailing
+   * byte, sign-extended (not standard Murmur3's packed tail).
+   *
+   * @param bytes the key
+   * @param seed 0, then the first hash
+   * @return the 32-bit hash
+   */
+  static int sparkHashBytes(byte[] bytes, int seed) {
+    int h1 = seed;
+    int aligned = bytes.length & ~3;
+    for (int i = 0; i < aligned; i += 4) {
+      h1 = mixH1(h1, mixK1x86((int) LE_INT.get(bytes, i)));
+    }
+    for (int i = aligned; i < bytes.length; i++) {
+      h1 = mixH1(h1, mixK1x86(bytes[i]));
+    }
+    return fmix32(h1, bytes.length);
+  }
+
+  /** Murmur3's 64-bit finalizer (also the BLOCKED strategy's field re-mix). */
   static long fmix64(long k) {
     k ^= k >>> 33;
     k *= 0xff51afd7ed558ccdL;
     k ^= k >>> 33;
     k *= 0xc4ceb9fe1a85ec53L;
     return k ^ (k >>> 33);
+  }
+
+  /**
+   * Spark's {@code Murmur3_x86_32.hashLong(key, seed)}: the low then the high 32-bit half as
+   * two Murmur3_x86_32 blocks, then fmix32 with length 8.
+   *
+   * @param key the key
+   * @param seed the seed (0 for the first hash of Spark's sketch filters, then the first hash)
+   * @return the 32-bit hash
+   */
+  static int sparkHashLong(long key, int seed) {
+    int h1 = mixH1(seed, mixK1x86((int) key));
+    h1 = mixH1(h1, mixK1x86((int) (key >>> 32)));
+    return fmix32(h1, 8);
+  }
+
+  private static int fmix32(int h1, int length) {
+    h1 ^= length;
+    h1 ^= h1 >>> 16;
+    h1 *= 0x85ebca6b;
+    h1 ^= h1 >>> 13;
+    h1 *= 0xc2b2ae35;
+    return h1 ^ (h1 >>> 16);
+  }
+
+  private static int mixK1x86(int k1) {
+    return Integer.rotateLeft(k1 * 0xcc9e2d51, 15) * 0x1b873593;
+  }
+
+  private static int mixH1(int h1, int k1) {
+    return Integer.rotateLeft(h1 ^ k1, 13) * 5 + 0xe6546b64;
   }
 }

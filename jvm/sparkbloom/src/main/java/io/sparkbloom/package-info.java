@@ -89,11 +89,14 @@
  * closing a filter that a Spark broadcast shares between tasks never crashes the JVM, though
  * the other tasks then fail. Don't close shared filters; drop them.
  *
- * <p>Single-key {@code mightContain} ({@code long}, {@code String}, {@code byte[]}) is one
- * native call per key, under the same rules as every other call; it sees every put that
- * happens-before it, whichever thread made the put. Until another thread has used a filter,
- * its creator's puts set bits with plain writes instead of atomic ones; {@code
- * -Dsparkbloom.unsharedWrites=false} makes every write atomic.
+ * <p>Single-key {@code mightContain} ({@code long}, {@code String}, {@code byte[]}) reads the
+ * native bit array in place from Java (a direct buffer over it; no native call per key) under
+ * the same rules: it first checks that the filter is open and keeps the filter reachable until
+ * it returns, so the memory cannot be freed under it, and the array never moves while the
+ * filter lives. It sees every put that happens-before it, whichever thread made the put. {@code
+ * -Dsparkbloom.singleKeyView=false} turns this off (one native call per key). Until another
+ * thread has used a filter, its creator's puts set bits with plain writes instead of atomic
+ * ones; {@code -Dsparkbloom.unsharedWrites=false} makes every write atomic.
  *
  * <h2>Errors</h2>
  *

@@ -3,9 +3,7 @@ package io.sparkbloom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import com.google.common.hash.Funnels;
 import com.google.common.hash.HashCode;
-import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,8 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link RedisBitmaps#guavaHash128}, the hash clients such as the Redis module compute offsets
  * from, is real Guava's {@code Hashing.murmur3_128()} for longs and for byte strings of every
- * tail length; {@link KeyHash}'s long hash is Guava's over {@code Funnels.longFunnel()} on a
- * million keys, the extremes among them.
+ * tail length.
  */
 class GuavaHash128Test {
 
@@ -55,28 +52,5 @@ class GuavaHash128Test {
       }
     }
     assertThrows(NullPointerException.class, () -> RedisBitmaps.guavaHash128((byte[]) null, out));
-  }
-
-  @Test
-  void keyHashOfALongIsGuavasMurmur3_128OfTheLongFunnel() {
-    HashFunction guava = Hashing.murmur3_128();
-    int count = 1_000_000;
-    long[] keys = TestSupport.keys(20_261_122, count);
-    keys[0] = 0;
-    keys[1] = -1;
-    keys[2] = Long.MIN_VALUE;
-    keys[3] = Long.MAX_VALUE;
-    int mismatches = 0;
-    for (long key : keys) {
-      HashCode expected = guava.hashObject(key, Funnels.longFunnel());
-      ByteBuffer halves = ByteBuffer.wrap(expected.asBytes()).order(ByteOrder.LITTLE_ENDIAN);
-      long low = KeyHash.guavaLow(key);
-      if (low != halves.getLong(0)
-          || low != expected.asLong()
-          || KeyHash.guavaHigh(key, low) != halves.getLong(8)) {
-        mismatches++;
-      }
-    }
-    assertEquals(0, mismatches, "keys whose Java hash differs from Guava's, of " + count);
   }
 }

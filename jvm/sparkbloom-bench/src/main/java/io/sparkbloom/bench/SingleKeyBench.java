@@ -32,6 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class SingleKeyBench {
+  private static final String NO_VIEW = "-Dsparkbloom.singleKeyView=false";
   private static final String ATOMIC_WRITES = "-Dsparkbloom.unsharedWrites=false";
 
   @State(Scope.Thread)
@@ -194,6 +195,24 @@ public class SingleKeyBench {
 
   @Benchmark
   public boolean miss_u64(QueryLongs s) {
+    return s.miss();
+  }
+
+  /**
+   * {@link #hit_u64} in a fork where sparkbloom answers through one JNI call per key instead of
+   * over its view of the native words ({@code -Dsparkbloom.singleKeyView=false}): what the view
+   * saves over the transition (run with {@code -p impl=sparkbloom}; the peers do not change).
+   */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = NO_VIEW)
+  public boolean hit_u64_jni(QueryLongs s) {
+    return s.hit();
+  }
+
+  /** {@link #miss_u64} through JNI, as {@link #hit_u64_jni}. */
+  @Benchmark
+  @Fork(value = 1, jvmArgsAppend = NO_VIEW)
+  public boolean miss_u64_jni(QueryLongs s) {
     return s.miss();
   }
 

@@ -4,7 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.google.common.hash.Funnels;
+import com.google.common.hash.HashCode;
+import com.google.common.hash.HashFunction;
+import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -14,13 +21,47 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Single-key {@code mightContain} ({@code long}, {@code byte[]}, {@code String}): for every
- * strategy and shape its answers equal the batch path's ({@code mightContainAll}) and the native
- * byte-string query's, a closed filter throws, a filter closed by another thread keeps its
- * memory for the readers still inside a query, and a query sees every put that happens-before
- * it. (Guava's and Spark's own answers: {@code GuavaOracleTest}, {@code SparkSketchOracleTest}.)
+ * Single-key {@code mightContain} ({@code long}, {@code byte[]}, {@code String}) answered in
+ * Java over the native words ({@link BitsView}): the long hash equals Guava's, every answer
+ * equals the native path's for every strategy and shape, a closed filter still throws, and a
+ * reader sees every put that happens-before its query. (Guava's and Spark's own answers for
+ * byte-string and string keys: {@code GuavaOracleTest}, {@code SparkSketchOracleTest}.)
  */
-class SingleKeyQueryTest {
+class BitsViewTest {
+  private static final int HASH_KEYS = 1_000_000;
+
+  @Test
+  void longHashIsGuavasMurmur3_128OfTheLongFunnel() {
+    HashFunction guava = Hashing.murmur3_128();
+    long[] keys = TestSupport.keys(20_261_122, HASH_KEYS);
+    keys[0] = 0;
+    keys[1] = -1;
+    keys[2] = Long.MIN_VALUE;
+    keys[3] = Long.MAX_VALUE;
+    int mismatches = 0;
+    for (long key : keys) {
+      HashCode expected = guava.hashObject(key, Funnels.longFunnel());
+      ByteBuffer halves = ByteBuffer.wrap(expected.asBytes()).order(ByteOrder.LITTLE_ENDIAN);
+      long low = KeyHash.guavaLow(key);
+      if (low != halves.getLong(0)
+          || low != expected.asLong()
+          || KeyHash.guavaHigh(key, low) != halves.getLong(8)) {
+        mismatches++;
+      }
+    }
+    assertEquals(0, mismatches, "keys whose Java hash differs from Guava's, of " + HASH_KEYS);
+  }
+
+  @Test
+  void sparkHashLongMatchesSparksKnownValues() {
+    // The values rust/src/spark_hashing.rs pins against Spark's Murmur3_x86_32.hashLong.
+    assertEquals(1_669_671_676, KeyHash.sparkHashLong(0, 0));
+    assertEquals(1_392_991_556, KeyHash.sparkHashLong(1, 0));
+    assertEquals(1_871_679_806, KeyHash.sparkHashLong(42, 0));
+    assertEquals(1_651_860_712, KeyHash.sparkHashLong(-1, 0));
+    assertEquals(-1_193_428_387, KeyHash.sparkHashLong(1, 1_392_991_556));
+  }
+
   @Test
   void everyStrategyAnswersAsTheNativePathAtSeveralShapes() throws Exception {
     long[][] shapes = {{1, 0}, {100, 0}, {10_000, 0}, {1_000_000, 0}};
@@ -29,6 +70,8 @@ class SingleKeyQueryTest {
       for (int s = 0; s < shapes.length; s++) {
         long n = shapes[s][0];
         try (BloomFilter f = BloomFilter.create(n, fpps[s], strategy)) {
+          ByteBuffer view = BloomFilterNative.nWordsView(f.handle());
+          assertEquals((f.bitSize() + 63) / 64 * 8, view.capacity(), "the view covers the words");
           fill(f, 7 + s, (int) Math.min(n, 50_000));
           assertSameAnswers(f, strategy + " (" + n + ", " + fpps[s] + ")");
           try (BloomFilter decoded = BloomFilter.fromByteArray(f.toByteArray());
@@ -125,6 +168,23 @@ class SingleKeyQueryTest {
   }
 
   @Test
+  void aFilterTooLargeForABufferKeepsTheNativePath() {
+    long m = (1L << 34) + 128; // 2 GiB of words, one past the buffer's int capacity
+    BloomFilter f;
+    try {
+      f = BloomFilter.withShape(m, 2, Strategy.MURMUR128_MITZ_64);
+    } catch (OutOfMemoryError | IllegalArgumentException noRoom) {
+      assumeTrue(false, "no 2 GiB of address space for the filter here: " + noRoom.getMessage());
+      return;
+    }
+    try (BloomFilter big = f) {
+      assertEquals(null, BloomFilterNative.nWordsView(big.handle()));
+      fill(big, 34, 500);
+      assertSameAnswers(big, "m=2^34+128 (no view)", 1_000);
+    }
+  }
+
+  @Test
   void aClosedFilterStillThrows() {
     BloomFilter f = BloomFilter.create(1_000, 0.01);
     f.put(5);
@@ -182,7 +242,7 @@ class SingleKeyQueryTest {
   void aQuerySeesEveryPutThatHappensBeforeIt() throws Exception {
     // One writer puts keys one by one (through the native put) and then publishes how many it
     // has put (a volatile write); readers read the count (a volatile read) and query the keys
-    // below it: each such put happens-before the query.
+    // below it through the Java view: each such put happens-before the query.
     long[] keys = TestSupport.keys(4_242, 200_000);
     try (BloomFilter f = BloomFilter.create(keys.length, 0.01)) {
       AtomicInteger published = new AtomicInteger();
@@ -239,7 +299,8 @@ class SingleKeyQueryTest {
   }
 
   /**
-   * Single-key answers equal the native batch's on 20,000 seeded keys, half of them put first.
+   * Single-key answers (the Java view) equal the native batch's on 20,000 seeded keys, half of
+   * them put first.
    */
   private static void assertSameAnswers(BloomFilter f, String what) {
     assertSameAnswers(f, what, 20_000);
