@@ -89,27 +89,9 @@ impl Plan {
             && num_bits >= avx512::MIN_BITS
             && num_bits.is_multiple_of(64);
         let walk = lanes && prefetch && num_hashes <= avx512::PREFETCHED_MAX_HASHES;
-        let query = match kernel {
-            Kernel::Scalar => Query::OneByOne,
-            _ if walk && bytes >= VECTOR_PREFETCH_MIN_BYTES => Query::Walk,
-            _ if lanes && (!prefetch || walk) => Query::Gather,
-            _ if prefetch => Query::Prefetched,
-            // The AVX-512 kernel on a filter its lanes do not take runs the AVX2 build.
-            Kernel::Avx2 | Kernel::Avx512
-                if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
-            {
-                Query::ScreenedAvx2
-            }
-            _ if mitz64 => Query::Screened,
-            _ => Query::OneByOne,
-        };
-        let put = match kernel {
-            Kernel::Scalar => Put::Reference,
-            _ if walk => Put::Walk,
-            _ if lanes || prefetch => Put::Indexed,
-            _ => Put::EachKey,
-        };
-        let accumulate_walk = match kernel {
+        // The fast kernel's walk of this filter, and whether in the AVX2 build (which the
+        // AVX-512 kernel also runs on filters its lanes do not take).
+        let fast_walk = match kernel {
             Kernel::Scalar => None,
             Kernel::Avx2 | Kernel::Avx512
                 if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
@@ -119,13 +101,30 @@ impl Plan {
             _ if mitz64 => Some(false),
             _ => None,
         };
+        let query = match kernel {
+            Kernel::Scalar => Query::OneByOne,
+            _ if walk && bytes >= VECTOR_PREFETCH_MIN_BYTES => Query::Walk,
+            _ if lanes && (!prefetch || walk) => Query::Gather,
+            _ if prefetch => Query::Prefetched,
+            _ => match fast_walk {
+                Some(true) => Query::ScreenedAvx2,
+                Some(false) => Query::Screened,
+                None => Query::OneByOne,
+            },
+        };
+        let put = match kernel {
+            Kernel::Scalar => Put::Reference,
+            _ if walk => Put::Walk,
+            _ if lanes || prefetch => Put::Indexed,
+            _ => Put::EachKey,
+        };
         Plan {
             kernel,
             query,
             put,
             lanes,
             prefetch,
-            accumulate_walk,
+            accumulate_walk: fast_walk,
         }
     }
 
