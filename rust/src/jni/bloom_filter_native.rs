@@ -23,7 +23,7 @@ use super::handle_ops::{
 use super::packed_keys::PackedKeys;
 use crate::BloomFilter;
 use crate::error::Error;
-use crate::sizing::Shape;
+use crate::sizing::{self, Shape};
 
 /// The filter behind a handle.
 pub(super) fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
@@ -58,6 +58,21 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreateBestPractice<
     run(env, |_| {
         let n = non_negative("expectedInsertions", expected_insertions)?;
         Ok(into_handle(BloomFilter::with_best_practice(n, fpp)?))
+    })
+}
+
+/// The bit count `nCreate` gives a MITZ_64 filter for (n, fpp), without making it: the one
+/// implementation of Guava's m for Java callers that only size (`Sizing.perKeyShape`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nBitSizeFor<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    expected_insertions: jlong,
+    fpp: jdouble,
+) -> jlong {
+    run_primitive(env, || {
+        let n = non_negative("expectedInsertions", expected_insertions)?;
+        Ok(sizing::shape_for(n, fpp)?.num_bits as jlong)
     })
 }
 

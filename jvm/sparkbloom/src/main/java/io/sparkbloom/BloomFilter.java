@@ -82,6 +82,19 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   }
 
   /**
+   * The {@link #bitSize()} that {@link #create(long, double) create(expectedInsertions, fpp)}
+   * gives, without making the filter: Guava's ⌊−n·ln p / ln²2⌋ rounded up to whole 64-bit words,
+   * from the same sizing code.
+   *
+   * @throws IllegalArgumentException naming the argument, as {@code create} does for arguments
+   *     out of range (a negative count, fpp outside (0, 1), more than 2<sup>43</sup> bits)
+   */
+  public static long bitSizeFor(long expectedInsertions, double fpp) {
+    long n = insertionsToSize(expectedInsertions, Strategy.MURMUR128_MITZ_64);
+    return BloomFilterNative.nBitSizeFor(n, fpp);
+  }
+
+  /**
    * Sized by ClickHouse's table: the fewest whole bits per key b, then k, with (1 −
    * e<sup>−k/b</sup>)<sup>k</sup> ≤ {@code fpp} (≥ about 10<sup>−13</sup>): fewer hash
    * functions than {@code create}, a few more bits (1000 keys at 1 %: m = 10,048, k = 5).

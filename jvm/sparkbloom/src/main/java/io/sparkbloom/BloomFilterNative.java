@@ -38,6 +38,9 @@ final class BloomFilterNative {
 
   static native long nCreateBestPractice(long expectedInsertions, double fpp);
 
+  /** The bit count {@code nCreate} gives a MITZ_64 filter for these arguments, without making it. */
+  static native long nBitSizeFor(long expectedInsertions, double fpp);
+
   static native long nFromWords(long[] words, int numHashFunctions, int strategy);
 
   static native void nFree(long handle);
