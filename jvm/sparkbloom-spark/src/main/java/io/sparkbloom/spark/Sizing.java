@@ -165,10 +165,10 @@ public final class Sizing implements Serializable {
    * The per-key shape {m, k} for n distinct items at fpp: the smallest m, in whole 64-bit words,
    * for which some whole number of hash functions k (1 to 255) gives a textbook false-positive
    * rate (1 − e<sup>−kn/m</sup>)<sup>k</sup> of at most fpp, and the fewest k that do; never more
-   * bits than Guava's filter for (n, fpp) ({@link BloomFilter#bitSizeFor}). Where Guava's own m misses fpp by
-   * this formula (its m rounds −n·ln p / ln²2 down before whole words; this happens for large
-   * n, by a fraction of a percent of the rate), the per-key filter takes Guava's m with the k of
-   * lowest rate there, which is at least as good as Guava's k.
+   * bits than Guava's filter for (n, fpp) (the core's {@link BloomFilter#bitSizeFor}). Where
+   * Guava's own m misses fpp by this formula (its m rounds −n·ln p / ln²2 down before whole
+   * words; this happens for large n, by a fraction of a percent of the rate), the per-key filter
+   * takes Guava's m with the k of lowest rate there, which is at least as good as Guava's k.
    *
    * <table>
    *   <caption>Per-key shapes, and Guava's for the same n and p</caption>
