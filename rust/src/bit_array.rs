@@ -64,21 +64,6 @@ impl BitArray {
         was_clear
     }
 
-    /// [`set`](Self::set) for the array's only writer during the call: a plain read-modify-write
-    /// of the word instead of a locked OR, which sets the pace of batched puts. A concurrent
-    /// `set` by another thread could be overwritten, so the caller must rule writers out (the
-    /// JNI side does: `NativeHandle.beginUnsharedWrite`); concurrent readers see the word
-    /// before or after, never torn.
-    #[inline(always)]
-    pub(crate) fn set_unshared(&self, index: u64) -> bool {
-        let word = &self.words[(index >> 6) as usize];
-        let mask = 1u64 << (index & 63);
-        let old = word.load(Relaxed);
-        // Release, as in `set` (a plain store on x86).
-        word.store(old | mask, Release);
-        old & mask == 0
-    }
-
     #[inline(always)]
     pub(crate) fn get(&self, index: u64) -> bool {
         self.words[(index >> 6) as usize].load(Relaxed) & (1u64 << (index & 63)) != 0

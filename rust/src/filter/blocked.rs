@@ -5,7 +5,6 @@
 //! blocks, prefetch one line per key, then read or set each key's k bits in its cached line.
 
 use super::{BloomFilter, avx512};
-use crate::bit_array::BitArray;
 use crate::blocked_layout::{block_of, for_each_position};
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
@@ -89,20 +88,14 @@ impl BloomFilter {
         }
     }
 
-    /// `put_all` (`set` = [`BitArray::set`], a locked OR per bit) and `put_all_unshared`
-    /// ([`BitArray::set_unshared`], plain read-modify-writes) for BLOCKED: the blocks of the
-    /// keys ahead prefetched, then each key's k bits set in its cached line. The locked ORs set
-    /// the pace, so the JNI side's unshared batches write plainly.
-    pub(super) fn blocked_put_all(
-        &self,
-        keys: &[u64],
-        set: impl Fn(&BitArray, u64) -> bool,
-    ) -> bool {
+    /// `put_all` for BLOCKED: the blocks of the keys ahead prefetched, then each key's k bits
+    /// set in its cached line, a locked OR each.
+    pub(super) fn blocked_put_all(&self, keys: &[u64]) -> bool {
         let k = self.num_hashes();
         let mut changed = false;
         self.for_each_block(keys, |_, base, h2| {
             for_each_position(h2, k, |position| {
-                changed |= set(&self.bits, base + position);
+                changed |= self.bits.set(base + position);
                 true
             });
         });

@@ -73,41 +73,13 @@ impl GroupIndexes<'_> {
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
-        self.put_all_bytes_setting::<false>(keys)
-    }
-
-    /// [`put_all_bytes`](Self::put_all_bytes) by a caller that guarantees no other thread writes
-    /// this filter during the call (readers may run), as
-    /// [`put_all_unshared`](Self::put_all_unshared): the bits of keys not held yet are set by
-    /// plain read-modify-writes instead of locked ORs. Same bits and result as `put_all_bytes`.
-    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
-    pub(crate) fn put_all_bytes_unshared(&self, keys: PackedBytes<'_>) -> bool {
-        self.put_all_bytes_setting::<true>(keys)
-    }
-
-    /// Sets bit `index` with a locked OR, or with a plain read-modify-write when `UNSHARED`
-    /// (see [`put_all_bytes_unshared`](Self::put_all_bytes_unshared)).
-    #[inline(always)]
-    fn set_bit<const UNSHARED: bool>(&self, index: u64) -> bool {
-        if UNSHARED {
-            self.bits.set_unshared(index)
-        } else {
-            self.bits.set(index)
-        }
-    }
-
-    /// `put_all_bytes`, each bit set by [`set_bit::<UNSHARED>`](Self::set_bit). The accumulated
-    /// path ORs each word once and the scalar one (small filters without lanes) puts hash by
-    /// hash, both atomically either way: neither sets the pace.
-    #[inline(always)]
-    fn put_all_bytes_setting<const UNSHARED: bool>(&self, keys: PackedBytes<'_>) -> bool {
         if self.accumulates(keys.len())
             && let Some(changed) = self.put_all_bytes_accumulated(keys)
         {
             return changed;
         }
         if self.plan.query == Query::Gather && self.plan.put == Put::Walk {
-            return self.put_all_bytes_prefetched::<UNSHARED>(keys);
+            return self.put_all_bytes_prefetched(keys);
         }
         let mut changed = false;
         if self.plan.query == Query::Gather {
@@ -115,9 +87,8 @@ impl BloomFilter {
             // its absent keys' bits set, one locked OR each.
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, indexes| {
-                changed |= for_each_lane_index(lanes_to_set, indexes, k, |index| {
-                    self.set_bit::<UNSHARED>(index)
-                });
+                changed |=
+                    for_each_lane_index(lanes_to_set, indexes, k, |index| self.bits.set(index));
             });
             return changed;
         }
@@ -135,7 +106,7 @@ impl BloomFilter {
                     if !present {
                         indexes
                             .of(j)
-                            .for_each(|index| changed |= self.set_bit::<UNSHARED>(index));
+                            .for_each(|index| changed |= self.bits.set(index));
                     }
                 }
             } else {
@@ -157,7 +128,7 @@ impl BloomFilter {
     /// mostly new keys (a filter being built), the rest of the chunk is set without a query
     /// through the prefetched walk, each group's words fetched while the group before sets its
     /// bits. Otherwise (re-puts, duplicates) the chunk is queried group by group.
-    fn put_all_bytes_prefetched<const UNSHARED: bool>(&self, keys: PackedBytes<'_>) -> bool {
+    fn put_all_bytes_prefetched(&self, keys: PackedBytes<'_>) -> bool {
         let target = self.vector_target();
         let k = self.num_hashes() as usize;
         let mut hashes = GroupHashes::<QUERY_GROUP> {
@@ -189,7 +160,7 @@ impl BloomFilter {
                 };
                 if to_set > 0 {
                     changed |= for_each_lane_index(&lanes_to_set, &scratch, k, |index| {
-                        self.set_bit::<UNSHARED>(index)
+                        self.bits.set(index)
                     });
                 }
                 at += group;
@@ -205,7 +176,7 @@ impl BloomFilter {
                         target,
                         &h1s[at..],
                         &h2s[at..],
-                        |index| self.set_bit::<UNSHARED>(index),
+                        |index| self.bits.set(index),
                     )
                 };
             }

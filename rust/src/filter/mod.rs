@@ -244,7 +244,7 @@ impl BloomFilter {
     /// Adds every key; returns whether any bit changed.
     pub fn put_all(&self, keys: &[u64]) -> bool {
         if self.indexer.layout().is_blocked() {
-            return self.blocked_put_all(keys, BitArray::set);
+            return self.blocked_put_all(keys);
         }
         let one_by_one = || {
             keys.iter()
@@ -264,37 +264,6 @@ impl BloomFilter {
                 changed
             }
             Put::EachKey => one_by_one(),
-        }
-    }
-
-    /// [`put_all`](Self::put_all) by a caller that guarantees no other thread writes this
-    /// filter during the call (readers may run): the bits are set by plain read-modify-writes
-    /// instead of locked ORs. Another thread's concurrent put could be lost, hence not public:
-    /// the JNI side calls it for filters only their creating thread has used
-    /// (`NativeHandle.beginUnsharedWrite`). Same bits and result as `put_all`.
-    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
-    pub(crate) fn put_all_unshared(&self, keys: &[u64]) -> bool {
-        if self.indexer.layout().is_blocked() {
-            return self.blocked_put_all(keys, BitArray::set_unshared);
-        }
-        match self.plan.put {
-            Put::Reference | Put::EachKey => self.put_all(keys),
-            _ if self.accumulates(keys.len()) => self.put_all(keys),
-            // SAFETY: the plan walks only with the AVX-512 lanes and k ≤ PREFETCHED_MAX_HASHES.
-            Put::Walk => unsafe {
-                avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
-                    self.bits.set_unshared(index)
-                })
-            },
-            Put::Indexed => {
-                let mut changed = false;
-                self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
-                    for &index in indexes {
-                        changed |= self.bits.set_unshared(index);
-                    }
-                });
-                changed
-            }
         }
     }
 
@@ -453,27 +422,6 @@ impl BloomFilter {
     #[inline(always)]
     fn put_hash(&self, hash: Hash128) -> bool {
         scalar::put(&self.indexer, hash, |index| self.bits.set(index))
-    }
-
-    /// [`put_hash`](Self::put_hash) by the filter's only writer during the call (see
-    /// [`put_all_unshared`](Self::put_all_unshared)): plain read-modify-writes.
-    #[inline(always)]
-    fn put_hash_unshared(&self, hash: Hash128) -> bool {
-        scalar::put(&self.indexer, hash, |index| self.bits.set_unshared(index))
-    }
-
-    /// [`put`](Self::put) without locked ORs, as [`put_all_unshared`](Self::put_all_unshared).
-    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
-    #[inline]
-    pub(crate) fn put_unshared(&self, key: u64) -> bool {
-        self.put_hash_unshared(self.hash_key(key))
-    }
-
-    /// [`put_bytes`](Self::put_bytes) without locked ORs, as
-    /// [`put_all_unshared`](Self::put_all_unshared).
-    #[cfg_attr(not(feature = "jni"), allow(dead_code))]
-    pub(crate) fn put_bytes_unshared(&self, key: &[u8]) -> bool {
-        self.put_hash_unshared(self.hash_key_bytes(key))
     }
 
     #[inline(always)]

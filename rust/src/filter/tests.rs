@@ -236,35 +236,3 @@ fn spark_strategies_batches_equal_single_key_calls() {
         );
     }
 }
-
-/// Single puts without locked ORs (`put_unshared`, `put_bytes_unshared`: the creator's puts
-/// from Java) set the bits `put` / `put_bytes` set and report the same change, on every
-/// strategy.
-#[test]
-fn unshared_single_puts_set_the_bits_puts_set() {
-    for strategy in Strategy::ALL {
-        let shape = Shape {
-            num_bits: 1 << 16,
-            num_hashes: 7,
-        };
-        let atomic = BloomFilter::with_shape(shape, strategy).unwrap();
-        let unshared = BloomFilter::with_shape(shape, strategy).unwrap();
-        let mut state = 3;
-        for i in 0..6_000u64 {
-            // Repeats (every fifth key is an earlier one) exercise the unchanged answer.
-            let key = if i % 5 == 4 {
-                i / 2
-            } else {
-                crate::testutil::splitmix64(&mut state)
-            };
-            assert_eq!(unshared.put_unshared(key), atomic.put(key), "{strategy}");
-            let bytes = key.to_le_bytes();
-            assert_eq!(
-                unshared.put_bytes_unshared(&bytes[..(i % 9) as usize]),
-                atomic.put_bytes(&bytes[..(i % 9) as usize]),
-                "{strategy}"
-            );
-        }
-        assert!(unshared == atomic, "{strategy}");
-    }
-}

@@ -21,9 +21,9 @@ use super::handle_ops::{
     with_bytes_key, with_shape,
 };
 use super::packed_keys::PackedKeys;
+use crate::BloomFilter;
 use crate::error::Error;
-use crate::sizing::Shape;
-use crate::{BloomFilter, PackedBytes};
+use crate::sizing::{self, Shape};
 
 /// The filter behind a handle.
 pub(super) fn filter<'a>(handle: jlong) -> JniResult<&'a BloomFilter> {
@@ -58,6 +58,21 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreateBestPractice<
     run(env, |_| {
         let n = non_negative("expectedInsertions", expected_insertions)?;
         Ok(into_handle(BloomFilter::with_best_practice(n, fpp)?))
+    })
+}
+
+/// The bit count `nCreate` gives a MITZ_64 filter for (n, fpp), without making it: the one
+/// implementation of Guava's m for Java callers that only size (`Sizing.perKeyShape`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nBitSizeFor<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    expected_insertions: jlong,
+    fpp: jdouble,
+) -> jlong {
+    run_primitive(env, || {
+        let n = non_negative("expectedInsertions", expected_insertions)?;
+        Ok(sizing::shape_for(n, fpp)?.num_bits as jlong)
     })
 }
 
@@ -154,25 +169,14 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCopy<'l>(
     run(env, |_| copy(handle, BloomFilter::try_clone))
 }
 
-/// `unshared`: no other thread can call into the filter meanwhile (the Java side's
-/// `NativeHandle.beginUnsharedWrite`), so its bits are set without locked instructions. The
-/// other puts take the same flag.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPut<'l>(
     env: EnvUnowned<'l>,
     _class: JClass<'l>,
     handle: jlong,
     key: jlong,
-    unshared: jboolean,
 ) -> jboolean {
-    run_primitive(env, || {
-        let f = filter(handle)?;
-        Ok(if unshared {
-            f.put_unshared(key as u64)
-        } else {
-            f.put(key as u64)
-        })
-    })
+    run_primitive(env, || Ok(filter(handle)?.put(key as u64)))
 }
 
 #[unsafe(no_mangle)]
@@ -218,14 +222,10 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutBytes<'l>(
     _class: JClass<'l>,
     handle: jlong,
     key: JByteArray<'l>,
-    unshared: jboolean,
 ) -> jboolean {
-    let put = if unshared {
-        BloomFilter::put_bytes_unshared
-    } else {
-        BloomFilter::put_bytes
-    };
-    run(env, |env| with_bytes_key(env, handle, &key, put))
+    run(env, |env| {
+        with_bytes_key(env, handle, &key, BloomFilter::put_bytes)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -267,25 +267,15 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllPacked<'l>(
     handle: jlong,
     data: JByteArray<'l>,
     ends: JIntArray<'l>,
-    unshared: jboolean,
 ) -> jboolean {
     run(env, |env| {
         put_all_keys(
             env,
             handle,
             |env| PackedKeys::read(env, &data, &ends),
-            put_all_bytes(unshared),
+            BloomFilter::put_all_bytes,
         )
     })
-}
-
-/// The byte-key batch put for `nPut`'s `unshared` flag.
-pub(super) fn put_all_bytes(unshared: jboolean) -> fn(&BloomFilter, PackedBytes<'_>) -> bool {
-    if unshared {
-        BloomFilter::put_all_bytes_unshared
-    } else {
-        BloomFilter::put_all_bytes
-    }
 }
 
 /// `out[i] = mightContain(key i)` over packed keys (see `nPutAllPacked`).

@@ -62,6 +62,7 @@ fn for_each_slice_chunk(
     Ok(())
 }
 
+/// `putAll(keys, from, to)`: whether any bit changed.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRange<'l>(
     env: EnvUnowned<'l>,
@@ -70,37 +71,18 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllRange<'l>(
     keys: JLongArray<'l>,
     from: jint,
     to: jint,
-    unshared: jboolean,
-) -> jboolean {
-    let put = if unshared {
-        BloomFilter::put_all_unshared
-    } else {
-        BloomFilter::put_all
-    };
-    put_all_range(env, handle, keys, from, to, put)
-}
-
-/// `put(filter, chunk)` over `keys[from..to]`; whether any bit changed.
-fn put_all_range<'l>(
-    env: EnvUnowned<'l>,
-    handle: jlong,
-    keys: JLongArray<'l>,
-    from: jint,
-    to: jint,
-    put: fn(&BloomFilter, &[u64]) -> bool,
 ) -> jboolean {
     run(env, |env| {
         let filter: &BloomFilter = object(handle)?;
         let mut changed = false;
         for_each_slice_chunk(env, &keys, from, to, |_, chunk| {
-            changed |= put(filter, chunk);
+            changed |= filter.put_all(chunk);
             Ok(())
         })?;
         Ok(changed)
     })
 }
 
-/// `out[i] = mightContain(keys[from + i])`; `out` has `to - from` slots (checked).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllRange<'l>(
     env: EnvUnowned<'l>,

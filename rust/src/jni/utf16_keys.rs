@@ -281,14 +281,13 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
     handle: jlong,
     chars: JCharArray<'l>,
     ends: JIntArray<'l>,
-    unshared: jboolean,
 ) -> jboolean {
     run(env, |env| {
         put_all_keys(
             env,
             handle,
             |env| Utf16Keys::read(env, &chars, &ends),
-            super::bloom_filter_native::put_all_bytes(unshared),
+            BloomFilter::put_all_bytes,
         )
     })
 }

@@ -5,12 +5,11 @@ use crate::sizing::Shape;
 use crate::strategy::Strategy;
 use crate::testutil::splitmix64;
 
-/// `put_all_unshared` (plain read-modify-writes) sets the bits one `put` per key sets and
-/// reports the same change, on each path: cache-resident lanes, the prefetched walk (a filter
+/// `put_all` sets the bits one `put` per key sets and reports the same change, on each path: cache-resident lanes, the prefetched walk (a filter
 /// over `VECTOR_PREFETCH_MIN_BYTES`), accumulated batches (many keys per word), the scalar
 /// path (k above the walk's limit) and BLOCKED, cache-resident and prefetched.
 #[test]
-fn unshared_puts_set_the_bits_puts_set() {
+fn batched_puts_set_the_bits_puts_set() {
     let mut state = 11;
     let large = (VECTOR_PREFETCH_MIN_BYTES as u64 * 8) + 64 * 5;
     let shapes = [
@@ -64,22 +63,18 @@ fn unshared_puts_set_the_bits_puts_set() {
         ),
     ];
     for (shape, strategy, count) in shapes {
-        let unshared = BloomFilter::with_shape(shape, strategy).unwrap();
+        let batched = BloomFilter::with_shape(shape, strategy).unwrap();
         let one_by_one = BloomFilter::with_shape(shape, strategy).unwrap();
         let keys: Vec<u64> = (0..count).map(|_| splitmix64(&mut state)).collect();
         for batch in keys.chunks(4096) {
             let single = batch
                 .iter()
                 .fold(false, |changed, &k| one_by_one.put(k) | changed);
-            assert_eq!(
-                unshared.put_all_unshared(batch),
-                single,
-                "{strategy} {shape:?}"
-            );
+            assert_eq!(batched.put_all(batch), single, "{strategy} {shape:?}");
         }
-        assert!(unshared == one_by_one, "{strategy} {shape:?}");
+        assert!(batched == one_by_one, "{strategy} {shape:?}");
         assert!(
-            !unshared.put_all_unshared(&keys[..keys.len().min(1000)]),
+            !batched.put_all(&keys[..keys.len().min(1000)]),
             "keys put again change nothing"
         );
     }

@@ -60,15 +60,6 @@ fn byte_batches_agree_with_single_keys_on_every_strategy() {
                 "{strategy} m={num_bits}: put_all_bytes sets put_bytes' bits"
             );
             assert!(!f.put_all_bytes(put), "nothing changes the second time");
-            // The same batches without locked ORs: the same bits, the same results.
-            let u = BloomFilter::with_shape(shape, strategy).unwrap();
-            assert!(u.put_all_bytes_unshared(PackedBytes::new(&data, few).unwrap()));
-            assert!(u.put_all_bytes_unshared(PackedBytes::new(rest_data, &rest).unwrap()));
-            assert!(
-                u == g,
-                "{strategy} m={num_bits}: unshared puts set the bits"
-            );
-            assert!(!u.put_all_bytes_unshared(put), "unshared: nothing changes");
             let single: Vec<bool> = keys.iter().map(|k| f.might_contain_bytes(k)).collect();
             assert_eq!(f.might_contain_all_bytes(keys), single, "{strategy}");
             assert!(single[..1_500].iter().all(|&p| p), "no false negatives");
@@ -170,10 +161,7 @@ fn accumulated_batches_set_only_what_single_puts_set() {
             num_bits < 1 << 20,
             "the accumulated path is taken in cache"
         );
-        let u = f.try_clone().unwrap();
-        assert!(u.put_all_bytes_unshared(batch));
         assert!(f.put_all_bytes(batch));
-        assert!(u == g, "{strategy}: unshared puts set the same bits");
         assert!(
             f == g,
             "{strategy}: the batch sets exactly the single puts' bits"

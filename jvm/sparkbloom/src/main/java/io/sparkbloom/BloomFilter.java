@@ -82,6 +82,19 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   }
 
   /**
+   * The {@link #bitSize()} that {@link #create(long, double) create(expectedInsertions, fpp)}
+   * gives, without making the filter: Guava's ⌊−n·ln p / ln²2⌋ rounded up to whole 64-bit words,
+   * from the same sizing code.
+   *
+   * @throws IllegalArgumentException naming the argument, as {@code create} does for arguments
+   *     out of range (a negative count, fpp outside (0, 1), more than 2<sup>43</sup> bits)
+   */
+  public static long bitSizeFor(long expectedInsertions, double fpp) {
+    long n = insertionsToSize(expectedInsertions, Strategy.MURMUR128_MITZ_64);
+    return BloomFilterNative.nBitSizeFor(n, fpp);
+  }
+
+  /**
    * Sized by ClickHouse's table: the fewest whole bits per key b, then k, with (1 −
    * e<sup>−k/b</sup>)<sup>k</sup> ≤ {@code fpp} (≥ about 10<sup>−13</sup>): fewer hash
    * functions than {@code create}, a few more bits (1000 keys at 1 %: m = 10,048, k = 5).
@@ -117,26 +130,14 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   // ---- put (returns whether a bit changed, as in Guava) and query; slices as in copyOfRange
 
-  /** Puts a {@code long} key (the single-writer path written out: no lambda on the hot call). */
+  /** Puts a {@code long} key. */
   public boolean put(long key) {
-    try {
-      long handle = handle();
-      if (beginUnsharedWrite()) {
-        try {
-          return BloomFilterNative.nPut(handle, key, true);
-        } finally {
-          endUnsharedWrite();
-        }
-      }
-      return BloomFilterNative.nPut(handle, key, false);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return testKey(BloomFilterNative::nPut, key);
   }
 
   /** Puts a byte-string key. */
   public boolean put(byte[] key) {
-    return write((h, unshared) -> BloomFilterNative.nPutBytes(h, key, unshared));
+    return test(h -> BloomFilterNative.nPutBytes(h, key));
   }
 
   /** Puts a string key, hashed as its UTF-8 bytes. */
@@ -152,19 +153,19 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   /** Puts {@code keys[from..to)} in one native call, without copying the slice. */
   public boolean putAll(long[] keys, int from, int to) {
     KeyArgs.checkSlice(keys, from, to);
-    return write((h, unshared) -> BloomFilterNative.nPutAllRange(h, keys, from, to, unshared));
+    return test(h -> BloomFilterNative.nPutAllRange(h, keys, from, to));
   }
 
   /** Puts every byte-string key in one native call. */
   public boolean putAll(byte[][] keys) {
     PackedKeys p = PackedKeys.of(keys);
-    return write((h, unshared) -> BloomFilterNative.nPutAllPacked(h, p.data, p.ends, unshared));
+    return test(h -> BloomFilterNative.nPutAllPacked(h, p.data, p.ends));
   }
 
   /** Puts every string key (as UTF-8) in one native call. */
   public boolean putAll(String[] keys) {
     PackedChars p = PackedChars.of(keys);
-    return write((h, unshared) -> BloomFilterNative.nPutAllUtf16(h, p.chars, p.ends, unshared));
+    return test(h -> BloomFilterNative.nPutAllUtf16(h, p.chars, p.ends));
   }
 
   /**

@@ -38,18 +38,16 @@ final class BloomFilterNative {
 
   static native long nCreateBestPractice(long expectedInsertions, double fpp);
 
+  /** The bit count {@code nCreate} gives a MITZ_64 filter for these arguments, without making it. */
+  static native long nBitSizeFor(long expectedInsertions, double fpp);
+
   static native long nFromWords(long[] words, int numHashFunctions, int strategy);
 
   static native void nFree(long handle);
 
   static native long nCopy(long handle);
 
-  /**
-   * {@code unshared}: no other thread can call into the filter meanwhile ({@code
-   * NativeHandle.beginUnsharedWrite}), so the bits are set without atomic instructions. Every
-   * put takes the same flag.
-   */
-  static native boolean nPut(long handle, long key, boolean unshared);
+  static native boolean nPut(long handle, long key);
 
   static native boolean nMightContain(long handle, long key);
 
@@ -59,7 +57,7 @@ final class BloomFilterNative {
    */
   static native java.nio.ByteBuffer nWordsView(long handle);
 
-  static native boolean nPutBytes(long handle, byte[] key, boolean unshared);
+  static native boolean nPutBytes(long handle, byte[] key);
 
   static native boolean nMightContainBytes(long handle, byte[] key);
 
@@ -69,19 +67,18 @@ final class BloomFilterNative {
 
   static native long[] nRetainAbsent(long handle, long[] keys);
 
-  static native boolean nPutAllRange(
-      long handle, long[] keys, int from, int to, boolean unshared);
+  static native boolean nPutAllRange(long handle, long[] keys, int from, int to);
 
   static native void nMightContainAllRange(
       long handle, long[] keys, int from, int to, boolean[] out);
 
   static native long[] nRetainAbsentRange(long handle, long[] keys, int from, int to);
 
-  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends, boolean unshared);
+  static native boolean nPutAllPacked(long handle, byte[] data, int[] ends);
 
   static native void nMightContainAllPacked(long handle, byte[] data, int[] ends, boolean[] out);
 
-  static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends, boolean unshared);
+  static native boolean nPutAllUtf16(long handle, char[] chars, int[] ends);
 
   static native void nMightContainAllUtf16(long handle, char[] chars, int[] ends, boolean[] out);
 

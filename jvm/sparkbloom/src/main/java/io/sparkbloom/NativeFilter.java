@@ -198,29 +198,6 @@ abstract class NativeFilter extends NativeHandle {
     }
   }
 
-  /** A writing native call, told whether it may write without atomic instructions. */
-  @FunctionalInterface
-  interface Write {
-    boolean call(long handle, boolean unshared);
-  }
-
-  /** {@code write} with {@code unshared} when {@link #beginUnsharedWrite()} allows it. */
-  final boolean write(Write write) {
-    try {
-      long handle = handle();
-      if (beginUnsharedWrite()) {
-        try {
-          return write.call(handle, true);
-        } finally {
-          endUnsharedWrite();
-        }
-      }
-      return write.call(handle, false);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
   /** A native call with the handle and a {@code long} key. */
   interface KeyCall {
     boolean apply(long handle, long key);

@@ -18,31 +18,20 @@ import java.util.function.LongConsumer;
  *       reads the handle; {@code close()} zeroes the handle before it reads {@code shared}. Both
  *       volatile: either the caller sees 0 (and throws), or {@code close()} sees it shared
  *       (Dekker's pattern under the Java memory model's total order of volatile accesses).
- *   <li>The creator may write without atomic instructions ({@link #beginUnsharedWrite()}) while
- *       the object is not shared. It sets {@code unsharedWrite} then reads {@code shared}; another
- *       thread sets {@code shared} then waits for {@code unsharedWrite} to clear: either the
- *       creator sees it shared and writes atomically, or the other thread waits for that one
- *       write to end (the same pattern). From then on every write is atomic.
  * </ol>
  *
- * Thread ids, not {@code Thread} objects, are kept (ids are never reused, and Spark's {@code
- * SizeEstimator} would weigh all a Thread reaches), and the object holds its small {@link Free}
- * action, not the {@code Cleaner.Cleanable}, which links every registered object.
+ * The native side writes with atomic instructions only, so any number of threads may call into
+ * the object at once. Thread ids, not {@code Thread} objects, are kept (ids are never reused, and
+ * Spark's {@code SizeEstimator} would weigh all a Thread reaches), and the object holds its small
+ * {@link Free} action, not the {@code Cleaner.Cleanable}, which links every registered object.
  */
 abstract class NativeHandle implements AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
-  /**
-   * {@code -Dsparkbloom.unsharedWrites=false} makes every write atomic, even the creator's
-   * before any other thread used the object: to measure what rule 3 saves.
-   */
-  private static final boolean UNSHARED_WRITES =
-      !"false".equalsIgnoreCase(System.getProperty("sparkbloom.unsharedWrites"));
 
   private transient volatile long handle;
   private final transient Free free;
   private final transient long creatorThreadId = Thread.currentThread().getId();
   private transient volatile boolean shared;
-  private transient volatile boolean unsharedWrite;
 
   /** Owns {@code handle} (of {@code nativeBytes}), which {@code freeNative} frees. */
   NativeHandle(long handle, long nativeBytes, LongConsumer freeNative) {
@@ -98,43 +87,15 @@ abstract class NativeHandle implements AutoCloseable {
     return handle == 0;
   }
 
-  /** The handle for a native call (rule 1 and 2); throws if closed. */
+  /** The handle for a native call (rules 1 and 2); throws if closed. */
   final long handle() {
-    if (Thread.currentThread().getId() != creatorThreadId) {
-      if (!shared) {
-        shared = true;
-      }
-      while (unsharedWrite) {
-        Thread.onSpinWait(); // one batch of the creator's at most (rule 3)
-      }
+    if (Thread.currentThread().getId() != creatorThreadId && !shared) {
+      shared = true;
     }
     long h = handle;
     if (h == 0) {
       throw new IllegalStateException(getClass().getSimpleName() + " is closed");
     }
     return h;
-  }
-
-  /** Whether this thread may write without atomics now (rule 3); if so, end it in a finally. */
-  final boolean beginUnsharedWrite() {
-    if (!UNSHARED_WRITES || shared || Thread.currentThread().getId() != creatorThreadId) {
-      return false;
-    }
-    unsharedWrite = true;
-    if (shared) {
-      unsharedWrite = false;
-      return false;
-    }
-    return true;
-  }
-
-  /** Ends what {@link #beginUnsharedWrite()} began. */
-  final void endUnsharedWrite() {
-    unsharedWrite = false;
-  }
-
-  /** Whether a thread other than the creator has used this object (for tests). */
-  final boolean isShared() {
-    return shared;
   }
 }

@@ -94,9 +94,7 @@
  * the same rules: it first checks that the filter is open and keeps the filter reachable until
  * it returns, so the memory cannot be freed under it, and the array never moves while the
  * filter lives. It sees every put that happens-before it, whichever thread made the put. {@code
- * -Dsparkbloom.singleKeyView=false} turns this off (one native call per key). Until another
- * thread has used a filter, its creator's puts set bits with plain writes instead of atomic
- * ones; {@code -Dsparkbloom.unsharedWrites=false} makes every write atomic.
+ * -Dsparkbloom.singleKeyView=false} turns this off (one native call per key).
  *
  * <h2>Errors</h2>
  *

@@ -36,7 +36,11 @@ class BloomFilterApiTest {
     try (BloomFilter zero = BloomFilter.create(0, 0.01);
         BloomFilter one = BloomFilter.create(1, 0.01)) {
       assertEquals(one.bitSize(), zero.bitSize(), "0 insertions count as 1, as in Guava");
+      assertEquals(one.bitSize(), BloomFilter.bitSizeFor(0, 0.01));
     }
+    assertEquals(143_808, BloomFilter.bitSizeFor(10_000, 0.001));
+    // Sized without being made: ~900 GB of bits, beyond this process's memory.
+    assertEquals(7_213_475_204_480L, BloomFilter.bitSizeFor(5_000_000_000_000L, 0.5));
     try (BloomFilter f = BloomFilter.create(1000, 0.01, Strategy.MURMUR128_MITZ_32)) {
       assertEquals(Strategy.MURMUR128_MITZ_32, f.strategy());
     }
@@ -50,6 +54,10 @@ class BloomFilterApiTest {
     }
     assertMessage(
         IllegalArgumentException.class, "expectedInsertions", () -> BloomFilter.create(Long.MAX_VALUE, 1e-9));
+    assertMessage(IllegalArgumentException.class, "expectedInsertions", () -> BloomFilter.bitSizeFor(-1, 0.01));
+    assertMessage(IllegalArgumentException.class, "fpp", () -> BloomFilter.bitSizeFor(10, 1.0));
+    assertMessage(
+        IllegalArgumentException.class, "expectedInsertions", () -> BloomFilter.bitSizeFor(Long.MAX_VALUE, 1e-9));
     assertThrows(NullPointerException.class, () -> BloomFilter.create(10, 0.01, null));
   }
 

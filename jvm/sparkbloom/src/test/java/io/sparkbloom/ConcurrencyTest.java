@@ -106,53 +106,6 @@ class ConcurrencyTest {
     }
   }
 
-  /**
-   * The creating thread's batched puts skip atomic instructions while no other thread has used
-   * the filter ({@code NativeHandle.beginUnsharedWrite}): a plain read-modify-write racing another
-   * thread's OR on the same word would lose that thread's bit. So another thread's call must
-   * wait while such a write is in progress, and once another thread has used the filter the
-   * creator's writes are atomic again.
-   */
-  @Test
-  void otherThreadsWaitForTheCreatorsUnsharedWrite() throws Exception {
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (BloomFilter f = BloomFilter.create(1_000, 0.01)) {
-      assertTrue(f.beginUnsharedWrite(), "only the creator has used it");
-      java.util.concurrent.atomic.AtomicBoolean putReturned =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      Future<?> other = pool.submit(() -> {
-        f.put(42L);
-        putReturned.set(true);
-      });
-      while (!f.isShared()) {
-        Thread.onSpinWait(); // the other thread has arrived
-      }
-      Thread.sleep(200);
-      assertTrue(!putReturned.get(), "the other thread's put waits for the unshared write");
-      f.endUnsharedWrite();
-      other.get();
-      assertTrue(putReturned.get() && f.mightContain(42L));
-      assertTrue(!f.beginUnsharedWrite(), "shared now: the creator writes atomically");
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /** A filter only its creator uses takes the unshared path; its puts lose nothing. */
-  @Test
-  void creatorOnlyFiltersWriteUnshared() {
-    try (BloomFilter f = BloomFilter.create(100_000, 0.01)) {
-      assertTrue(f.beginUnsharedWrite());
-      f.endUnsharedWrite();
-      long[] keys = TestSupport.keys(77, 100_000);
-      assertTrue(f.putAll(keys));
-      for (long key : keys) {
-        assertTrue(f.mightContain(key));
-      }
-      assertTrue(!f.isShared());
-    }
-  }
-
   /** {@code count} distinct string keys with a prefix, as {@code put(String)} takes them. */
   private static String[] strings(String prefix, int count) {
     String[] out = new String[count];
@@ -172,53 +125,12 @@ class ConcurrencyTest {
   }
 
   /**
-   * The creator's {@code String[]} and {@code byte[][]} batches take the unshared path too: while
-   * one is in progress, another thread's string query and string batch wait for it (they would
-   * race its plain writes), and once another thread has used the filter the creator's batches are
-   * atomic again.
+   * String and byte batches set exactly the bits of one put per key and report the same change,
+   * at the shapes whose batches take different paths: in cache (accumulated), 256 KiB to 4 MiB
+   * (queried in lanes first), beyond (prefetched).
    */
   @Test
-  void otherThreadsStringCallsWaitForTheCreatorsUnsharedWrite() throws Exception {
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (BloomFilter f = BloomFilter.create(1_000, 0.01)) {
-      assertTrue(f.beginUnsharedWrite(), "only the creator has used it");
-      java.util.concurrent.atomic.AtomicInteger returned =
-          new java.util.concurrent.atomic.AtomicInteger();
-      Future<?> other = pool.submit(() -> {
-        f.mightContain("some key");
-        returned.incrementAndGet();
-        f.putAll(new String[] {"theirs", "also theirs"});
-        f.putAll(new byte[][] {{1, 2, 3}});
-        returned.incrementAndGet();
-      });
-      while (!f.isShared()) {
-        Thread.onSpinWait(); // the other thread has arrived
-      }
-      Thread.sleep(200);
-      assertEquals(0, returned.get(), "the other thread's calls wait for the unshared write");
-      f.endUnsharedWrite();
-      other.get();
-      assertEquals(2, returned.get());
-      assertTrue(f.mightContain("theirs") && f.mightContain(new byte[] {1, 2, 3}));
-      assertTrue(!f.beginUnsharedWrite(), "shared now: the creator writes atomically");
-      String[] mine = strings("mine", 500);
-      f.putAll(mine);
-      f.putAll(utf8(strings("bytes", 500)));
-      for (String key : mine) {
-        assertTrue(f.mightContain(key));
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /**
-   * A creator-only filter's string and byte batches (unshared) set exactly the bits of one put
-   * per key and report the same change, at the shapes whose batches take different paths: in
-   * cache (accumulated), 256 KiB to 4 MiB (queried in lanes first), beyond (prefetched).
-   */
-  @Test
-  void creatorOnlyStringBatchesSetTheBitsOfSinglePuts() {
+  void stringBatchesSetTheBitsOfSinglePuts() {
     for (long n : new long[] {10_000, 1_000_000, 5_000_000}) {
       String[] keys = strings("n" + n, 30_000);
       try (BloomFilter batched = BloomFilter.create(n, 0.01);
@@ -234,7 +146,6 @@ class ConcurrencyTest {
           assertEquals(changed, batched.putAll(batch), "n = " + n);
           assertEquals(changed, bytes.putAll(utf8(batch)), "n = " + n);
         }
-        assertTrue(!batched.isShared() && !bytes.isShared(), "the unshared path was open");
         assertEquals(single, batched, "String[] batches at n = " + n);
         assertEquals(single, bytes, "byte[][] batches at n = " + n);
         assertTrue(!batched.putAll(keys) && !bytes.putAll(utf8(keys)), "nothing new");
@@ -242,13 +153,9 @@ class ConcurrencyTest {
     }
   }
 
-  /**
-   * Another thread's single puts racing the creator's long string batch: whichever way the race
-   * goes (the creator sees the filter shared and writes atomically, or the other thread waits for
-   * the batch), no key of either is lost.
-   */
+  /** Another thread's single puts racing a long string batch: no key of either is lost. */
   @Test
-  void stringPutsRacingTheCreatorsBatchLoseNothing() throws Exception {
+  void stringPutsRacingABatchLoseNothing() throws Exception {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     for (int round = 0; round < 20; round++) {
       try (BloomFilter f = BloomFilter.create(1_000_000, 0.01)) {
@@ -275,13 +182,11 @@ class ConcurrencyTest {
   }
 
   /**
-   * BLOCKED filters take the same unshared path (plain writes into each key's block) while only
-   * their creator has used them, and locked ORs once another thread has: the creator's batches,
-   * before and while another thread puts single keys into a small filter (58 blocks, so both
-   * write the same words often), lose nothing.
+   * BLOCKED filters: batches racing another thread's single puts into a small filter (58
+   * blocks, so both write the same words often) lose nothing.
    */
   @Test
-  void blockedPutsRacingTheCreatorsBatchesLoseNothing() throws Exception {
+  void blockedPutsRacingBatchesLoseNothing() throws Exception {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       for (int round = 0; round < 200; round++) {
@@ -293,21 +198,20 @@ class ConcurrencyTest {
             theirs[i] = ~mine[i];
           }
           String[] mineStrings = strings("creator" + round, 300);
-          java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+          java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
           Future<?> other = pool.submit(() -> {
-            go.await();
-            for (long key : theirs) {
-              f.put(key);
+            for (int i = 0; i < theirs.length; i++) {
+              f.put(theirs[i]);
+              if (i == 0) {
+                started.countDown();
+              }
             }
             return null;
           });
-          f.putAll(java.util.Arrays.copyOfRange(mine, 0, 100)); // unshared: plain writes
-          go.countDown();
-          while (!f.isShared()) {
-            Thread.onSpinWait(); // the other thread's first put has arrived
-          }
+          f.putAll(java.util.Arrays.copyOfRange(mine, 0, 100));
+          started.await(); // the other thread is putting: the batches below race its puts
           for (int from = 100; from < mine.length; from += 100) {
-            f.putAll(java.util.Arrays.copyOfRange(mine, from, from + 100)); // racing its puts
+            f.putAll(java.util.Arrays.copyOfRange(mine, from, from + 100));
           }
           f.putAll(mineStrings);
           other.get();
@@ -316,33 +220,6 @@ class ConcurrencyTest {
           assertEquals(0, f.retainAbsent(mineStrings).length, "its string batch too");
         }
       }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /**
-   * A creator-only filter's single puts (unshared: plain writes) set the bits and give the answers
-   * of a shared filter's (locked ORs), for long, string and byte keys.
-   */
-  @Test
-  void creatorOnlySinglePutsEqualSharedOnes() throws Exception {
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (BloomFilter mine = BloomFilter.create(20_000, 0.01);
-        BloomFilter shared = BloomFilter.create(20_000, 0.01)) {
-      pool.submit(() -> shared.put(-1L)).get();
-      mine.put(-1L);
-      assertTrue(shared.isShared() && !mine.isShared());
-      long[] keys = TestSupport.keys(5, 10_000);
-      for (int i = 0; i < keys.length; i++) {
-        long key = i % 7 == 6 ? keys[i / 2] : keys[i]; // some keys again: nothing changes
-        assertEquals(shared.put(key), mine.put(key));
-        assertEquals(shared.put("s" + key), mine.put("s" + key));
-        byte[] bytes = {(byte) key, (byte) (key >> 8), (byte) i};
-        assertEquals(shared.put(bytes), mine.put(bytes));
-      }
-      assertTrue(!mine.isShared(), "the creator's puts took the unshared path");
-      assertEquals(shared, mine);
     } finally {
       pool.shutdownNow();
     }

@@ -280,8 +280,9 @@ class GuavaOracleTest {
           long gm = (Long) bitSize.invoke(guava);
           int gk = numHashFunctions.getInt(guava);
           cells++;
-          if (gm != ours.bitSize()) {
-            mBad.add("(" + n + ", " + p + "): Guava m=" + gm + ", ours " + ours.bitSize());
+          if (gm != ours.bitSize() || gm != BloomFilter.bitSizeFor(n, p)) {
+            mBad.add("(" + n + ", " + p + "): Guava m=" + gm + ", ours " + ours.bitSize()
+                + ", bitSizeFor " + BloomFilter.bitSizeFor(n, p));
           }
           if (gk != ours.numHashFunctions()) {
             kBad.add("(" + n + ", " + p + "): Guava k=" + gk + ", ours " + ours.numHashFunctions());

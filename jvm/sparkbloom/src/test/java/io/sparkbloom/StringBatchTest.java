@@ -332,10 +332,10 @@ class StringBatchTest {
         int[] ends = bad[i];
         for (Runnable call :
             new Runnable[] {
-              () -> BloomFilterNative.nPutAllUtf16(handle, chars, ends, false),
+              () -> BloomFilterNative.nPutAllUtf16(handle, chars, ends),
               () -> BloomFilterNative.nMightContainAllUtf16(
                   handle, chars, ends, new boolean[ends.length]),
-              () -> BloomFilterNative.nPutAllPacked(handle, bytes, ends, false),
+              () -> BloomFilterNative.nPutAllPacked(handle, bytes, ends),
               () -> BloomFilterNative.nMightContainAllPacked(
                   handle, bytes, ends, new boolean[ends.length])
             }) {
@@ -344,7 +344,7 @@ class StringBatchTest {
         }
       }
       // Rising within the data (ending before its end, empty keys) is fine.
-      assertTrue(BloomFilterNative.nPutAllUtf16(handle, chars, new int[] {0, 3, 3, 7}, false));
+      assertTrue(BloomFilterNative.nPutAllUtf16(handle, chars, new int[] {0, 3, 3, 7}));
       boolean[] out = new boolean[4];
       BloomFilterNative.nMightContainAllPacked(handle, bytes, new int[] {0, 3, 3, 7}, out);
       assertArrayEquals(new boolean[] {true, true, true, true}, out);

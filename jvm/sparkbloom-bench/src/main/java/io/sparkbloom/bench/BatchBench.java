@@ -129,18 +129,6 @@ public class BatchBench {
     }
   }
 
-  /**
-   * {@link #putAll} in a fork where every write is atomic ({@code
-   * -Dsparkbloom.unsharedWrites=false}): what the creator's plain writes save (run with {@code
-   * -p impl=sparkbloom}).
-   */
-  @Benchmark
-  @Fork(value = 1, jvmArgsAppend = "-Dsparkbloom.unsharedWrites=false")
-  @OperationsPerInvocation(KEYS_PER_CALL)
-  public void putAll_atomic(Put s, Params p, Blackhole bh) {
-    putAll(s, p, bh);
-  }
-
   @Benchmark
   @OperationsPerInvocation(KEYS_PER_CALL)
   public void mightContainAll(Query s, Params p, Blackhole bh) {

@@ -33,7 +33,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class SingleKeyBench {
   private static final String NO_VIEW = "-Dsparkbloom.singleKeyView=false";
-  private static final String ATOMIC_WRITES = "-Dsparkbloom.unsharedWrites=false";
 
   @State(Scope.Thread)
   public static class Params {
@@ -175,17 +174,6 @@ public class SingleKeyBench {
       s.restart();
     }
     return s.filter.put(s.keys[s.next++]);
-  }
-
-  /**
-   * {@link #put_u64} in a fork where every write is atomic ({@code
-   * -Dsparkbloom.unsharedWrites=false}): what the creator's plain writes save (run with {@code
-   * -p impl=sparkbloom}; the peers do not change).
-   */
-  @Benchmark
-  @Fork(value = 1, jvmArgsAppend = ATOMIC_WRITES)
-  public boolean put_u64_atomic(PutLongs s) {
-    return put_u64(s);
   }
 
   @Benchmark

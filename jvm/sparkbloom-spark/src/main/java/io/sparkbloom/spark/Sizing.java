@@ -165,10 +165,10 @@ public final class Sizing implements Serializable {
    * The per-key shape {m, k} for n distinct items at fpp: the smallest m, in whole 64-bit words,
    * for which some whole number of hash functions k (1 to 255) gives a textbook false-positive
    * rate (1 − e<sup>−kn/m</sup>)<sup>k</sup> of at most fpp, and the fewest k that do; never more
-   * bits than Guava's filter for (n, fpp) ({@link #guavaBits}). Where Guava's own m misses fpp by
-   * this formula (its m rounds −n·ln p / ln²2 down before whole words; this happens for large
-   * n, by a fraction of a percent of the rate), the per-key filter takes Guava's m with the k of
-   * lowest rate there, which is at least as good as Guava's k.
+   * bits than Guava's filter for (n, fpp) (the core's {@link BloomFilter#bitSizeFor}). Where
+   * Guava's own m misses fpp by this formula (its m rounds −n·ln p / ln²2 down before whole
+   * words; this happens for large n, by a fraction of a percent of the rate), the per-key filter
+   * takes Guava's m with the k of lowest rate there, which is at least as good as Guava's k.
    *
    * <table>
    *   <caption>Per-key shapes, and Guava's for the same n and p</caption>
@@ -193,10 +193,12 @@ public final class Sizing implements Serializable {
    * @throws IllegalArgumentException if the filter would exceed 2<sup>43</sup> bits
    */
   static long[] perKeyShape(long n, double fpp) {
-    long guava = guavaBits(n, fpp);
-    if (guava > MAX_BITS) {
+    long guava;
+    try {
+      guava = BloomFilter.bitSizeFor(n, fpp);
+    } catch (IllegalArgumentException tooLarge) { // n ≥ 1, fpp in (0, 1): only m is out of range
       throw new IllegalArgumentException("Sizing.perKeyCount(" + fpp + "): a filter for " + n
-          + " items would exceed 2^43 bits");
+          + " items would exceed 2^43 bits", tooLarge);
     }
     // the lowest rate at m falls as m grows: binary search over whole words, up to Guava's m
     long lo = 1;
@@ -230,16 +232,6 @@ public final class Sizing implements Serializable {
     return best;
   }
 
-  /**
-   * The bits of Guava's filter for (n, fpp): ⌊−n·ln p / ln²2⌋ (n = 0 counted as 1), rounded up
-   * to whole 64-bit words, as {@link BloomFilter#create(long, double)} makes it.
-   */
-  static long guavaBits(long n, double fpp) {
-    double ln2 = Math.log(2);
-    long bits = (long) (-Math.max(1, n) * Math.log(fpp) / (ln2 * ln2));
-    return Math.max(64, (bits + 63) / 64 * 64);
-  }
-
   /** The whole k in 1..255 with the lowest rate (1 − e<sup>−kn/m</sup>)<sup>k</sup>: ⌊m/n·ln 2⌋ or one more. */
   static int bestHashFunctions(long n, long m) {
     double real = (double) m / Math.max(1, n) * Math.log(2);
@@ -257,7 +249,6 @@ public final class Sizing implements Serializable {
     return rate(n, m, bestHashFunctions(n, m));
   }
 
-  private static final long MAX_BITS = 1L << 43;
   private static final int MAX_HASH_FUNCTIONS = 255;
 
   /**
