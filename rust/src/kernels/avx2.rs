@@ -350,6 +350,10 @@ fn mask_of(lanes: &Lanes) -> u32 {
 pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
     let c = consts(indexer);
     let k = indexer.num_hashes();
+    assert!(
+        words.len() as u64 >= indexer.num_bits().div_ceil(64),
+        "a word per 64 bits"
+    );
     let mut lanes = [0u64; BLOCK];
     let mut walks = Walks::new();
     for block in keys.chunks(BLOCK) {
@@ -370,7 +374,9 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
                         _mm_extract_epi64::<1>(high),
                     ] {
                         let idx = idx as u64;
-                        words[(idx >> 6) as usize] |= 1 << (idx & 63);
+                        // SAFETY: every index is below m, and `words` holds ⌈m / 64⌉ words
+                        // (asserted).
+                        unsafe { *words.get_unchecked_mut((idx >> 6) as usize) |= 1 << (idx & 63) };
                     }
                 }
                 continue;
