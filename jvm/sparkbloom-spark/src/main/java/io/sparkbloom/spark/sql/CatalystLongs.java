@@ -2,6 +2,7 @@ package io.sparkbloom.spark.sql;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.IntegerType;
@@ -22,14 +23,15 @@ final class CatalystLongs {
    * The non-null elements of {@code array}, in order, as longs. A {@code bigint} array without
    * nulls is copied in one piece ({@link ArrayData#toLongArray}).
    *
-   * @param elementType the array's element type
+   * @param type the array's type; without {@code containsNull} no element is looked at for null
    * @param function the SQL function, for the error
    * @throws IllegalArgumentException naming the type if it is not an integer type (or void)
    */
-  static long[] withoutNulls(ArrayData array, DataType elementType, String function) {
+  static long[] withoutNulls(ArrayData array, ArrayType type, String function) {
+    DataType elementType = type.elementType();
     int n = array.numElements();
     int nulls = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; type.containsNull() && i < n; i++) {
       if (array.isNullAt(i)) {
         nulls++;
       }
@@ -44,7 +46,7 @@ final class CatalystLongs {
     long[] out = new long[n - nulls];
     int k = 0;
     for (int i = 0; i < n; i++) {
-      if (!array.isNullAt(i)) {
+      if (nulls == 0 || !array.isNullAt(i)) {
         out[k++] = read.at(array, i);
       }
     }

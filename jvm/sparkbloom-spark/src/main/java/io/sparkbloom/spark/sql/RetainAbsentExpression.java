@@ -70,8 +70,8 @@ public final class RetainAbsentExpression extends Expression
     if (array == null) {
       return null;
     }
-    long[] keys = CatalystLongs.withoutNulls(array,
-        ((ArrayType) candidates.dataType()).elementType(), BloomFunctions.RETAIN_ABSENT);
+    long[] keys = CatalystLongs.withoutNulls(array, (ArrayType) candidates.dataType(),
+        BloomFunctions.RETAIN_ABSENT);
     byte[] bytes = (byte[]) filter.eval(row);
     if (bytes != null && keys.length > 0) {
       keys = retainAbsent(bytes, keys);
