@@ -2,7 +2,9 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
+import io.sparkbloom.spark.sql.BuildPerKeyAggregate;
 import io.sparkbloom.spark.sql.CoreJarCheck;
+import io.sparkbloom.spark.sql.RetainAbsentExpression;
 import io.sparkbloom.spark.sql.RetainAbsentUdf;
 import io.sparkbloom.spark.sql.SqlArgumentCheck;
 import io.sparkbloom.spark.sql.SqlItems;
@@ -83,7 +85,10 @@ public final class BloomFunctions {
    * Registers {@value #BUILD}, {@value #RETAIN_ABSENT}, {@value #MIGHT_CONTAIN}, {@value
    * #BUILD_STRING} and {@value #RETAIN_ABSENT_STRING} as temporary functions of {@code spark}'s session. From PySpark:
    * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
-   * {@code sparkbloom.register(spark)} with the Python package.
+   * {@code sparkbloom.register(spark)} with the Python package. {@value #BUILD_PER_KEY} and
+   * {@value #RETAIN_ABSENT} are built as the typed Catalyst expressions the session extension
+   * injects ({@code BuildPerKeyAggregate}, {@code RetainAbsentExpression}), not as the UDFs that
+   * {@link #buildPerKeySqlUdaf} and {@link #retainAbsentUdf} return.
    *
    * @throws IllegalStateException if the core jar is not on the classpath (checked here rather
    *     than at the first query)
@@ -95,10 +100,12 @@ public final class BloomFunctions {
     SqlArgumentCheck.register(spark, BUILD, buildSqlUdaf(),
         new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, 1, 2, integralNote));
     SqlArgumentCheck.register(spark, BUILD_PER_KEY, buildPerKeySqlUdaf(),
-        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, integralNote));
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, integralNote),
+        2, args -> new BuildPerKeyAggregate(args.get(0), args.get(1)));
     SqlArgumentCheck.register(spark, RETAIN_ABSENT, retainAbsentUdf(),
         new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.INTEGRAL, -1, -1,
-            " (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")"));
+            " (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")"),
+        2, args -> new RetainAbsentExpression(args.get(0), args.get(1)));
     SqlArgumentCheck.register(spark, MIGHT_CONTAIN, mightContainUdf(),
         new SqlArgumentCheck.Rule(1, false, SqlArgumentCheck.Items.INTEGRAL_OR_STRING, -1, -1, ""));
     SqlArgumentCheck.register(spark, BUILD_STRING, buildStringsSqlUdaf(),

@@ -34,6 +34,9 @@ public final class PerUserDedupJob {
   /** About how many users the untimed warm-up runs both pipelines on ({@link #warmUp}). */
   static final int WARM_UP_USERS = 10_000;
 
+  /** The SQL pipeline's shuffle partitions: the job's partition count unless set with --conf. */
+  static final String SHUFFLE_PARTITIONS = "spark.sql.shuffle.partitions";
+
   /** The SQL pipeline's name beside the RDD one ({@code --api both}). */
   static final String SQL_NAME = "sparkbloom-sql";
 
@@ -85,6 +88,12 @@ public final class PerUserDedupJob {
     jsc.setLogLevel("WARN");
     int partitions = o.partitions > 0 ? o.partitions
         : Math.max(4 * jsc.defaultParallelism(), (o.users + USERS_PER_PARTITION - 1) / USERS_PER_PARTITION);
+    if (o.runsSql() && !spark.conf().contains(SHUFFLE_PARTITIONS)) {
+      // the SQL pipeline's shuffles get the partition count the RDD pipelines are given, as a SQL
+      // job is tuned (SET spark.sql.shuffle.partitions), instead of Spark's default of 200: the
+      // build's shuffle would write 200 blocks per map task for 8 tasks' worth of data
+      spark.conf().set(SHUFFLE_PARTITIONS, Integer.toString(partitions));
+    }
     Path outDir = Paths.get(o.output).toAbsolutePath();
     Files.createDirectories(outDir);
     for (String stale : List.of("sparkbloom-filters", "guava-filters")) {
@@ -145,7 +154,7 @@ public final class PerUserDedupJob {
 
       new Report(out, o, prepared, sb, gv).print(spark, differing, outDir);
       if (sql != null) {
-        new Report(out, o, prepared, sb, gv).printSql(sql);
+        new Report(out, o, prepared, sb, gv).printSql(sql, spark.conf().get(SHUFFLE_PARTITIONS));
       }
       for (PipelineResult r : best) {
         if (r.falseNegatives != 0) {

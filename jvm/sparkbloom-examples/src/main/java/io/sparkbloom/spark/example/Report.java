@@ -128,13 +128,15 @@ final class Report {
 
   /**
    * The SQL pipeline beside the RDD one ({@code --api both}): its stages, bytes and errors, and
-   * its job time over the RDD path's and under Guava's, the runs alternating in one JVM.
+   * its job time over the RDD path's and under Guava's, the runs alternating in one JVM;
+   * {@code shufflePartitions} is the session's {@code spark.sql.shuffle.partitions}.
    */
-  void printSql(PipelineResult sql) {
+  void printSql(PipelineResult sql, String shufflePartitions) {
     long unseen = data.unseen();
-    out.printf(Locale.ROOT, "%s (SQL functions, Parquet table): build+save %.2f s, load+dedup %.2f s, job %.2f s"
-            + " (CPU %.2f s), %,d bytes on disk, false negatives %,d, observed FPP %s%n",
-        sql.name, sql.buildSaveSeconds, sql.loadDedupSeconds, sql.jobSeconds(), sql.jobCpuSeconds(),
+    out.printf(Locale.ROOT, "%s (SQL functions, Parquet table, %s=%s): build+save %.2f s, load+dedup %.2f s,"
+            + " job %.2f s (CPU %.2f s), %,d bytes on disk, false negatives %,d, observed FPP %s%n",
+        sql.name, PerUserDedupJob.SHUFFLE_PARTITIONS, shufflePartitions, sql.buildSaveSeconds,
+        sql.loadDedupSeconds, sql.jobSeconds(), sql.jobCpuSeconds(),
         sql.bytesOnDisk, sql.falseNegatives, fpp(unseen - sql.unseenKept, unseen));
     out.printf(Locale.ROOT, "SQL vs RDD: the SQL job takes %.2fx the RDD job's time (CPU %.2fx)%s%n",
         sql.jobSeconds() / sb.jobSeconds(), sql.jobCpuSeconds() / sb.jobCpuSeconds(),

@@ -9,13 +9,13 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
-import scala.Tuple2;
 
 /**
  * sparkbloom through SQL only ({@code --api sql}), with the functions that {@code
@@ -104,8 +104,12 @@ final class SqlPipeline extends Pipeline {
 
   @Override
   JavaPairRDD<String, long[]> loadAndDedup(JavaSparkContext jsc, DedupData data, String uri) {
-    return spark.sql(String.format(Locale.ROOT, QUERY_DEDUP, uri)).javaRDD()
-        .mapToPair(row -> new Tuple2<>(row.getString(0), unboxed(row.getList(1))));
+    // read as typed (user, long[]) pairs, as a Dataset user would: the array encoder copies each
+    // row's kept items straight into a long[] where Row.getList would box every one
+    return spark.sql(String.format(Locale.ROOT, QUERY_DEDUP, uri))
+        .as(Encoders.tuple(Encoders.STRING(), spark.implicits().newLongArrayEncoder()))
+        .javaRDD()
+        .mapToPair(t -> t);
   }
 
   @Override
@@ -127,14 +131,6 @@ final class SqlPipeline extends Pipeline {
     Long[] out = new Long[items.length];
     for (int i = 0; i < items.length; i++) {
       out[i] = items[i];
-    }
-    return out;
-  }
-
-  private static long[] unboxed(List<Long> items) {
-    long[] out = new long[items.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = items.get(i);
     }
     return out;
   }

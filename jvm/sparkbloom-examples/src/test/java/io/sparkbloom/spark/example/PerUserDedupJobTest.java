@@ -165,7 +165,9 @@ class PerUserDedupJobTest {
     // both APIs in one JVM, alternating with Guava: the SQL pipeline's line and its ratios
     String both = run("--api", "both", "--users", "40", "--candidates", "300", "--no-warmup",
         "--output", tmp.resolve("both").toString(), "--runs", "2");
-    assertTrue(both.contains("sparkbloom-sql (SQL functions, Parquet table): build+save "), both);
+    // the session's own spark.sql.shuffle.partitions (4, set above) is kept, and named
+    assertTrue(both.contains("sparkbloom-sql (SQL functions, Parquet table, spark.sql.shuffle.partitions=4):"
+        + " build+save "), both);
     assertTrue(both.matches("(?s).*sparkbloom-sql .*, false negatives 0, observed FPP .*"), both);
     assertTrue(both.matches("(?s).*SQL vs RDD: the SQL job takes [0-9.]+x the RDD job's time \\(CPU [0-9.]+x\\);"
         + " Guava's job takes [0-9.]+x the SQL job's time.*"), both);

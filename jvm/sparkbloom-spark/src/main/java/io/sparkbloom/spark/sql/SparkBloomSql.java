@@ -41,11 +41,13 @@ public final class SparkBloomSql {
         new SqlFunction(BloomFunctions.BUILD_PER_KEY,
             "_FUNC_(item, p) - Aggregate: the bytes of a Bloom filter sized for the group's own"
                 + " distinct item count at false-positive probability p.",
-            BloomFunctions.class, BloomFunctions::buildPerKeySqlUdaf, INTEGRAL, NUMERIC),
+            BuildPerKeyAggregate.class, BloomFunctions::buildPerKeySqlUdaf,
+            args -> new BuildPerKeyAggregate(args.get(0), args.get(1)), INTEGRAL, NUMERIC),
         new SqlFunction(BloomFunctions.RETAIN_ABSENT,
             "_FUNC_(filter, candidates) - The integer candidates the filter has definitely not"
                 + " seen, order kept; a null filter keeps them all.",
-            BloomFunctions.class, BloomFunctions::retainAbsentUdf, BINARY, INTEGRAL_ARRAY),
+            RetainAbsentExpression.class, BloomFunctions::retainAbsentUdf,
+            args -> new RetainAbsentExpression(args.get(0), args.get(1)), BINARY, INTEGRAL_ARRAY),
         new SqlFunction(BloomFunctions.MIGHT_CONTAIN,
             "_FUNC_(filter, item) - Whether the filter might contain the integer or string item"
                 + " (false: definitely not).",

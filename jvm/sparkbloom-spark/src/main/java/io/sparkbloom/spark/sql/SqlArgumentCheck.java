@@ -1,6 +1,10 @@
 package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.spark.build.FilterAllocation;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
@@ -88,8 +92,19 @@ public final class SqlArgumentCheck {
    * found by listing: Spark 3.5 keeps temporary functions under their bare name, Spark 4.3 under
    * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
    */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
+    register(spark, name, udf, rule, -1, null);
+  }
+
+  /**
+   * As {@link #register(SparkSession, String, UserDefinedFunction, Rule)}, but a call with {@code
+   * arity} arguments that passes the checks is built by {@code typed}, the function's typed
+   * Catalyst expression (the one the session extension injects), instead of by the UDF; a call
+   * with another count goes to the UDF's builder, which reports it as Spark reports any UDF's.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule,
+      int arity, Function<List<Expression>, Expression> typed) {
     spark.udf().register(name, udf);
     FunctionRegistry registry = spark.sessionState().functionRegistry();
     FunctionIdentifier registered = null;
@@ -110,7 +125,15 @@ public final class SqlArgumentCheck {
     Function1 checked = new AbstractFunction1<Object, Object>() {
       @Override
       public Object apply(Object arguments) {
-        check(name, (scala.collection.Seq<Expression>) arguments, rule);
+        scala.collection.Seq<Expression> args = (scala.collection.Seq<Expression>) arguments;
+        check(name, args, rule);
+        if (typed != null && args.length() == arity) {
+          List<Expression> list = new ArrayList<>(arity);
+          for (int i = 0; i < arity; i++) {
+            list.add(args.apply(i));
+          }
+          return typed.apply(Collections.unmodifiableList(list));
+        }
         return builder.apply(arguments);
       }
     };

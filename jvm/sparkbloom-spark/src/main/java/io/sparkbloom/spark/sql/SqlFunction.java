@@ -3,6 +3,7 @@ package io.sparkbloom.spark.sql;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Column;
@@ -16,10 +17,12 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * One sparkbloom SQL function as a session extension injects it: its name, its description
- * ({@code DESCRIBE FUNCTION}), the types of its arguments, and the UDF or aggregate that
- * evaluates it. {@link #build} checks the call at analysis time (argument count, then each
- * resolved argument's type) and returns the UDF's Catalyst expression, as {@code
- * spark.udf().register} would, so a query sees the same function either way.
+ * ({@code DESCRIBE FUNCTION}), the types of its arguments, and what evaluates it: a typed
+ * Catalyst expression where the function has one ({@link RetainAbsentExpression}, {@link
+ * BuildPerKeyAggregate}), else the UDF or aggregate's expression as {@code spark.udf().register}
+ * would make it. {@link #build} checks the call at analysis time (argument count, then each
+ * resolved argument's type) and returns that expression; {@code BloomFunctions.register} builds
+ * the same ones ({@link #typed}), so a query sees the same function either way.
  */
 public final class SqlFunction {
   private final String name;
@@ -27,14 +30,27 @@ public final class SqlFunction {
   private final Class<?> implementation;
   private final List<ArgumentType> arguments;
   private final Supplier<UserDefinedFunction> udf;
+  /** The typed expression of a call whose arguments passed the checks; null: the UDF's. */
+  private final Function<List<Expression>, Expression> typed;
 
   SqlFunction(String name, String usage, Class<?> implementation, Supplier<UserDefinedFunction> udf,
       ArgumentType... arguments) {
+    this(name, usage, implementation, udf, null, arguments);
+  }
+
+  SqlFunction(String name, String usage, Class<?> implementation, Supplier<UserDefinedFunction> udf,
+      Function<List<Expression>, Expression> typed, ArgumentType... arguments) {
     this.name = name;
     this.usage = usage;
     this.implementation = implementation;
     this.udf = udf;
+    this.typed = typed;
     this.arguments = List.of(arguments);
+  }
+
+  /** The typed Catalyst expression builder of this function, or null if it runs as its UDF. */
+  public Function<List<Expression>, Expression> typed() {
+    return typed;
   }
 
   public String name() {
@@ -47,9 +63,9 @@ public final class SqlFunction {
   }
 
   /**
-   * The expression of {@code name(arguments...)}: a {@code ScalaUDF}, or the aggregate function
-   * of a {@code ScalaAggregator} (Spark's analyzer wraps it, honouring {@code DISTINCT} and
-   * {@code FILTER}).
+   * The expression of {@code name(arguments...)}: the typed expression, a {@code ScalaUDF}, or an
+   * aggregate function (the typed one or a {@code ScalaAggregator}; Spark's analyzer wraps it,
+   * honouring {@code DISTINCT} and {@code FILTER}).
    *
    * @throws org.apache.spark.sql.AnalysisException {@code WRONG_NUM_ARGS} if the count differs,
    *     {@code DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE} naming the argument and the accepted types
@@ -59,13 +75,18 @@ public final class SqlFunction {
     if (args.size() != arguments.size()) {
       throw SqlErrors.wrongArity(name, arguments.size(), args.size());
     }
-    Column[] columns = new Column[args.size()];
-    for (int i = 0; i < columns.length; i++) {
+    for (int i = 0; i < args.size(); i++) {
       Expression arg = args.get(i);
       if (arg.resolved() && !arguments.get(i).accepts(arg.dataType())) {
         throw SqlErrors.wrongType(name, args, i, arg, arguments.get(i));
       }
-      columns[i] = ColumnExpressions.column(arg);
+    }
+    if (typed != null) {
+      return typed.apply(args);
+    }
+    Column[] columns = new Column[args.size()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = ColumnExpressions.column(args.get(i));
     }
     Expression call = ColumnExpressions.expression(udf.get().apply(columns));
     return call instanceof AggregateExpression ? ((AggregateExpression) call).aggregateFunction() : call;
