@@ -190,8 +190,8 @@ native_release_build() {
 }
 
 # -T 2: after the core module, the modules that depend on it only build and test side by side
-# (the Spark 3.5 module beside sparkbloom-spark, then the examples beside sparkbloom-redis); each
-# test class still has a JVM of its own.
+# (the Spark 3.5 module beside sparkbloom-spark, then the examples beside sparkbloom-redis). The
+# two Spark modules run their test classes one after another in one JVM each (their pom.xml).
 jvm_tests() {
   await_prefetch maven-dependencies
   await_prefetch native-release-build
