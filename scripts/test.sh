@@ -22,7 +22,8 @@
 # The PySpark suites share one pyspark per Spark line (3.5.9; SPARKBLOOM_PYSPARK_NEWEST, default
 # 4.3.0), about 450 MB each; the JVM suites test Spark 4.1.3 itself. Downloads that need no build
 # (those two, the Maven dependencies) start in the background while the Rust suites compile; the
-# sbt and Gradle consumers' once jvm-tests has installed the jars.
+# sbt and Gradle consumers' once jvm-tests has installed the jars. jvm-tests' release build of the
+# JNI library and the CLI runs in the background during fuzz-smoke.
 # Needs only JDK 17+, Maven, cargo and python3; everything else is fetched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,9 +51,9 @@ suite() {
   fi
 }
 
-# Downloads started in the background at the start and awaited before the first suite that needs
-# them (logs in target/ci-prefetch). Best effort: where one failed, that suite fetches on its own
-# and fails there if the download does.
+# Downloads (and one build) started in the background and awaited before the first suite that
+# needs them (logs in target/ci-prefetch). Best effort: where one failed, that suite fetches or
+# builds on its own and fails there if that does.
 prefetch_logs=$root/target/ci-prefetch
 declare -A prefetch_pids=()
 prefetch() {
@@ -122,13 +123,19 @@ rust_lint() {
 
 rust_tests() {
   cargo test --locked --all-targets && cargo test --locked --doc || return 1
-  # Again once per kernel this CPU runs (the library lists them), so every batch path other CPUs
-  # take is tested too; a named kernel's run fails unless that kernel is the one selected.
-  local kernels kernel
-  kernels=$(cargo test --locked --lib -q kernels::tests::the_kernels_are_reported -- --nocapture |
-    sed -n 's/^sparkbloom kernels available: //p')
+  # Again once per other kernel this CPU runs (the library lists them, and the one it selects
+  # unasked, which the run above has just tested), so every batch path other CPUs take is tested
+  # too; a named kernel's run fails unless that kernel is the one selected.
+  local listing kernels selected kernel
+  listing=$(cargo test --locked --lib -q kernels::tests::the_kernels_are_reported -- --nocapture)
+  kernels=$(sed -n 's/^sparkbloom kernels available: //p' <<<"$listing")
+  selected=$(sed -n 's/^sparkbloom kernel selected: //p' <<<"$listing")
   [ -n "$kernels" ] || { echo "the library listed no kernels" >&2; return 1; }
   for kernel in $kernels; do
+    if [ "$kernel" = "$selected" ]; then
+      echo "--- kernel $kernel: the selected one, tested above"
+      continue
+    fi
     echo "--- kernel $kernel"
     SPARKBLOOM_KERNEL=$kernel cargo test --locked --lib --test laws --test golden --test format ||
       return 1
@@ -173,11 +180,21 @@ ensure_redis_server() {
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server
 }
 
+# The JNI library and the CLI, with the arguments of jvm/sparkbloom/pom.xml's cargo executions,
+# built in the background while fuzz-smoke runs: each fuzz target runs on one core (and builds in
+# fuzz/target, a workspace of its own), this build (codegen-units = 1) mostly on one core too.
+# jvm-tests' cargo steps then find both done; where this failed, they build (and fail) there.
+native_release_build() {
+  cargo build --release --locked --lib --features jni &&
+    cargo build --release --locked -p sparkbloom-cli
+}
+
 # -T 2: after the core module, the modules that depend on it only build and test side by side
-# (the Spark 3.5 module beside sparkbloom-spark, then the examples beside sparkbloom-redis); each
-# test class still has a JVM of its own.
+# (the Spark 3.5 module beside sparkbloom-spark, then the examples beside sparkbloom-redis). The
+# two Spark modules run their test classes one after another in one JVM each (their pom.xml).
 jvm_tests() {
   await_prefetch maven-dependencies
+  await_prefetch native-release-build
   ensure_redis_server && mvn -B -ntp -Dstyle.color=never -T 2 -f jvm/pom.xml install
 }
 
@@ -309,6 +326,7 @@ suite "rust-lint" rust_lint
 suite "rust-tests" rust_tests
 suite "rust-benches-compile" rust_benches_compile
 suite "golden-files-regenerate" golden_regenerates
+prefetch native-release-build native_release_build
 suite "fuzz-smoke" fuzz_smoke
 suite "jvm-tests" jvm_tests
 prefetch consumers consumer_dependencies

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
 
@@ -32,6 +33,13 @@ final class SparkTests {
       b.config(conf[i], conf[i + 1]);
     }
     SparkSession spark = b.getOrCreate();
+    // The module's test classes share one JVM, one after another (pom.xml): a context an earlier
+    // class left running would be reused, with its settings instead of these.
+    SparkConf made = spark.sparkContext().getConf();
+    assertEquals(app, made.get("spark.app.name", null), "a SparkContext left running by another class");
+    for (int i = 0; i + 1 < conf.length; i += 2) {
+      assertEquals(conf[i + 1], made.get(conf[i], null), "the SparkContext's " + conf[i]);
+    }
     spark.sparkContext().setLogLevel("WARN");
     return spark;
   }
