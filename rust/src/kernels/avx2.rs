@@ -3,8 +3,10 @@
 //! (each 64-bit multiply as three 32-bit ones, AVX2 having none wider), the walk's start (its
 //! two exact remainders, [`remainder`]), and every further index, a handful of vector ops for
 //! four keys: `a += d`, the step chosen by `a`'s top bit (a blend), `idx += step`, one
-//! conditional subtract of m. Queries test each round's four bits (four loads) and stop when
-//! no key of the sixteen is left; puts OR each index into the private words.
+//! conditional subtract of m. Queries test each round's four bits (four loads); batches of
+//! [`SCREEN_MIN_KEYS`] and more test every key's first probes and walk only the survivors on
+//! ([`screened`]), shorter ones stop when no key of the sixteen is left. Puts OR each index
+//! into the private words.
 //!
 //! x86-64 only: `kernels/mod.rs` compiles it under one `cfg(target_arch)` gate, and the plan
 //! runs it only where the CPU has AVX2 (`Kernel::Avx2`), on filters of [`MIN_BITS`] to
@@ -14,6 +16,12 @@ use crate::hashing::{C1, C2, FMIX1, FMIX2};
 use crate::strategy::Indexer;
 use std::arch::x86_64::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+mod screened;
+
+/// Batches at least this long are screened ([`screened`]); shorter ones gain less than the
+/// packing of the survivors costs.
+const SCREEN_MIN_KEYS: usize = 64;
 
 /// Keys walked together: four vectors of four.
 const BLOCK: usize = 16;
@@ -143,6 +151,18 @@ fn remainder(x: Lanes, c: &Consts) -> Lanes {
     })
 }
 
+/// The step taken when `a` passes 2^63 (`strategy::Mitz64Walk`'s wrapped step), from `step`:
+/// step + m − wrap < 2m, so one conditional subtract.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn wrapped(step: Lanes, c: &Consts) -> Lanes {
+    step.map(|step| {
+        let wrapped = _mm256_add_epi64(step, c.m_minus_wrap);
+        let over = _mm256_cmpgt_epi64(wrapped, c.m_minus_1);
+        _mm256_sub_epi64(wrapped, _mm256_and_si256(over, c.m))
+    })
+}
+
 impl Walks {
     /// Walks that [`start`](Self::start) overwrites.
     #[target_feature(enable = "avx2")]
@@ -183,12 +203,7 @@ impl Walks {
         self.a = a;
         self.d = d;
         self.step = step;
-        self.step_wrapped = step.map(|step| {
-            // step + m − wrap < 2m: one conditional subtract.
-            let wrapped = _mm256_add_epi64(step, c.m_minus_wrap);
-            let over = _mm256_cmpgt_epi64(wrapped, c.m_minus_1);
-            _mm256_sub_epi64(wrapped, _mm256_and_si256(over, c.m))
-        });
+        self.step_wrapped = wrapped(step, c);
     }
 
     /// Every walk to its next index (`Indexer::mitz64_advance`, lane by lane).
@@ -210,6 +225,42 @@ impl Walks {
             self.idx[g] = _mm256_sub_epi64(x, _mm256_and_si256(over, c.m));
         }
     }
+    /// Clears each lane of `alive` whose walk's current bit in `words` is clear (a key's
+    /// answer is its lane's top bit); returns whether any lane is left.
+    ///
+    /// # Safety
+    /// `words` points at the filter's ⌈m / 64⌉ readable words (each walk's index is below m),
+    /// alive for the call; concurrent puts change them only atomically.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn test(&self, words: *const u64, alive: &mut Lanes) -> bool {
+        let sixty_three = _mm256_set1_epi64x(63);
+        let mut any = _mm256_setzero_si256();
+        for (alive, &idx) in alive.iter_mut().zip(&self.idx) {
+            let w = _mm256_srli_epi64::<6>(idx);
+            let low = _mm256_castsi256_si128(w);
+            let high = _mm256_extracti128_si256::<1>(w);
+            // Four loads, not a gather: faster here, and AVX2 gathers are slower still on some
+            // CPUs (microcoded, or slowed by microcode mitigations).
+            // SAFETY: every index is below m, so its word is one of the filter's; read
+            // atomically, as concurrent puts write them.
+            let word = unsafe {
+                let at = |i: i64| (*words.add(i as usize).cast::<AtomicU64>()).load(Relaxed) as i64;
+                _mm256_set_epi64x(
+                    at(_mm_extract_epi64::<1>(high)),
+                    at(_mm_cvtsi128_si64(high)),
+                    at(_mm_extract_epi64::<1>(low)),
+                    at(_mm_cvtsi128_si64(low)),
+                )
+            };
+            // The index's bit moved to the top: shifted left by 63 − (idx mod 64).
+            let top = _mm256_sllv_epi64(word, _mm256_andnot_si256(idx, sixty_three));
+            *alive = _mm256_and_si256(*alive, top);
+            any = _mm256_or_si256(any, *alive);
+        }
+        let any = _mm256_castsi256_pd(any);
+        _mm256_testz_pd(any, any) == 0
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -226,7 +277,8 @@ fn consts(indexer: &Indexer) -> Consts {
 }
 
 /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, for a MITZ_64 filter whose
-/// indexes `indexer` walks over the words at `words`.
+/// indexes `indexer` walks over the words at `words`: batches of [`SCREEN_MIN_KEYS`] and more
+/// screened ([`screened`]), shorter ones sixteen keys in lockstep until none is left.
 ///
 /// # Safety
 /// The CPU has AVX2; `words` points at the filter's ⌈m / 64⌉ readable words (each index the
@@ -238,55 +290,52 @@ pub(crate) unsafe fn query(
     keys: &[u64],
     mut emit: impl FnMut(usize, bool),
 ) {
+    if keys.len() >= SCREEN_MIN_KEYS {
+        // SAFETY: forwarded from this function's contract.
+        return unsafe { screened::query(indexer, words, keys, emit) };
+    }
     let c = consts(indexer);
     let k = indexer.num_hashes();
-    let sixty_three = _mm256_set1_epi64x(63);
     let mut walks = Walks::new();
     for (b, block) in keys.chunks(BLOCK).enumerate() {
         walks.start(block, &c);
-        // A key's answer is its lane's top bit.
-        let mut alive = [_mm256_set1_epi64x(-1); GROUPS];
+        let mut alive = lanes_below(block.len());
         for i in 0..k {
             if i > 0 {
                 walks.advance(&c);
             }
-            let mut any = _mm256_setzero_si256();
-            for (alive, &idx) in alive.iter_mut().zip(&walks.idx) {
-                let w = _mm256_srli_epi64::<6>(idx);
-                let low = _mm256_castsi256_si128(w);
-                let high = _mm256_extracti128_si256::<1>(w);
-                // Four loads, not a gather: faster here, and AVX2 gathers are slower still on some
-                // CPUs (microcoded, or slowed by microcode mitigations).
-                // SAFETY: every index is below m, so its word is one of the filter's; read
-                // atomically, as concurrent puts write them.
-                let word = unsafe {
-                    let at =
-                        |i: i64| (*words.add(i as usize).cast::<AtomicU64>()).load(Relaxed) as i64;
-                    _mm256_set_epi64x(
-                        at(_mm_extract_epi64::<1>(high)),
-                        at(_mm_cvtsi128_si64(high)),
-                        at(_mm_extract_epi64::<1>(low)),
-                        at(_mm_cvtsi128_si64(low)),
-                    )
-                };
-                // The index's bit moved to the top: shifted left by 63 − (idx mod 64).
-                let top = _mm256_sllv_epi64(word, _mm256_andnot_si256(idx, sixty_three));
-                *alive = _mm256_and_si256(*alive, top);
-                any = _mm256_or_si256(any, *alive);
-            }
-            let any = _mm256_castsi256_pd(any);
-            if _mm256_testz_pd(any, any) != 0 {
+            // SAFETY: forwarded from this function's contract.
+            if !unsafe { walks.test(words, &mut alive) } {
                 break;
             }
         }
-        let mut present = 0u32;
-        for (g, alive) in alive.iter().enumerate() {
-            present |= (_mm256_movemask_pd(_mm256_castsi256_pd(*alive)) as u32) << (4 * g);
-        }
+        let present = mask_of(&alive);
         for j in 0..block.len() {
             emit(b * BLOCK + j, present >> j & 1 != 0);
         }
     }
+}
+
+/// The lanes below `n` (of sixteen) set, the rest clear.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lanes_below(n: usize) -> Lanes {
+    let n = _mm256_set1_epi64x(n as i64);
+    std::array::from_fn(|g| {
+        let g = 4 * g as i64;
+        _mm256_cmpgt_epi64(n, _mm256_setr_epi64x(g, g + 1, g + 2, g + 3))
+    })
+}
+
+/// Bit j set where lane j's top bit is.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mask_of(lanes: &Lanes) -> u32 {
+    let mut mask = 0;
+    for (g, lane) in lanes.iter().enumerate() {
+        mask |= (_mm256_movemask_pd(_mm256_castsi256_pd(*lane)) as u32) << (4 * g);
+    }
+    mask
 }
 
 /// ORs the k bits of each of `keys` into `words` (a private copy of a MITZ_64 filter's words,
@@ -301,6 +350,10 @@ pub(crate) unsafe fn query(
 pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
     let c = consts(indexer);
     let k = indexer.num_hashes();
+    assert!(
+        words.len() as u64 >= indexer.num_bits().div_ceil(64),
+        "a word per 64 bits"
+    );
     let mut lanes = [0u64; BLOCK];
     let mut walks = Walks::new();
     for block in keys.chunks(BLOCK) {
@@ -321,7 +374,9 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
                         _mm_extract_epi64::<1>(high),
                     ] {
                         let idx = idx as u64;
-                        words[(idx >> 6) as usize] |= 1 << (idx & 63);
+                        // SAFETY: every index is below m, and `words` holds ⌈m / 64⌉ words
+                        // (asserted).
+                        unsafe { *words.get_unchecked_mut((idx >> 6) as usize) |= 1 << (idx & 63) };
                     }
                 }
                 continue;
@@ -338,60 +393,4 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::strategy::Strategy;
-    use crate::testutil::splitmix64;
-
-    /// `remainder` against `%` for the edges of its range of m and of x.
-    #[test]
-    fn remainders_are_exact_over_the_whole_range() {
-        if !crate::kernels::Kernel::Avx2.supported() {
-            return;
-        }
-        let mut state = 7;
-        let mut divisors = vec![
-            MIN_BITS,
-            MIN_BITS + 1,
-            143_808,
-            1 << 21,
-            MAX_BITS - 1,
-            MAX_BITS,
-        ];
-        divisors.extend((0..20).map(|_| MIN_BITS + splitmix64(&mut state) % (MAX_BITS - MIN_BITS)));
-        for m in divisors {
-            let indexer = Indexer::new(m, 3, Strategy::Murmur128Mitz64);
-            let mut xs = vec![0, 1, m - 1, m, m + 1, (1 << 63) - 1, (1 << 63) - m];
-            for q in [1u64, 1 << 20, ((1u64 << 63) - 1) / m] {
-                xs.extend([q * m - 1, q * m, q * m + 1, q * m + m - 1]);
-            }
-            xs.extend((0..4_000).map(|_| splitmix64(&mut state) >> 1));
-            xs.retain(|&x| x < 1 << 63);
-            for chunk in xs.chunks(4 * GROUPS) {
-                let mut lanes = [0u64; 4 * GROUPS];
-                lanes[..chunk.len()].copy_from_slice(chunk);
-                // SAFETY: the CPU has AVX2 (checked above).
-                let got = unsafe { remainders(&indexer, &lanes) };
-                for (j, &x) in chunk.iter().enumerate() {
-                    assert_eq!(got[j], x % m, "{x} mod {m}");
-                }
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn remainders(indexer: &Indexer, lanes: &[u64; 4 * GROUPS]) -> [u64; 4 * GROUPS] {
-        let c = consts(indexer);
-        // SAFETY: four u64s at 4 · g of a 16-slot array.
-        let x = std::array::from_fn(|g| unsafe {
-            _mm256_loadu_si256(lanes.as_ptr().add(4 * g).cast())
-        });
-        let r = remainder(x, &c);
-        let mut out = [0u64; 4 * GROUPS];
-        for (g, r) in r.iter().enumerate() {
-            // SAFETY: four u64s at 4 · g of a 16-slot array.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * g).cast(), *r) };
-        }
-        out
-    }
-}
+mod tests;

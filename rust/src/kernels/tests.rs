@@ -132,6 +132,60 @@ fn every_kernel_agrees_with_the_reference() {
     }
 }
 
+/// The screened queries' edges: batches of all hits (every key survives the screen, a pass's
+/// survivors fill it), all misses and mixes, lengths around the screen's threshold and its
+/// passes, k at and below the probes screened, the smallest and largest cache-resident filters.
+#[test]
+fn every_kernel_agrees_with_the_reference_on_screened_edges() {
+    let mut state = 53;
+    for (num_bits, num_hashes) in [
+        (4_096, 1),
+        (4_096, 2),
+        (8_192, 3),
+        (143_808, 10),
+        ((1 << 21) - 64, 7),
+    ] {
+        let shape = Shape {
+            num_bits,
+            num_hashes,
+        };
+        let strategy = Strategy::Murmur128Mitz64;
+        let put: Vec<u64> = (0..num_bits / 16).map(|_| splitmix64(&mut state)).collect();
+        let reference = BloomFilter::with_shape(shape, strategy)
+            .unwrap()
+            .on_kernel(Kernel::Scalar);
+        put.iter().for_each(|&k| {
+            reference.put(k);
+        });
+        for kernel in available() {
+            let f = BloomFilter::with_shape(shape, strategy)
+                .unwrap()
+                .on_kernel(kernel);
+            f.put_all(&put);
+            assert!(f == reference, "{kernel} m={num_bits} k={num_hashes}");
+            for len in [31, 32, 33, 255, 256, 257, 511, 513, 1_000] {
+                let hits: Vec<u64> = (0..len)
+                    .map(|_| put[splitmix64(&mut state) as usize % put.len()])
+                    .collect();
+                let misses: Vec<u64> = (0..len).map(|_| splitmix64(&mut state)).collect();
+                for probe in [hits, misses, mixed(&put, len, &mut state)] {
+                    let context = format!("{kernel} m={num_bits} k={num_hashes} len {len}");
+                    let single: Vec<bool> =
+                        probe.iter().map(|&k| reference.might_contain(k)).collect();
+                    assert_eq!(f.might_contain_all(&probe), single, "{context}");
+                    let absent: Vec<u64> = probe
+                        .iter()
+                        .zip(&single)
+                        .filter(|&(_, &p)| !p)
+                        .map(|(&k, _)| k)
+                        .collect();
+                    assert_eq!(f.retain_absent(&probe), absent, "{context}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_kernel_agrees_with_the_reference_on_counting_filters() {
     let mut state = 77;
