@@ -2,17 +2,17 @@
 //! unlike wall time, does not grow when other processes share the cores:
 //!
 //! ```text
-//! kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches>
+//! kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches> [blocked]
 //! ```
 //!
 //! builds the filter Guava's sizing gives (n, p) (fastbloom: the same m and k), fills it with
 //! n seeded keys (queries) and runs `batches` batches of `batch` keys from a 50/50 mix of keys
 //! put and fresh ones (`might_contain_all_into`; puts: `put_all` of fresh keys, clearing the
-//! filter whenever n have gone in). Run it with `batches` and with 0, and divide the
+//! filter whenever n have gone in); `blocked` makes ours a `Strategy::Blocked` filter. Run it with `batches` and with 0, and divide the
 //! difference of the cycle counts by `batch · batches`. `SPARKBLOOM_KERNEL` picks our kernel.
 
-use sparkbloom::BloomFilter;
 use sparkbloom::testutil::splitmix64;
+use sparkbloom::{BloomFilter, Strategy};
 use std::hint::black_box;
 
 /// fastbloom's SipHash key, the benchmarks' (`rust/benches/filter.rs`).
@@ -20,9 +20,14 @@ const FASTBLOOM_SEED: u128 = 0x5eed_b100_f11e_7e55_0000_0000_0000_0001;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [which, op, n, p, batch, batches] = &args[..] else {
+    let (args, strategy) = match &args[..] {
+        [rest @ .., last] if last == "blocked" => (rest, Strategy::Blocked),
+        all => (all, Strategy::Murmur128Mitz64),
+    };
+    let [which, op, n, p, batch, batches] = args else {
         eprintln!(
-            "usage: kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches>"
+            "usage: kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches> \
+             [blocked]"
         );
         std::process::exit(2);
     };
@@ -30,7 +35,7 @@ fn main() {
     let p: f64 = p.parse().expect("p");
     let batch: usize = batch.parse().expect("batch");
     let batches: usize = batches.parse().expect("batches");
-    let ours = BloomFilter::new(n, p).expect("shape");
+    let ours = BloomFilter::with_strategy(n, p, strategy).expect("shape");
     let mut fast = fastbloom::BloomFilter::with_num_bits(ours.num_bits() as usize)
         .seed(&FASTBLOOM_SEED)
         .hashes(ours.num_hashes());

@@ -134,20 +134,21 @@ pub(crate) fn as_mut_u64(words: &mut [AtomicU64]) -> &mut [u64] {
     unsafe { &mut *(std::ptr::from_mut::<[AtomicU64]>(words) as *mut [u64]) }
 }
 
-/// Hints the CPU to fetch word `i` (if there is one) into cache.
+/// Hints the CPU to fetch word `i` (if there is one) into cache: of the words, or of any
+/// slice (a batch's keys ahead of the ones being hashed).
 #[inline(always)]
-pub(crate) fn prefetch(words: &[AtomicU64], i: usize) {
+pub(crate) fn prefetch<T>(items: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(word) = words.get(i) {
+    if let Some(word) = items.get(i) {
         // SAFETY: prefetch never faults and the address is inside the array anyway.
         unsafe {
             std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                word.as_ptr() as *const i8
+                std::ptr::from_ref(word).cast::<i8>(),
             )
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (words, i);
+    let _ = (items, i);
 }
 
 #[cfg(test)]

@@ -42,14 +42,23 @@ impl BloomFilter {
     fn for_each_block(&self, keys: &[u64], mut visit: impl FnMut(usize, u64, u64)) {
         const CHUNK: usize = 8;
         const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
+        // Chunks ahead of the one hashed whose keys' line is prefetched (filters beyond cache):
+        // a batch cut from a pool larger than cache streams its keys from memory, and their
+        // loads otherwise wait behind the blocks' misses (the hardware's stream prefetch does
+        // not keep up). Eight chunks: 64 keys, eight lines, ahead.
+        const KEY_CHUNKS_AHEAD: usize = 8;
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.plan.prefetch;
         // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
         // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
         let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
         let vector = self.plan.kernel == Kernel::Avx512;
-        // Hashes the keys of chunk `c` into `slots`, prefetching their blocks.
+        // Hashes the keys of chunk `c` into `slots`, prefetching their blocks (and the keys
+        // KEY_CHUNKS_AHEAD chunks on) beyond cache.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
+            if prefetch {
+                crate::atomic_words::prefetch(keys, (c + KEY_CHUNKS_AHEAD) * CHUNK);
+            }
             let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
             let chunk = &chunk[..chunk.len().min(CHUNK)];
             let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);

@@ -103,7 +103,7 @@ fn every_kernel_agrees_with_the_reference() {
                 }
                 assert!(f.put_all_bytes(PackedBytes::new(&data, &ends).unwrap()));
                 assert!(f == reference, "{context}: the bits the reference sets");
-                for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 300, 4099] {
+                for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 71, 72, 73, 300, 4099] {
                     let probe = mixed(&put, len, &mut state);
                     let single: Vec<bool> =
                         probe.iter().map(|&k| reference.might_contain(k)).collect();
