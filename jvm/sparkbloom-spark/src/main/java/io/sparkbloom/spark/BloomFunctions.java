@@ -63,12 +63,12 @@ public final class BloomFunctions {
    * SQL {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT> | ARRAY<INT>) ->
    * ARRAY<BIGINT>}.
    */
-  public static final String RETAIN_ABSENT = "sparkbloom_retain_absent";
+  public static final String RETAIN_ABSENT = RetainAbsentExpression.NAME;
   /**
    * SQL {@code sparkbloom_build_per_key(item BIGINT | INT, p DOUBLE) -> BINARY} (aggregate): each
    * group's filter sized for its own distinct item count at p ({@link Sizing#perKeyCount}).
    */
-  public static final String BUILD_PER_KEY = "sparkbloom_build_per_key";
+  public static final String BUILD_PER_KEY = BuildPerKeyAggregate.NAME;
   /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | STRING) -> BOOLEAN}. */
   public static final String MIGHT_CONTAIN = "sparkbloom_might_contain";
   /** SQL {@code sparkbloom_build_string(item STRING, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */

@@ -1,6 +1,5 @@
 package io.sparkbloom.spark.sql;
 
-import io.sparkbloom.spark.BloomFunctions;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -29,6 +28,8 @@ import org.apache.spark.sql.types.NullType;
 public final class BuildPerKeyAggregate extends TypedImperativeAggregate<PerKeyItems>
     implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
+  /** The SQL name ({@code BloomFunctions.BUILD_PER_KEY}). */
+  public static final String NAME = "sparkbloom_build_per_key";
 
   private final Expression item;
   private final Expression p;
@@ -69,13 +70,13 @@ public final class BuildPerKeyAggregate extends TypedImperativeAggregate<PerKeyI
     if (item instanceof BoundReference) {
       int ordinal = ((BoundReference) item).ordinal();
       if (!input.isNullAt(ordinal)) {
-        buffer.add(CatalystLongs.reader(type, BloomFunctions.BUILD_PER_KEY, "item").at(input, ordinal));
+        buffer.add(CatalystLongs.reader(type, NAME, "item").at(input, ordinal));
       }
       return buffer;
     }
     Object value = item.eval(input);
     if (value != null) {
-      buffer.add(SqlItems.integral(value, BloomFunctions.BUILD_PER_KEY, "item"));
+      buffer.add(SqlItems.integral(value, NAME, "item"));
     }
     return buffer;
   }
@@ -86,7 +87,7 @@ public final class BuildPerKeyAggregate extends TypedImperativeAggregate<PerKeyI
     }
     Object value = p.eval(input);
     if (value == null) {
-      throw new IllegalArgumentException(BloomFunctions.BUILD_PER_KEY + "(item, p): p must not be null");
+      throw new IllegalArgumentException(NAME + "(item, p): p must not be null");
     }
     double v = value instanceof Decimal ? ((Decimal) value).toDouble() : ((Number) value).doubleValue();
     if (p.foldable()) {
@@ -127,7 +128,7 @@ public final class BuildPerKeyAggregate extends TypedImperativeAggregate<PerKeyI
 
   @Override
   public String prettyName() {
-    return BloomFunctions.BUILD_PER_KEY;
+    return NAME;
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
-import io.sparkbloom.spark.BloomFunctions;
 import io.sparkbloom.spark.Sizing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -76,7 +75,7 @@ final class PerKeyItems {
     double p = in.getDouble();
     int n = in.getInt();
     if (n < 0 || 12L + 8L * n != bytes.length) {
-      throw new IllegalStateException(BloomFunctions.BUILD_PER_KEY + ": a partial buffer of "
+      throw new IllegalStateException(BuildPerKeyAggregate.NAME + ": a partial buffer of "
           + bytes.length + " bytes does not hold " + n + " items");
     }
     PerKeyItems b = new PerKeyItems();

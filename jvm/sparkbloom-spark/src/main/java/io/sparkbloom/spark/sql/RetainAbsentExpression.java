@@ -2,7 +2,6 @@ package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
-import io.sparkbloom.spark.BloomFunctions;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
@@ -22,7 +21,7 @@ import org.apache.spark.sql.types.DataTypes;
  * way, where the {@code ScalaUDF} form converts every candidate to a {@code Long} in a Scala
  * {@code Seq} and back.
  *
- * <p>Same answers as {@link BloomFunctions.RetainAbsent}: null candidates give null; null
+ * <p>Same answers as {@code BloomFunctions.RetainAbsent}: null candidates give null; null
  * elements are dropped; a null filter (a key with no history) keeps every candidate; order is
  * kept. The argument types are checked when the call is built ({@link SqlFunction}, {@link
  * SqlArgumentCheck}); the element type is read from the resolved candidates here.
@@ -33,6 +32,8 @@ import org.apache.spark.sql.types.DataTypes;
 public final class RetainAbsentExpression extends Expression
     implements CodegenFallback, java.io.Serializable {
   private static final long serialVersionUID = 1L;
+  /** The SQL name ({@code BloomFunctions.RETAIN_ABSENT}). */
+  public static final String NAME = "sparkbloom_retain_absent";
   private static final ArrayType RESULT = DataTypes.createArrayType(DataTypes.LongType, false);
 
   private final Expression filter;
@@ -61,7 +62,7 @@ public final class RetainAbsentExpression extends Expression
 
   @Override
   public String prettyName() {
-    return BloomFunctions.RETAIN_ABSENT;
+    return NAME;
   }
 
   @Override
@@ -71,7 +72,7 @@ public final class RetainAbsentExpression extends Expression
       return null;
     }
     long[] keys = CatalystLongs.withoutNulls(array, (ArrayType) candidates.dataType(),
-        BloomFunctions.RETAIN_ABSENT);
+        NAME);
     byte[] bytes = (byte[]) filter.eval(row);
     if (bytes != null && keys.length > 0) {
       keys = retainAbsent(bytes, keys);
@@ -84,7 +85,7 @@ public final class RetainAbsentExpression extends Expression
     try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
       return f.retainAbsent(keys);
     } catch (CorruptFilterException e) {
-      throw new IllegalArgumentException(BloomFunctions.RETAIN_ABSENT + ": not a sparkbloom filter ("
+      throw new IllegalArgumentException(NAME + ": not a sparkbloom filter ("
           + e.getMessage() + ")", e);
     }
   }
