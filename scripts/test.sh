@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
-#         disabled), doc tests, benches compile.
+#         disabled), doc tests, each benchmark run once.
 #   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration
 #         on local[2], all of it on Spark 4.1.3 / Scala 2.13, a subset on Spark 3.5.9 / Scala
 #         2.12; Redis client and push against private redis-server instances, installed from
 #         Debian's redis-server package when missing), JMH benchmarks compile.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
-#   Fuzz: 10 s of libFuzzer per decoder (where a nightly toolchain is installed).
+#   Fuzz: 5 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
 #            SPARKBLOOM_SKIP_PYSPARK=1).
 #   Python interop: Guava 33, Spark's sketch, sparkbloom-redis (a real redis-server) and a PySpark
@@ -122,7 +122,8 @@ rust_lint() {
 }
 
 rust_tests() {
-  cargo test --locked --all-targets && cargo test --locked --doc || return 1
+  # Every target but the benches, which rust-benches-compile builds (release profile) and runs once.
+  cargo test --locked --lib --bins --tests --examples && cargo test --locked --doc || return 1
   # Again once per other kernel this CPU runs (the library lists them, and the one it selects
   # unasked, which the run above has just tested), so every batch path other CPUs take is tested
   # too; a named kernel's run fails unless that kernel is the one selected.
@@ -147,7 +148,8 @@ rust_tests() {
 # does not need them) the bench profile is the release profile: the dependencies compiled here are
 # the ones jvm-tests' `cargo build --release` links, and its CLI build finds itself done.
 rust_benches_compile() {
-  CARGO_PROFILE_BENCH_DEBUG=0 cargo bench --locked --no-run
+  # --test: criterion runs each benchmark once, a check that the fixtures and peers still work.
+  CARGO_PROFILE_BENCH_DEBUG=0 cargo bench --locked --bench '*' -- --test
 }
 
 golden_regenerates() {
@@ -167,9 +169,9 @@ fuzz_smoke() {
     echo "no nightly Rust toolchain installed: fuzz smoke run skipped (scripts/fuzz.sh runs it)"
     return 0
   fi
-  # 10 s from the golden files is tens of thousands of inputs per decoder: a smoke test that a
+  # 5 s from the golden files is thousands of inputs per decoder: a smoke test that a
   # decoder change did not open a shallow crash; scripts/fuzz.sh runs the long campaigns.
-  scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-10}"
+  scripts/fuzz.sh "${SPARKBLOOM_FUZZ_SECONDS:-5}"
 }
 
 # sparkbloom-redis's tests start private redis-server instances (Debian package redis-server).
