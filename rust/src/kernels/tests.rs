@@ -42,6 +42,26 @@ fn mixed(put: &[u64], len: usize, state: &mut u64) -> Vec<u64> {
         .collect()
 }
 
+/// Asserts that `f`'s batch answers for `probe` (`might_contain_all`, and `retain_absent` in
+/// order) are the reference's single-key answers; returns those answers.
+fn answers_match(
+    f: &BloomFilter,
+    reference: &BloomFilter,
+    probe: &[u64],
+    context: &str,
+) -> Vec<bool> {
+    let single: Vec<bool> = probe.iter().map(|&k| reference.might_contain(k)).collect();
+    assert_eq!(f.might_contain_all(probe), single, "{context}");
+    let absent: Vec<u64> = probe
+        .iter()
+        .zip(&single)
+        .filter(|&(_, &p)| !p)
+        .map(|(&k, _)| k)
+        .collect();
+    assert_eq!(f.retain_absent(probe), absent, "{context}");
+    single
+}
+
 #[test]
 fn every_kernel_agrees_with_the_reference() {
     let large = VECTOR_PREFETCH_MIN_BYTES as u64 * 8 + 64 * 3;
@@ -105,17 +125,9 @@ fn every_kernel_agrees_with_the_reference() {
                 assert!(f == reference, "{context}: the bits the reference sets");
                 for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 71, 72, 73, 300, 4099] {
                     let probe = mixed(&put, len, &mut state);
-                    let single: Vec<bool> =
-                        probe.iter().map(|&k| reference.might_contain(k)).collect();
+                    let single =
+                        answers_match(&f, &reference, &probe, &format!("{context} len {len}"));
                     assert!(single.iter().step_by(2).all(|&p| p), "no false negatives");
-                    assert_eq!(f.might_contain_all(&probe), single, "{context} len {len}");
-                    let absent: Vec<u64> = probe
-                        .iter()
-                        .zip(&single)
-                        .filter(|&(_, &p)| !p)
-                        .map(|(&k, _)| k)
-                        .collect();
-                    assert_eq!(f.retain_absent(&probe), absent, "{context} len {len}");
                 }
                 let single: Vec<bool> = probe_bytes
                     .iter()
@@ -170,16 +182,7 @@ fn every_kernel_agrees_with_the_reference_on_screened_edges() {
                 let misses: Vec<u64> = (0..len).map(|_| splitmix64(&mut state)).collect();
                 for probe in [hits, misses, mixed(&put, len, &mut state)] {
                     let context = format!("{kernel} m={num_bits} k={num_hashes} len {len}");
-                    let single: Vec<bool> =
-                        probe.iter().map(|&k| reference.might_contain(k)).collect();
-                    assert_eq!(f.might_contain_all(&probe), single, "{context}");
-                    let absent: Vec<u64> = probe
-                        .iter()
-                        .zip(&single)
-                        .filter(|&(_, &p)| !p)
-                        .map(|(&k, _)| k)
-                        .collect();
-                    assert_eq!(f.retain_absent(&probe), absent, "{context}");
+                    answers_match(&f, &reference, &probe, &context);
                 }
             }
         }
