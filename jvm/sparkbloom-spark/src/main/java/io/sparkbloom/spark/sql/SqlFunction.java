@@ -18,9 +18,9 @@ import scala.runtime.AbstractFunction1;
 /**
  * One sparkbloom SQL function as a session extension injects it: its name, its description
  * ({@code DESCRIBE FUNCTION}), the types of its arguments, and what evaluates it: a typed
- * Catalyst expression where the function has one ({@link RetainAbsentExpression}, {@link
- * BuildPerKeyAggregate}), else the UDF or aggregate's expression as {@code spark.udf().register}
- * would make it. {@link #build} checks the call at analysis time (argument count, then each
+ * Catalyst expression where the function has one ({@link BuildAggregate}, {@link
+ * RetainAbsentExpression}, {@link MightContainExpression}), else the UDF or aggregate's expression
+ * as {@code spark.udf().register} would make it. {@link #build} checks the call at analysis time (argument count, then each
  * resolved argument's type) and returns that expression; {@code BloomFunctions.register} builds
  * the same ones ({@link #typed}), so a query sees the same function either way.
  */
