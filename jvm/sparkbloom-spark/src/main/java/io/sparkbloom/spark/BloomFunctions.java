@@ -3,6 +3,7 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
 import io.sparkbloom.spark.sql.BuildAggregate;
+import io.sparkbloom.spark.sql.BuildArrayExpression;
 import io.sparkbloom.spark.sql.CoreJarCheck;
 import io.sparkbloom.spark.sql.MightContainExpression;
 import io.sparkbloom.spark.sql.RetainAbsentExpression;
@@ -79,17 +80,23 @@ public final class BloomFunctions {
    * ARRAY<STRING>}.
    */
   public static final String RETAIN_ABSENT_STRING = RetainAbsentExpression.STRING_NAME;
+  /**
+   * SQL {@code sparkbloom_build_array(items ARRAY<BIGINT | INT | STRING>, p DOUBLE) -> BINARY} and
+   * {@code sparkbloom_build_array(items, n BIGINT, p DOUBLE)} (scalar): one filter per row from
+   * the row's array, sized per key as {@value #BUILD_PER_KEY} sizes a group, or for n items.
+   */
+  public static final String BUILD_ARRAY = BuildArrayExpression.NAME;
 
   // ---- registration (SQL, PySpark) -----------------------------------------------------------
 
   /**
    * Registers {@value #BUILD}, {@value #BUILD_PER_KEY}, {@value #RETAIN_ABSENT}, {@value
-   * #MIGHT_CONTAIN}, {@value #BUILD_STRING} and {@value #RETAIN_ABSENT_STRING}
-   * as temporary functions of {@code spark}'s session. From PySpark:
+   * #MIGHT_CONTAIN}, {@value #BUILD_STRING}, {@value #RETAIN_ABSENT_STRING} and {@value
+   * #BUILD_ARRAY} as temporary functions of {@code spark}'s session. From PySpark:
    * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
    * {@code sparkbloom.register(spark)} with the Python package. Each is built as the typed
    * Catalyst expression the session extension injects ({@code BuildAggregate}, {@code
-   * RetainAbsentExpression}, {@code MightContainExpression}), not
+   * RetainAbsentExpression}, {@code MightContainExpression}, {@code BuildArrayExpression}), not
    * as the UDF that the matching getter here ({@link #buildSqlUdaf} and the others) returns.
    *
    * @throws IllegalStateException if the core jar is not on the classpath (checked here rather
@@ -120,6 +127,7 @@ public final class BloomFunctions {
         new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.STRING, -1, -1,
             " (for integer candidates call " + RETAIN_ABSENT + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
+    SqlArgumentCheck.register(spark, BuildArrayExpression.function());
   }
 
   /**
@@ -177,6 +185,20 @@ public final class BloomFunctions {
    */
   public static Column mightContain(Column filter, Column item) {
     return MightContainExpression.column(filter, item);
+  }
+
+  /**
+   * One filter per row from the row's array of items (bigint, int or string), sized for its
+   * distinct items at {@code fpp} as {@value #BUILD_PER_KEY} sizes a group: SQL's {@value
+   * #BUILD_ARRAY}{@code (items, p)}.
+   */
+  public static Column buildArray(Column items, double fpp) {
+    return BuildArrayExpression.column(items, functions.lit(fpp));
+  }
+
+  /** As {@link #buildArray(Column, double)}, every filter sized for {@code expectedInsertions} items. */
+  public static Column buildArray(Column items, long expectedInsertions, double fpp) {
+    return BuildArrayExpression.column(items, functions.lit(expectedInsertions), functions.lit(fpp));
   }
 
   /** The aggregate behind {@link #build}, e.g. for {@code spark.udf().register}. */

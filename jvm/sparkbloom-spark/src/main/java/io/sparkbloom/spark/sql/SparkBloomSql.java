@@ -18,7 +18,7 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Every sparkbloom SQL function, as {@link io.sparkbloom.spark.SparkBloomExtensions} injects them
- * into each session: the six of {@link BloomFunctions} and the two filter-level functions
+ * into each session: the seven of {@link BloomFunctions} and the two filter-level functions
  * defined here, {@value #MERGE} and {@value #COUNT} (also usable from the DataFrame API through
  * {@link #merge} and {@link #approximateCount}).
  */
@@ -63,6 +63,7 @@ public final class SparkBloomSql {
                 + " seen, order kept; a null filter keeps them all.",
             RetainAbsentExpression.class, BloomFunctions::retainAbsentStringsUdf,
             args -> new RetainAbsentExpression(args.get(0), args.get(1), true), BINARY, STRING_ARRAY),
+        BuildArrayExpression.function(),
         new SqlFunction(MERGE,
             "_FUNC_(filter) - Aggregate: the union (bitwise OR) of the group's filters, which must"
                 + " have the same shape (built with the same n and p); nulls skipped.",

@@ -14,7 +14,8 @@
  * sparkbloom_count} ({@link io.sparkbloom.spark.sql.ApproximateCount}). The build, query and
  * retain-absent functions run as typed Catalyst expressions ({@link
  * io.sparkbloom.spark.sql.BuildAggregate}, {@link io.sparkbloom.spark.sql.RetainAbsentExpression},
- * {@link io.sparkbloom.spark.sql.MightContainExpression}) that read Spark's internal rows and arrays in
+ * {@link io.sparkbloom.spark.sql.MightContainExpression}, {@link
+ * io.sparkbloom.spark.sql.BuildArrayExpression}) that read Spark's internal rows and arrays in
  * place, integers as {@code long}s ({@link io.sparkbloom.spark.sql.CatalystLongs}). Compiled from
  * the same sources for Spark 4 / Scala 2.13 and Spark 3.5 / Scala 2.12.
  */

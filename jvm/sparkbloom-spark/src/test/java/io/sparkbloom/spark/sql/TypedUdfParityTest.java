@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * expressions against their UDF forms, registered in the same sessions under other names: the
  * same filter bytes and answers, in a session with the extension ("extension") and in one where
  * {@code BloomFunctions.register} replaced them ("register"), with generated and interpreted
- * evaluation; the same null rules and errors.
+ * evaluation; the same null rules and errors. {@code sparkbloom_build_array} is tested in {@link
+ * BuildArrayTest}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypedUdfParityTest {
