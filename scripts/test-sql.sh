@@ -42,7 +42,8 @@ trap cleanup EXIT
 
 # The dedup in SQL only: u1 has seen items 1..1000, u2 items 1001..2000, u3 nothing; the filters
 # go through a Parquet table (user, filter BINARY). Expected: each user's candidates minus the
-# items they have seen (5 for u1, 1500 for u2), order kept.
+# items they have seen (5 for u1, 1500 for u2), order kept; then a filter built from an array is
+# the one the aggregate builds from the same items as rows.
 cat > "$WORK/dedup.sql" <<'SQL'
 CREATE TEMPORARY VIEW history AS
   SELECT IF(id <= 1000, 'u1', 'u2') AS user, id AS item FROM range(1, 2001);
@@ -56,8 +57,11 @@ SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) AS fresh
 SELECT 'merged', sparkbloom_might_contain(m, 1), sparkbloom_might_contain(m, 2000)
   FROM (SELECT sparkbloom_merge(filter) AS m FROM
     (SELECT sparkbloom_build(item, 4000, 0.001) AS filter FROM history GROUP BY user));
+SELECT 'array', sparkbloom_build_array(array(1L, 2L, NULL, 2L), 0.001)
+    = (SELECT sparkbloom_build_per_key(id, 0.001) FROM range(1, 3)),
+  sparkbloom_might_contain(sparkbloom_build_array(array('a', 'b'), 0.001), 'a');
 SQL
-printf 'u1\t[1500,2001,3000]\nu2\t[5,2002]\nu3\t[7]\nmerged\ttrue\ttrue\n' > "$WORK/expected.txt"
+printf 'u1\t[1500,2001,3000]\nu2\t[5,2002]\nu3\t[7]\nmerged\ttrue\ttrue\narray\ttrue\ttrue\n' > "$WORK/expected.txt"
 
 # The launchers' own lookup runs the python3 on PATH, which may not see the venv's pyspark.
 spark_home() {

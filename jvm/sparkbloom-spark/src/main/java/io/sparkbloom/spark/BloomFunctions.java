@@ -2,8 +2,10 @@ package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
-import io.sparkbloom.spark.sql.BuildPerKeyAggregate;
+import io.sparkbloom.spark.sql.BuildAggregate;
+import io.sparkbloom.spark.sql.BuildArrayExpression;
 import io.sparkbloom.spark.sql.CoreJarCheck;
+import io.sparkbloom.spark.sql.MightContainExpression;
 import io.sparkbloom.spark.sql.RetainAbsentExpression;
 import io.sparkbloom.spark.sql.RetainAbsentUdf;
 import io.sparkbloom.spark.sql.SqlArgumentCheck;
@@ -58,7 +60,7 @@ public final class BloomFunctions {
   private BloomFunctions() {}
 
   /** SQL {@code sparkbloom_build(item BIGINT | INT, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
-  public static final String BUILD = "sparkbloom_build";
+  public static final String BUILD = BuildAggregate.FIXED;
   /**
    * SQL {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT> | ARRAY<INT>) ->
    * ARRAY<BIGINT>}.
@@ -68,27 +70,34 @@ public final class BloomFunctions {
    * SQL {@code sparkbloom_build_per_key(item BIGINT | INT, p DOUBLE) -> BINARY} (aggregate): each
    * group's filter sized for its own distinct item count at p ({@link Sizing#perKeyCount}).
    */
-  public static final String BUILD_PER_KEY = BuildPerKeyAggregate.NAME;
+  public static final String BUILD_PER_KEY = BuildAggregate.PER_KEY;
   /** SQL {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | STRING) -> BOOLEAN}. */
-  public static final String MIGHT_CONTAIN = "sparkbloom_might_contain";
+  public static final String MIGHT_CONTAIN = MightContainExpression.NAME;
   /** SQL {@code sparkbloom_build_string(item STRING, n BIGINT, p DOUBLE) -> BINARY} (aggregate). */
-  public static final String BUILD_STRING = "sparkbloom_build_string";
+  public static final String BUILD_STRING = BuildAggregate.FIXED_STRING;
   /**
    * SQL {@code sparkbloom_retain_absent_string(filter BINARY, candidates ARRAY<STRING>) ->
    * ARRAY<STRING>}.
    */
-  public static final String RETAIN_ABSENT_STRING = "sparkbloom_retain_absent_string";
+  public static final String RETAIN_ABSENT_STRING = RetainAbsentExpression.STRING_NAME;
+  /**
+   * SQL {@code sparkbloom_build_array(items ARRAY<BIGINT | INT | STRING>, p DOUBLE) -> BINARY} and
+   * {@code sparkbloom_build_array(items, n BIGINT, p DOUBLE)} (scalar): one filter per row from
+   * the row's array, sized per key as {@value #BUILD_PER_KEY} sizes a group, or for n items.
+   */
+  public static final String BUILD_ARRAY = BuildArrayExpression.NAME;
 
   // ---- registration (SQL, PySpark) -----------------------------------------------------------
 
   /**
-   * Registers {@value #BUILD}, {@value #RETAIN_ABSENT}, {@value #MIGHT_CONTAIN}, {@value
-   * #BUILD_STRING} and {@value #RETAIN_ABSENT_STRING} as temporary functions of {@code spark}'s session. From PySpark:
+   * Registers {@value #BUILD}, {@value #BUILD_PER_KEY}, {@value #RETAIN_ABSENT}, {@value
+   * #MIGHT_CONTAIN}, {@value #BUILD_STRING}, {@value #RETAIN_ABSENT_STRING} and {@value
+   * #BUILD_ARRAY} as temporary functions of {@code spark}'s session. From PySpark:
    * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
-   * {@code sparkbloom.register(spark)} with the Python package. {@value #BUILD_PER_KEY} and
-   * {@value #RETAIN_ABSENT} are built as the typed Catalyst expressions the session extension
-   * injects ({@code BuildPerKeyAggregate}, {@code RetainAbsentExpression}), not as the UDFs that
-   * {@link #buildPerKeySqlUdaf} and {@link #retainAbsentUdf} return.
+   * {@code sparkbloom.register(spark)} with the Python package. Each is built as the typed
+   * Catalyst expression the session extension injects ({@code BuildAggregate}, {@code
+   * RetainAbsentExpression}, {@code MightContainExpression}, {@code BuildArrayExpression}), not
+   * as the UDF that the matching getter here ({@link #buildSqlUdaf} and the others) returns.
    *
    * @throws IllegalStateException if the core jar is not on the classpath (checked here rather
    *     than at the first query)
@@ -98,22 +107,27 @@ public final class BloomFunctions {
     String integralNote = " (for string items call " + BUILD_STRING + "; cast whole-number values"
         + " of another type to bigint explicitly)";
     SqlArgumentCheck.register(spark, BUILD, buildSqlUdaf(),
-        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, 1, 2, integralNote));
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, 1, 2, integralNote),
+        3, args -> new BuildAggregate(BUILD, args));
     SqlArgumentCheck.register(spark, BUILD_PER_KEY, buildPerKeySqlUdaf(),
         new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, integralNote),
-        2, args -> new BuildPerKeyAggregate(args.get(0), args.get(1)));
+        2, args -> new BuildAggregate(BUILD_PER_KEY, args));
     SqlArgumentCheck.register(spark, RETAIN_ABSENT, retainAbsentUdf(),
         new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.INTEGRAL, -1, -1,
             " (for array<string> candidates call " + RETAIN_ABSENT_STRING + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1)));
     SqlArgumentCheck.register(spark, MIGHT_CONTAIN, mightContainUdf(),
-        new SqlArgumentCheck.Rule(1, false, SqlArgumentCheck.Items.INTEGRAL_OR_STRING, -1, -1, ""));
+        new SqlArgumentCheck.Rule(1, false, SqlArgumentCheck.Items.INTEGRAL_OR_STRING, -1, -1, ""),
+        2, args -> new MightContainExpression(args.get(0), args.get(1)));
     SqlArgumentCheck.register(spark, BUILD_STRING, buildStringsSqlUdaf(),
         new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.STRING, 1, 2,
-            " (for integer items call " + BUILD + ")"));
+            " (for integer items call " + BUILD + ")"),
+        3, args -> new BuildAggregate(BUILD_STRING, args));
     SqlArgumentCheck.register(spark, RETAIN_ABSENT_STRING, retainAbsentStringsUdf(),
         new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.STRING, -1, -1,
-            " (for integer candidates call " + RETAIN_ABSENT + ")"));
+            " (for integer candidates call " + RETAIN_ABSENT + ")"),
+        2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
+    SqlArgumentCheck.register(spark, BuildArrayExpression.function());
   }
 
   /**
@@ -157,23 +171,40 @@ public final class BloomFunctions {
         .withName(BUILD_PER_KEY);
   }
 
-  /** The candidates (array of bigint) that the filter (binary) has definitely not seen, order kept. */
+  /**
+   * The candidates (array of bigint or int) that the filter (binary) has definitely not seen,
+   * order kept: the typed expression of SQL's {@value #RETAIN_ABSENT}.
+   */
   public static Column retainAbsent(Column filter, Column candidates) {
-    return retainAbsentUdf().apply(filter, candidates);
+    return RetainAbsentExpression.column(filter, candidates, false);
   }
 
   /**
    * Whether the filter (binary) might contain the item ({@code int}, {@code bigint} or {@code
-   * string}): false means definitely not.
+   * string}): false means definitely not. The typed expression of SQL's {@value #MIGHT_CONTAIN}.
    */
   public static Column mightContain(Column filter, Column item) {
-    return mightContainUdf().apply(filter, item);
+    return MightContainExpression.column(filter, item);
+  }
+
+  /**
+   * One filter per row from the row's array of items (bigint, int or string), sized for its
+   * distinct items at {@code fpp} as {@value #BUILD_PER_KEY} sizes a group: SQL's {@value
+   * #BUILD_ARRAY}{@code (items, p)}.
+   */
+  public static Column buildArray(Column items, double fpp) {
+    return BuildArrayExpression.column(items, functions.lit(fpp));
+  }
+
+  /** As {@link #buildArray(Column, double)}, every filter sized for {@code expectedInsertions} items. */
+  public static Column buildArray(Column items, long expectedInsertions, double fpp) {
+    return BuildArrayExpression.column(items, functions.lit(expectedInsertions), functions.lit(fpp));
   }
 
   /** The aggregate behind {@link #build}, e.g. for {@code spark.udf().register}. */
   public static UserDefinedFunction buildUdaf(long expectedInsertions, double fpp) {
     return functions.udaf(new BuildAggregator(expectedInsertions, fpp), Encoders.LONG())
-        .withName("sparkbloom_build");
+        .withName(BUILD);
   }
 
   /** The three-argument SQL aggregate {@code (item, n, p)} registered as {@value #BUILD}. */
@@ -204,9 +235,12 @@ public final class BloomFunctions {
     return buildStringsUdaf(expectedInsertions, fpp).apply(item);
   }
 
-  /** The candidates (array of string) that the filter (binary) has definitely not seen, order kept. */
+  /**
+   * The candidates (array of string) that the filter (binary) has definitely not seen, order
+   * kept: the typed expression of SQL's {@value #RETAIN_ABSENT_STRING}.
+   */
   public static Column retainAbsentStrings(Column filter, Column candidates) {
-    return retainAbsentStringsUdf().apply(filter, candidates);
+    return RetainAbsentExpression.column(filter, candidates, true);
   }
 
   /** The aggregate behind {@link #buildStrings}. */

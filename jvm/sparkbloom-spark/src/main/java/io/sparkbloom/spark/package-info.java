@@ -34,7 +34,8 @@
  * {@code sparkbloom_build(item, n, p)}, {@code sparkbloom_retain_absent(filter, items)},
  * {@code sparkbloom_might_contain(filter, item)} (integer or string item), and for string items
  * {@code sparkbloom_build_string(item, n, p)}, {@code sparkbloom_retain_absent_string(filter,
- * items)}.
+ * items)}; {@code sparkbloom_build_array(items, p)} builds one filter per row from an array of
+ * items, with no {@code GROUP BY}.
  *
  * <h2>Serialization</h2>
  *

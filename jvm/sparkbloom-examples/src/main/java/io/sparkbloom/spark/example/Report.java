@@ -56,7 +56,7 @@ final class Report {
         ? " (each user's filter for its own distinct items)" : "") + "; Guava n=" + o.n + ", p=" + fmtP(o.p));
     out.println("sparkbloom: " + (o.sqlApi()
         ? "SQL (spark.sql.extensions=" + SparkBloomExtensions.class.getName() + "): "
-            + String.format(Locale.ROOT, SqlPipeline.QUERY_BUILD, SqlPipeline.buildCall(o))
+            + SqlPipeline.buildQuery(o, o.input == null)
             + " -> Parquet -> " + String.format(Locale.ROOT, SqlPipeline.QUERY_DEDUP, "<dir>")
         : o.plainJoin
         ? "the plain join shape: buildPerRecord -> saveAsObjectFile -> objectFile -> dedup (leftOuterJoin + retainAbsent)"

@@ -20,19 +20,28 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * sparkbloom through SQL only ({@code --api sql}), with the functions that {@code
  * spark.sql.extensions=io.sparkbloom.spark.SparkBloomExtensions} puts in every session: one
- * filter per user as a table {@code (user STRING, filter BINARY)} built by {@value
- * BloomFunctions#BUILD_PER_KEY} (or {@value BloomFunctions#BUILD} with {@code --sizing fixed}),
- * written as Parquet, read back, and the candidates deduped by a left join and {@value
- * BloomFunctions#RETAIN_ABSENT}. {@link #QUERY_BUILD} and {@link #QUERY_DEDUP} are the two
- * statements.
+ * filter per user as a table {@code (user STRING, filter BINARY)}, written as Parquet, read back,
+ * and the candidates deduped by a left join and {@value BloomFunctions#RETAIN_ABSENT}
+ * ({@link #QUERY_DEDUP}).
+ *
+ * <p>The build follows the shape of the history, as the RDD pipeline does. Generated history is
+ * already grouped per user, so it is a view of {@code (user, items ARRAY<BIGINT>)} and each row
+ * becomes its filter by {@value BloomFunctions#BUILD_ARRAY}, with no {@code GROUP BY} and no
+ * shuffle ({@link #QUERY_BUILD_ARRAYS}). History read from {@code --input} comes as {@code (user,
+ * item)} rows, grouped by the aggregate {@value BloomFunctions#BUILD_PER_KEY} (or {@value
+ * BloomFunctions#BUILD} with {@code --sizing fixed}) ({@link #QUERY_BUILD}).
  */
 final class SqlPipeline extends Pipeline {
-  /** The temporary view of the history as rows (user, item). */
+  /** The temporary view of the history as rows (user, item): history read from {@code --input}. */
   static final String HISTORY_VIEW = "sparkbloom_example_history";
+  /** The temporary view of the history as one row per user (user, items ARRAY&lt;BIGINT&gt;): generated history. */
+  static final String HISTORY_ARRAYS_VIEW = "sparkbloom_example_history_arrays";
   /** The temporary view of the candidates as rows (user, items ARRAY&lt;BIGINT&gt;). */
   static final String CANDIDATES_VIEW = "sparkbloom_example_candidates";
-  /** The build; %s is the aggregate call ({@link #buildCall}). */
+  /** The build from (user, item) rows; %s is the aggregate call ({@link #buildCall}). */
   static final String QUERY_BUILD = "SELECT user, %s AS filter FROM " + HISTORY_VIEW + " GROUP BY user";
+  /** The build from (user, items) rows, one filter per row; %s is the array call ({@link #buildCall}). */
+  static final String QUERY_BUILD_ARRAYS = "SELECT user, %s AS filter FROM " + HISTORY_ARRAYS_VIEW;
   /** The dedup; %s is the Parquet directory of the filters. */
   static final String QUERY_DEDUP = "SELECT c.user, " + BloomFunctions.RETAIN_ABSENT
       + "(f.filter, c.items) AS kept FROM " + CANDIDATES_VIEW + " c LEFT JOIN parquet.`%s` f"
@@ -41,6 +50,8 @@ final class SqlPipeline extends Pipeline {
   private final SparkSession spark;
   /** The data the views hold now, so that every run on the same data reuses them. */
   private DedupData viewsOf;
+  /** Whether the history view holds one array per user ({@link #HISTORY_ARRAYS_VIEW}). */
+  private boolean grouped;
   private Dataset<Row> history;
   private Dataset<Row> candidates;
 
@@ -57,14 +68,29 @@ final class SqlPipeline extends Pipeline {
     this.spark = spark;
   }
 
-  /** The aggregate that builds one user's filter under {@code --sizing}. */
-  static String buildCall(Options o) {
-    return o.perKeySizing()
-        ? String.format(Locale.ROOT, "%s(item, %s)", BloomFunctions.BUILD_PER_KEY, o.p)
-        : String.format(Locale.ROOT, "%s(item, %d, %s)", BloomFunctions.BUILD, o.n, o.p);
+  /**
+   * The call that builds one user's filter under {@code --sizing}: over the user's array of items
+   * if {@code grouped}, else the aggregate over the user's rows.
+   */
+  static String buildCall(Options o, boolean grouped) {
+    String sizing = o.perKeySizing()
+        ? String.format(Locale.ROOT, "%s", o.p)
+        : String.format(Locale.ROOT, "%d, %s", o.n, o.p);
+    if (grouped) {
+      return BloomFunctions.BUILD_ARRAY + "(items, " + sizing + ")";
+    }
+    return (o.perKeySizing() ? BloomFunctions.BUILD_PER_KEY : BloomFunctions.BUILD) + "(item, " + sizing + ")";
   }
 
-  /** The history as (user, item) rows and the candidates as (user, items), cached as tables. */
+  /** The build statement: {@link #QUERY_BUILD_ARRAYS} if {@code grouped}, else {@link #QUERY_BUILD}. */
+  static String buildQuery(Options o, boolean grouped) {
+    return String.format(Locale.ROOT, grouped ? QUERY_BUILD_ARRAYS : QUERY_BUILD, buildCall(o, grouped));
+  }
+
+  /**
+   * The history as one (user, items) row per user when it is generated (grouped), else as its
+   * (user, item) rows, and the candidates as (user, items), cached as tables.
+   */
   @Override
   void prepare(DedupData data) {
     if (data == viewsOf) {
@@ -74,17 +100,20 @@ final class SqlPipeline extends Pipeline {
       history.unpersist(false);
       candidates.unpersist(false);
     }
-    JavaRDD<Row> items = data.history.flatMap(kv -> {
-      List<Row> rows = new ArrayList<>(kv._2().length);
-      for (long item : kv._2()) {
-        rows.add(RowFactory.create(kv._1(), item));
-      }
-      return rows.iterator();
-    });
-    history = spark.createDataFrame(items, new StructType()
-            .add("user", DataTypes.StringType, false)
-            .add("item", DataTypes.LongType, false))
-        .persist(StorageLevel.MEMORY_ONLY());
+    grouped = data.pairs == null;
+    if (grouped) {
+      JavaRDD<Row> lists = data.history.map(kv -> RowFactory.create(kv._1(), boxed(kv._2())));
+      history = spark.createDataFrame(lists, new StructType()
+              .add("user", DataTypes.StringType, false)
+              .add("items", DataTypes.createArrayType(DataTypes.LongType, false), false))
+          .persist(StorageLevel.MEMORY_ONLY());
+    } else {
+      JavaRDD<Row> items = data.pairs.map(kv -> RowFactory.create(kv._1(), kv._2()));
+      history = spark.createDataFrame(items, new StructType()
+              .add("user", DataTypes.StringType, false)
+              .add("item", DataTypes.LongType, false))
+          .persist(StorageLevel.MEMORY_ONLY());
+    }
     JavaRDD<Row> offered = data.candidates.map(kv -> RowFactory.create(kv._1(), boxed(kv._2())));
     candidates = spark.createDataFrame(offered, new StructType()
             .add("user", DataTypes.StringType, false)
@@ -92,14 +121,14 @@ final class SqlPipeline extends Pipeline {
         .persist(StorageLevel.MEMORY_ONLY());
     history.count();
     candidates.count();
-    history.createOrReplaceTempView(HISTORY_VIEW);
+    history.createOrReplaceTempView(grouped ? HISTORY_ARRAYS_VIEW : HISTORY_VIEW);
     candidates.createOrReplaceTempView(CANDIDATES_VIEW);
     viewsOf = data;
   }
 
   @Override
   void buildAndSave(Options o, DedupData data, String uri) {
-    spark.sql(String.format(Locale.ROOT, QUERY_BUILD, buildCall(o))).write().parquet(uri);
+    spark.sql(buildQuery(o, grouped)).write().parquet(uri);
   }
 
   @Override

@@ -131,18 +131,21 @@ class PerUserDedupJobTest {
 
   /**
    * {@code --api sql}, per-key sizing: the filters are a Parquet table built by
-   * sparkbloom_build_per_key, no seen candidate comes back, and of the 50,000 unseen candidates
+   * sparkbloom_build_array from the generated (user, items) rows (sparkbloom_build_per_key from
+   * --input's (user, item) rows), no seen candidate comes back, and of the 50,000 unseen candidates
    * (100 users x 500) each is dropped with probability at most about p, so the observed FPP stays
    * under p plus six binomial standard deviations, sqrt(p (1 - p) / 50,000).
    */
   @Test
   void sqlApiReport(@TempDir Path tmp) throws Exception {
     Path out = tmp.resolve("out");
+    String csv = tmp.resolve("history-csv").toString();
     String report = run("--api", "sql", "--users", "100", "--records", "200", "--candidates", "1000",
-        "--output", out.toString(), "--no-warmup", "--runs", "1");
+        "--output", out.toString(), "--no-warmup", "--runs", "1", "--write-input", csv);
+    // generated history is grouped per user: one filter per (user, items) row, no GROUP BY
     assertTrue(report.contains("sparkbloom: SQL (spark.sql.extensions="
         + "io.sparkbloom.spark.SparkBloomExtensions): SELECT user,"
-        + " sparkbloom_build_per_key(item, 0.001) AS filter"), report);
+        + " sparkbloom_build_array(items, 0.001) AS filter FROM sparkbloom_example_history_arrays ->"), report);
     assertTrue(report.contains("sparkbloom_retain_absent(f.filter, c.items)"), report);
     assertTrue(row(report, "users (filters)").startsWith("100 "), report);
     assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
@@ -158,9 +161,17 @@ class PerUserDedupJobTest {
     // fixed sizing: sparkbloom_build(item, n, p) makes Guava's filters, so the answers are Guava's
     String fixed = run("--api", "sql", "--sizing", "fixed", "--users", "40", "--candidates", "300",
         "--no-warmup", "--output", tmp.resolve("fixed").toString(), "--runs", "1");
-    assertTrue(fixed.contains("sparkbloom_build(item, 10000, 0.001) AS filter"), fixed);
+    assertTrue(fixed.contains("sparkbloom_build_array(items, 10000, 0.001) AS filter"), fixed);
     assertTrue(fixed.contains("answers identical to Guava's: yes"), fixed);
     assertTrue(fixed.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), fixed);
+
+    // (user, item) rows from --input: grouped by the aggregate, the same answers
+    String fromCsv = run("--api", "sql", "--input", csv, "--candidates", "1000", "--skip-guava",
+        "--no-warmup", "--output", tmp.resolve("csv-out").toString(), "--runs", "1");
+    assertTrue(fromCsv.contains("SELECT user, sparkbloom_build_per_key(item, 0.001) AS filter"
+        + " FROM sparkbloom_example_history GROUP BY user"), fromCsv);
+    assertTrue(row(fromCsv, "users (filters)").startsWith("100"), fromCsv);
+    assertTrue(fromCsv.contains("sparkbloom: no false negatives"), fromCsv);
 
     // both APIs in one JVM, alternating with Guava: the SQL pipeline's line and its ratios
     String both = run("--api", "both", "--users", "40", "--candidates", "300", "--no-warmup",

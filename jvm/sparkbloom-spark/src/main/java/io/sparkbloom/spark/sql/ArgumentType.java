@@ -31,7 +31,9 @@ enum ArgumentType {
   /** Integer candidates. */
   INTEGRAL_ARRAY("\"ARRAY<BIGINT>\" or \"ARRAY<INT>\""),
   /** String candidates. */
-  STRING_ARRAY("\"ARRAY<STRING>\"");
+  STRING_ARRAY("\"ARRAY<STRING>\""),
+  /** Integer or string items. */
+  ITEM_ARRAY("\"ARRAY<BIGINT>\", \"ARRAY<INT>\" or \"ARRAY<STRING>\"");
 
   private final String required;
 
@@ -64,6 +66,8 @@ enum ArgumentType {
       case STRING_ARRAY:
         return type instanceof ArrayType
             && (elements(type) instanceof StringType || elements(type) instanceof NullType);
+      case ITEM_ARRAY:
+        return INTEGRAL_ARRAY.accepts(type) || STRING_ARRAY.accepts(type);
       default:
         throw new AssertionError(this);
     }

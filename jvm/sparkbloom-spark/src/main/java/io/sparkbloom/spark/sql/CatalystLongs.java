@@ -28,6 +28,11 @@ final class CatalystLongs {
    * @throws IllegalArgumentException naming the type if it is not an integer type (or void)
    */
   static long[] withoutNulls(ArrayData array, ArrayType type, String function) {
+    return withoutNulls(array, type, function, "candidates' elements");
+  }
+
+  /** As {@link #withoutNulls(ArrayData, ArrayType, String)}, {@code argument} named in the error. */
+  static long[] withoutNulls(ArrayData array, ArrayType type, String function, String argument) {
     DataType elementType = type.elementType();
     int n = array.numElements();
     int nulls = 0;
@@ -42,7 +47,7 @@ final class CatalystLongs {
     if (nulls == 0 && elementType instanceof LongType) {
       return array.toLongArray();
     }
-    Reader read = reader(elementType, function, "candidates' elements");
+    Reader read = reader(elementType, function, argument);
     long[] out = new long[n - nulls];
     int k = 0;
     for (int i = 0; i < n; i++) {

@@ -10,9 +10,12 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 final class CatalystTrees {
   private CatalystTrees() {}
 
-  /** The immutable list {@code (first, second)}. */
-  static scala.collection.immutable.Seq<Expression> seq(Expression first, Expression second) {
-    scala.collection.immutable.List<Expression> nil = scala.collection.immutable.List$.MODULE$.empty();
-    return nil.$colon$colon(second).$colon$colon(first);
+  /** The immutable list of {@code expressions}, in order. */
+  static scala.collection.immutable.Seq<Expression> seq(Expression... expressions) {
+    scala.collection.immutable.List<Expression> list = scala.collection.immutable.List$.MODULE$.empty();
+    for (int i = expressions.length - 1; i >= 0; i--) {
+      list = list.$colon$colon(expressions[i]);
+    }
+    return list;
   }
 }

@@ -3,6 +3,9 @@ package io.sparkbloom.spark.sql;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 
@@ -89,5 +92,18 @@ final class ColumnExpressions {
     } catch (Throwable t) {
       throw new IllegalStateException(t);
     }
+  }
+
+  /**
+   * The column of a typed expression over {@code arguments}: how the DataFrame helpers build the
+   * same expression SQL does. The arguments' types are checked when the plan is analyzed, as the
+   * expression reads them.
+   */
+  static Column call(Function<List<Expression>, Expression> typed, Column... arguments) {
+    List<Expression> args = new ArrayList<>(arguments.length);
+    for (Column c : arguments) {
+      args.add(expression(c));
+    }
+    return column(typed.apply(args));
   }
 }

@@ -7,12 +7,12 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The buffer of {@link BuildPerKeyAggregate}: a group's sizing (null until the first row brings
+ * The buffer of {@link BuildAggregate} with per-key sizing: a group's sizing (null until the first row brings
  * its p) and every item of the group in a primitive {@code long[]}, because the filter's size is
  * known only once all items are counted ({@link Sizing#build}). Between the aggregate's phases it
  * travels as its raw bytes ({@link #toBytes}): p, the count, the items, 8 bytes each.
  */
-final class PerKeyItems {
+final class PerKeyItems extends BuildBuffer {
   private Sizing sizing;
   private long[] items = new long[16];
   private int size;
@@ -27,6 +27,7 @@ final class PerKeyItems {
     }
   }
 
+  @Override
   void add(long item) {
     if (size == items.length) {
       items = Arrays.copyOf(items, size * 2);
@@ -35,7 +36,9 @@ final class PerKeyItems {
   }
 
   /** Appends {@code other}'s items (of the same sizing) to this buffer; returns the merged one. */
-  PerKeyItems merge(PerKeyItems other) {
+  @Override
+  PerKeyItems merge(BuildBuffer buffer) {
+    PerKeyItems other = (PerKeyItems) buffer;
     if (other.sizing == null) {
       return this;
     }
@@ -52,6 +55,7 @@ final class PerKeyItems {
   }
 
   /** The FORMAT bytes of the group's filter; null when no row came (an empty global aggregate). */
+  @Override
   byte[] buildBytes() {
     if (sizing == null) {
       return null;
@@ -62,6 +66,7 @@ final class PerKeyItems {
   }
 
   /** p (NaN for no sizing), the item count, then the items. */
+  @Override
   byte[] toBytes() {
     ByteBuffer out = ByteBuffer.allocate(12 + 8 * size).order(ByteOrder.LITTLE_ENDIAN);
     out.putDouble(sizing == null ? Double.NaN : sizing.fpp()).putInt(size);
@@ -75,7 +80,7 @@ final class PerKeyItems {
     double p = in.getDouble();
     int n = in.getInt();
     if (n < 0 || 12L + 8L * n != bytes.length) {
-      throw new IllegalStateException(BuildPerKeyAggregate.NAME + ": a partial buffer of "
+      throw new IllegalStateException(BuildAggregate.PER_KEY + ": a partial buffer of "
           + bytes.length + " bytes does not hold " + n + " items");
     }
     PerKeyItems b = new PerKeyItems();

@@ -1,7 +1,7 @@
 package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
-import io.sparkbloom.CorruptFilterException;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
@@ -9,22 +9,26 @@ import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code sparkbloom_retain_absent(filter BINARY, candidates ARRAY<BIGINT | INT | SMALLINT |
- * TINYINT>) -> ARRAY<BIGINT>} as a Catalyst expression: the candidates are read from Spark's own
- * array as a primitive {@code long[]} ({@link CatalystLongs}), answered in one native call, and
- * returned as an {@link UnsafeArrayData} over the kept {@code long[]}; no element is boxed on the
- * way, where the {@code ScalaUDF} form converts every candidate to a {@code Long} in a Scala
- * {@code Seq} and back.
+ * TINYINT>) -> ARRAY<BIGINT>} and {@code sparkbloom_retain_absent_string(filter BINARY,
+ * candidates ARRAY<STRING>) -> ARRAY<STRING>} as one Catalyst expression: the candidates are read
+ * from Spark's own array, integers as a primitive {@code long[]} ({@link CatalystLongs}), answered
+ * in one native call, and returned as Spark's array again (an {@link UnsafeArrayData} over the kept
+ * {@code long[]}, or the kept strings themselves); no integer is boxed on the way, where the
+ * {@code ScalaUDF} forms convert every candidate to a Java object in a Scala {@code Seq} and back.
+ * String candidates are hashed as {@code BloomFilter.put(String)} hashes them, as the UDF does.
  *
- * <p>Same answers as {@code BloomFunctions.RetainAbsent}: null candidates give null; null
- * elements are dropped; a null filter (a key with no history) keeps every candidate; order is
- * kept. The argument types are checked when the call is built ({@link SqlFunction}, {@link
- * SqlArgumentCheck}); the element type is read from the resolved candidates here.
+ * <p>Same answers as the UDF forms: null candidates give null; null elements are dropped; a null
+ * filter (a key with no history) keeps every candidate; order is kept. The argument types are
+ * checked when the call is built ({@link SqlFunction}, {@link SqlArgumentCheck}); the element type
+ * is read from the resolved candidates here.
  *
  * <p>Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): the work per
  * row is one native call over the whole array, so a generated call would save nothing measurable.
@@ -32,16 +36,34 @@ import org.apache.spark.sql.types.DataTypes;
 public final class RetainAbsentExpression extends Expression
     implements CodegenFallback, java.io.Serializable {
   private static final long serialVersionUID = 1L;
-  /** The SQL name ({@code BloomFunctions.RETAIN_ABSENT}). */
+  /** SQL {@code sparkbloom_retain_absent}: integer candidates. */
   public static final String NAME = "sparkbloom_retain_absent";
-  private static final ArrayType RESULT = DataTypes.createArrayType(DataTypes.LongType, false);
+  /** SQL {@code sparkbloom_retain_absent_string}: string candidates. */
+  public static final String STRING_NAME = "sparkbloom_retain_absent_string";
+  private static final ArrayType LONGS = DataTypes.createArrayType(DataTypes.LongType, false);
+  private static final ArrayType STRINGS = DataTypes.createArrayType(DataTypes.StringType, false);
 
   private final Expression filter;
   private final Expression candidates;
+  /** True for {@value #STRING_NAME}. */
+  private final boolean strings;
 
+  /** {@value #NAME}{@code (filter, candidates)}. */
   public RetainAbsentExpression(Expression filter, Expression candidates) {
+    this(filter, candidates, false);
+  }
+
+  /** {@value #STRING_NAME} if {@code strings}, else {@value #NAME}. */
+  public RetainAbsentExpression(Expression filter, Expression candidates, boolean strings) {
     this.filter = filter;
     this.candidates = candidates;
+    this.strings = strings;
+  }
+
+  /** The column {@code sparkbloom_retain_absent[_string](filter, candidates)}. */
+  public static Column column(Column filter, Column candidates, boolean strings) {
+    return ColumnExpressions.call(args -> new RetainAbsentExpression(args.get(0), args.get(1), strings),
+        filter, candidates);
   }
 
   @Override
@@ -51,7 +73,7 @@ public final class RetainAbsentExpression extends Expression
 
   @Override
   public DataType dataType() {
-    return RESULT;
+    return strings ? STRINGS : LONGS;
   }
 
   /** Null only for null candidates: a null filter keeps them all. */
@@ -62,7 +84,7 @@ public final class RetainAbsentExpression extends Expression
 
   @Override
   public String prettyName() {
-    return NAME;
+    return strings ? STRING_NAME : NAME;
   }
 
   @Override
@@ -71,23 +93,36 @@ public final class RetainAbsentExpression extends Expression
     if (array == null) {
       return null;
     }
-    long[] keys = CatalystLongs.withoutNulls(array, (ArrayType) candidates.dataType(),
-        NAME);
+    ArrayType type = (ArrayType) candidates.dataType();
+    if (strings) {
+      UTF8String[] keys = CatalystStrings.withoutNulls(array, type, STRING_NAME,
+          " (for integer candidates call " + NAME + ")");
+      byte[] bytes = (byte[]) filter.eval(row);
+      return new GenericArrayData(bytes == null || keys.length == 0 ? keys : retainAbsent(bytes, keys));
+    }
+    long[] keys = CatalystLongs.withoutNulls(array, type, NAME);
     byte[] bytes = (byte[]) filter.eval(row);
     if (bytes != null && keys.length > 0) {
-      keys = retainAbsent(bytes, keys);
+      try (BloomFilter f = CatalystFilters.read(bytes, NAME)) {
+        keys = f.retainAbsent(keys);
+      }
     }
     return UnsafeArrayData.fromPrimitiveArray(keys);
   }
 
   /** The keys {@code filterBytes} has definitely not seen, in order. */
-  static long[] retainAbsent(byte[] filterBytes, long[] keys) {
-    try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-      return f.retainAbsent(keys);
-    } catch (CorruptFilterException e) {
-      throw new IllegalArgumentException(NAME + ": not a sparkbloom filter ("
-          + e.getMessage() + ")", e);
+  private static Object[] retainAbsent(byte[] filterBytes, UTF8String[] keys) {
+    boolean[] seen;
+    try (BloomFilter f = CatalystFilters.read(filterBytes, STRING_NAME)) {
+      seen = f.mightContainAll(CatalystStrings.decoded(keys));
     }
+    int kept = 0;
+    for (int i = 0; i < keys.length; i++) {
+      if (!seen[i]) {
+        keys[kept++] = keys[i];
+      }
+    }
+    return java.util.Arrays.copyOf(keys, kept, Object[].class);
   }
 
   @Override
@@ -98,19 +133,19 @@ public final class RetainAbsentExpression extends Expression
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
   public RetainAbsentExpression withNewChildrenInternal(
       scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new RetainAbsentExpression(children.apply(0), children.apply(1));
+    return new RetainAbsentExpression(children.apply(0), children.apply(1), strings);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
   public RetainAbsentExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new RetainAbsentExpression(children.apply(0), children.apply(1));
+    return new RetainAbsentExpression(children.apply(0), children.apply(1), strings);
   }
 
   // Product, as a case class would define it: Catalyst's tree operations read the children so
 
   @Override
   public int productArity() {
-    return 2;
+    return 3;
   }
 
   @Override
@@ -120,6 +155,8 @@ public final class RetainAbsentExpression extends Expression
         return filter;
       case 1:
         return candidates;
+      case 2:
+        return strings;
       default:
         throw new IndexOutOfBoundsException(Integer.toString(n));
     }
@@ -134,11 +171,12 @@ public final class RetainAbsentExpression extends Expression
   public boolean equals(Object other) {
     return other instanceof RetainAbsentExpression
         && filter.equals(((RetainAbsentExpression) other).filter)
-        && candidates.equals(((RetainAbsentExpression) other).candidates);
+        && candidates.equals(((RetainAbsentExpression) other).candidates)
+        && strings == ((RetainAbsentExpression) other).strings;
   }
 
   @Override
   public int hashCode() {
-    return 31 * filter.hashCode() + candidates.hashCode();
+    return (31 * filter.hashCode() + candidates.hashCode()) * 31 + Boolean.hashCode(strings);
   }
 }

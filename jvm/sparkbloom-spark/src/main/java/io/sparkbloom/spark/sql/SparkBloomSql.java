@@ -18,7 +18,7 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Every sparkbloom SQL function, as {@link io.sparkbloom.spark.SparkBloomExtensions} injects them
- * into each session: the six of {@link BloomFunctions} and the two filter-level functions
+ * into each session: the seven of {@link BloomFunctions} and the two filter-level functions
  * defined here, {@value #MERGE} and {@value #COUNT} (also usable from the DataFrame API through
  * {@link #merge} and {@link #approximateCount}).
  */
@@ -36,13 +36,13 @@ public final class SparkBloomSql {
         new SqlFunction(BloomFunctions.BUILD,
             "_FUNC_(item, n, p) - Aggregate: the FORMAT.md bytes of a Bloom filter sized for n"
                 + " items at false-positive probability p, holding the group's integer items.",
-            BloomFunctions.class, BloomFunctions::buildSqlUdaf,
-            INTEGRAL, INTEGRAL, NUMERIC),
+            BuildAggregate.class, BloomFunctions::buildSqlUdaf,
+            args -> new BuildAggregate(BuildAggregate.FIXED, args), INTEGRAL, INTEGRAL, NUMERIC),
         new SqlFunction(BloomFunctions.BUILD_PER_KEY,
             "_FUNC_(item, p) - Aggregate: the bytes of a Bloom filter sized for the group's own"
                 + " distinct item count at false-positive probability p.",
-            BuildPerKeyAggregate.class, BloomFunctions::buildPerKeySqlUdaf,
-            args -> new BuildPerKeyAggregate(args.get(0), args.get(1)), INTEGRAL, NUMERIC),
+            BuildAggregate.class, BloomFunctions::buildPerKeySqlUdaf,
+            args -> new BuildAggregate(BuildAggregate.PER_KEY, args), INTEGRAL, NUMERIC),
         new SqlFunction(BloomFunctions.RETAIN_ABSENT,
             "_FUNC_(filter, candidates) - The integer candidates the filter has definitely not"
                 + " seen, order kept; a null filter keeps them all.",
@@ -51,17 +51,19 @@ public final class SparkBloomSql {
         new SqlFunction(BloomFunctions.MIGHT_CONTAIN,
             "_FUNC_(filter, item) - Whether the filter might contain the integer or string item"
                 + " (false: definitely not).",
-            BloomFunctions.class, BloomFunctions::mightContainUdf, BINARY, INTEGRAL_OR_STRING),
+            MightContainExpression.class, BloomFunctions::mightContainUdf,
+            args -> new MightContainExpression(args.get(0), args.get(1)), BINARY, INTEGRAL_OR_STRING),
         new SqlFunction(BloomFunctions.BUILD_STRING,
             "_FUNC_(item, n, p) - Aggregate: the bytes of a Bloom filter sized for n items at"
                 + " false-positive probability p, holding the group's string items (UTF-8, as Guava).",
-            BloomFunctions.class, BloomFunctions::buildStringsSqlUdaf,
-            STRING, INTEGRAL, NUMERIC),
+            BuildAggregate.class, BloomFunctions::buildStringsSqlUdaf,
+            args -> new BuildAggregate(BuildAggregate.FIXED_STRING, args), STRING, INTEGRAL, NUMERIC),
         new SqlFunction(BloomFunctions.RETAIN_ABSENT_STRING,
             "_FUNC_(filter, candidates) - The string candidates the filter has definitely not"
                 + " seen, order kept; a null filter keeps them all.",
-            BloomFunctions.class, BloomFunctions::retainAbsentStringsUdf,
-            BINARY, STRING_ARRAY),
+            RetainAbsentExpression.class, BloomFunctions::retainAbsentStringsUdf,
+            args -> new RetainAbsentExpression(args.get(0), args.get(1), true), BINARY, STRING_ARRAY),
+        BuildArrayExpression.function(),
         new SqlFunction(MERGE,
             "_FUNC_(filter) - Aggregate: the union (bitwise OR) of the group's filters, which must"
                 + " have the same shape (built with the same n and p); nulls skipped.",

@@ -14,6 +14,7 @@ import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
@@ -88,9 +89,7 @@ public final class SqlArgumentCheck {
 
   /**
    * Registers {@code udf} as {@code name} in {@code spark}'s session, its arguments checked by
-   * {@code rule}. The builder is replaced under the identifier Spark registered the UDF with,
-   * found by listing: Spark 3.5 keeps temporary functions under their bare name, Spark 4.3 under
-   * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
+   * {@code rule}: the builder is replaced under the identifier Spark registered the UDF with.
    */
   public static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule) {
     register(spark, name, udf, rule, -1, null);
@@ -105,20 +104,8 @@ public final class SqlArgumentCheck {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public static void register(SparkSession spark, String name, UserDefinedFunction udf, Rule rule,
       int arity, Function<List<Expression>, Expression> typed) {
-    spark.udf().register(name, udf);
     FunctionRegistry registry = spark.sessionState().functionRegistry();
-    FunctionIdentifier registered = null;
-    scala.collection.Iterator<FunctionIdentifier> all = registry.listFunction().iterator();
-    while (all.hasNext()) {
-      FunctionIdentifier id = all.next();
-      if (id.funcName().equalsIgnoreCase(name)
-          && (registered == null || id.nameParts().length() > registered.nameParts().length())) {
-        registered = id;
-      }
-    }
-    if (registered == null) {
-      throw new IllegalStateException(name + ": not found in the session's function registry after registering it");
-    }
+    FunctionIdentifier registered = registeredAs(spark, name, udf);
     ExpressionInfo info = registry.lookupFunction(registered).get();
     // Scala 2.12 and 2.13 builds differ in the Seq type of the builder: handled as raw types
     Function1 builder = (Function1) registry.lookupFunctionBuilder(registered).get();
@@ -138,6 +125,44 @@ public final class SqlArgumentCheck {
       }
     };
     registry.registerFunction(registered, info, checked);
+  }
+
+  /**
+   * Registers {@code function}, one that has only a typed expression, in {@code spark}'s session
+   * with the builder and description the session extension injects, so its calls are checked and
+   * built alike either way. A placeholder UDF is registered first under the name, only to learn
+   * the identifier this Spark keeps temporary functions under; the function replaces it at once.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static void register(SparkSession spark, SqlFunction function) {
+    UserDefinedFunction placeholder = org.apache.spark.sql.functions.udf(
+        (org.apache.spark.sql.api.java.UDF0<Object>) () -> null, DataTypes.NullType);
+    FunctionIdentifier registered = registeredAs(spark, function.name(), placeholder);
+    spark.sessionState().functionRegistry().registerFunction(registered, function.info(),
+        (Function1) new SqlFunction.Builder(function));
+  }
+
+  /**
+   * Registers {@code udf} as {@code name} and returns the identifier Spark registered it under,
+   * found by listing: Spark 3.5 keeps temporary functions under their bare name, Spark 4.3 under
+   * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
+   */
+  private static FunctionIdentifier registeredAs(SparkSession spark, String name, UserDefinedFunction udf) {
+    spark.udf().register(name, udf);
+    FunctionRegistry registry = spark.sessionState().functionRegistry();
+    FunctionIdentifier registered = null;
+    scala.collection.Iterator<FunctionIdentifier> all = registry.listFunction().iterator();
+    while (all.hasNext()) {
+      FunctionIdentifier id = all.next();
+      if (id.funcName().equalsIgnoreCase(name)
+          && (registered == null || id.nameParts().length() > registered.nameParts().length())) {
+        registered = id;
+      }
+    }
+    if (registered == null) {
+      throw new IllegalStateException(name + ": not found in the session's function registry after registering it");
+    }
+    return registered;
   }
 
   static void check(String function, scala.collection.Seq<Expression> arguments, Rule rule) {

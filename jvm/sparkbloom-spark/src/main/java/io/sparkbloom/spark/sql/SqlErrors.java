@@ -16,9 +16,14 @@ final class SqlErrors {
   private static final String[] ORDINALS = {"first", "second", "third", "fourth", "fifth"};
 
   static AnalysisException wrongArity(String function, int expected, int actual) {
+    return wrongArity(function, Integer.toString(expected), actual);
+  }
+
+  /** @param expected the accepted counts, e.g. "[2, 3]" */
+  static AnalysisException wrongArity(String function, String expected, int actual) {
     return new AnalysisException("WRONG_NUM_ARGS.WITHOUT_SUGGESTION", parameters(
         "functionName", "`" + function + "`",
-        "expectedNum", Integer.toString(expected),
+        "expectedNum", expected,
         "actualNum", Integer.toString(actual),
         "docroot", DOC_ROOT));
   }

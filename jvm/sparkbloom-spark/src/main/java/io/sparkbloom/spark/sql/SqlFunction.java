@@ -18,9 +18,9 @@ import scala.runtime.AbstractFunction1;
 /**
  * One sparkbloom SQL function as a session extension injects it: its name, its description
  * ({@code DESCRIBE FUNCTION}), the types of its arguments, and what evaluates it: a typed
- * Catalyst expression where the function has one ({@link RetainAbsentExpression}, {@link
- * BuildPerKeyAggregate}), else the UDF or aggregate's expression as {@code spark.udf().register}
- * would make it. {@link #build} checks the call at analysis time (argument count, then each
+ * Catalyst expression where the function has one ({@link BuildAggregate}, {@link
+ * RetainAbsentExpression}, {@link MightContainExpression}, {@link BuildArrayExpression}), else the
+ * UDF or aggregate's expression as {@code spark.udf().register} would make it. {@link #build} checks the call at analysis time (argument count, then each
  * resolved argument's type) and returns that expression; {@code BloomFunctions.register} builds
  * the same ones ({@link #typed}), so a query sees the same function either way.
  */
@@ -28,7 +28,9 @@ public final class SqlFunction {
   private final String name;
   private final String usage;
   private final Class<?> implementation;
-  private final List<ArgumentType> arguments;
+  /** The argument types of each accepted argument count, fewest arguments first. */
+  private final List<List<ArgumentType>> signatures;
+  /** Null for a function that only has its typed expression. */
   private final Supplier<UserDefinedFunction> udf;
   /** The typed expression of a call whose arguments passed the checks; null: the UDF's. */
   private final Function<List<Expression>, Expression> typed;
@@ -45,7 +47,21 @@ public final class SqlFunction {
     this.implementation = implementation;
     this.udf = udf;
     this.typed = typed;
-    this.arguments = List.of(arguments);
+    this.signatures = List.of(List.of(arguments));
+  }
+
+  /**
+   * A function with only a typed expression, taking as many arguments as one of {@code
+   * signatures} lists (each a different count).
+   */
+  SqlFunction(String name, String usage, Class<?> implementation,
+      Function<List<Expression>, Expression> typed, List<List<ArgumentType>> signatures) {
+    this.name = name;
+    this.usage = usage;
+    this.implementation = implementation;
+    this.udf = null;
+    this.typed = java.util.Objects.requireNonNull(typed, "typed");
+    this.signatures = List.copyOf(signatures);
   }
 
   /** The typed Catalyst expression builder of this function, or null if it runs as its UDF. */
@@ -72,8 +88,14 @@ public final class SqlFunction {
    *     if a resolved argument has another type
    */
   public Expression build(List<Expression> args) throws AnalysisException {
-    if (args.size() != arguments.size()) {
-      throw SqlErrors.wrongArity(name, arguments.size(), args.size());
+    List<ArgumentType> arguments = null;
+    for (List<ArgumentType> signature : signatures) {
+      if (signature.size() == args.size()) {
+        arguments = signature;
+      }
+    }
+    if (arguments == null) {
+      throw SqlErrors.wrongArity(name, expectedCounts(), args.size());
     }
     for (int i = 0; i < args.size(); i++) {
       Expression arg = args.get(i);
@@ -92,6 +114,23 @@ public final class SqlFunction {
     return call instanceof AggregateExpression ? ((AggregateExpression) call).aggregateFunction() : call;
   }
 
+  /** The accepted argument count, as Spark's errors name it: "3", or "[2, 3]". */
+  private String expectedCounts() {
+    if (signatures.size() == 1) {
+      return Integer.toString(signatures.get(0).size());
+    }
+    StringBuilder out = new StringBuilder("[");
+    for (List<ArgumentType> signature : signatures) {
+      out.append(out.length() > 1 ? ", " : "").append(signature.size());
+    }
+    return out.append(']').toString();
+  }
+
+  /** The {@code DESCRIBE FUNCTION} entry. */
+  ExpressionInfo info() {
+    return new ExpressionInfo(implementation.getName(), null, name, usage, "");
+  }
+
   /**
    * The {@code (identifier, description, builder)} triple {@code
    * SparkSessionExtensions.injectFunction} takes. Raw: the builder's parameter is a {@code
@@ -100,8 +139,7 @@ public final class SqlFunction {
    */
   @SuppressWarnings("rawtypes")
   public Tuple3 injection() {
-    ExpressionInfo info = new ExpressionInfo(implementation.getName(), null, name, usage, "");
-    return new Tuple3<>(new FunctionIdentifier(name), info, new Builder(this));
+    return new Tuple3<>(new FunctionIdentifier(name), info(), new Builder(this));
   }
 
   /** {@code Seq<Expression> => Expression}, Spark's {@code FunctionBuilder}, from Java. */

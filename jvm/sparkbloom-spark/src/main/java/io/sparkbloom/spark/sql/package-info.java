@@ -11,11 +11,12 @@
  * their catalogue ({@link io.sparkbloom.spark.sql.SparkBloomSql}), the analysis-time checks of a
  * call ({@link io.sparkbloom.spark.sql.SqlFunction}), and the two functions that work on whole
  * filters, {@code sparkbloom_merge} ({@link io.sparkbloom.spark.sql.MergeAggregator}) and {@code
- * sparkbloom_count} ({@link io.sparkbloom.spark.sql.ApproximateCount}). {@code
- * sparkbloom_retain_absent} and {@code sparkbloom_build_per_key} run as typed Catalyst
- * expressions ({@link io.sparkbloom.spark.sql.RetainAbsentExpression}, {@link
- * io.sparkbloom.spark.sql.BuildPerKeyAggregate}) that read Spark's internal rows and arrays as
- * {@code long}s ({@link io.sparkbloom.spark.sql.CatalystLongs}). Compiled from the same sources
- * for Spark 4 / Scala 2.13 and Spark 3.5 / Scala 2.12.
+ * sparkbloom_count} ({@link io.sparkbloom.spark.sql.ApproximateCount}). The build, query and
+ * retain-absent functions run as typed Catalyst expressions ({@link
+ * io.sparkbloom.spark.sql.BuildAggregate}, {@link io.sparkbloom.spark.sql.RetainAbsentExpression},
+ * {@link io.sparkbloom.spark.sql.MightContainExpression}, {@link
+ * io.sparkbloom.spark.sql.BuildArrayExpression}) that read Spark's internal rows and arrays in
+ * place, integers as {@code long}s ({@link io.sparkbloom.spark.sql.CatalystLongs}). Compiled from
+ * the same sources for Spark 4 / Scala 2.13 and Spark 3.5 / Scala 2.12.
  */
 package io.sparkbloom.spark.sql;

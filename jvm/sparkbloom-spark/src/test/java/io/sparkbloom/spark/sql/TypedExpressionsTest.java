@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sparkbloom_build_per_key} and {@code sparkbloom_retain_absent} as typed Catalyst
- * expressions ({@link BuildPerKeyAggregate}, {@link RetainAbsentExpression}), in a session with
+ * expressions ({@link BuildAggregate}, {@link RetainAbsentExpression}), in a session with
  * the extension ("extension") and in one where {@code BloomFunctions.register} replaced them
  * ("register"): the plans hold the typed expressions, their answers are the core library's, the
  * filters' bytes are {@code Sizing.perKeyCount(p).build(items)}'s (also when the aggregate falls

@@ -1,0 +1,288 @@
+package io.sparkbloom.spark.sql;
+
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.NullType;
+
+/**
+ * The build aggregates as one Catalyst aggregate, the SQL name choosing the sizing and the item
+ * kind:
+ *
+ * <ul>
+ *   <li>{@value #PER_KEY}{@code (item BIGINT | INT | SMALLINT | TINYINT, p NUMERIC)}: each group's
+ *       items gathered in a primitive {@code long[]} ({@link PerKeyItems}) and its filter sized for
+ *       its own distinct count at p when the group is done, the bytes of {@code
+ *       Sizing.perKeyCount(p).build(items)};
+ *   <li>{@value #FIXED}{@code (item <integer type>, n, p)} and {@value #FIXED_STRING}{@code (item
+ *       STRING, n, p)}: a filter sized for n items at p, built by the same {@code FilterBuilder}
+ *       or {@code StringFilterBuilder} as the UDF forms ({@link FixedItems}), so the bytes are
+ *       theirs.
+ * </ul>
+ *
+ * Integer items are read from the input row by their SQL type ({@link CatalystLongs}), strings
+ * from Spark's UTF-8 string; the buffer travels between the partial and the final phase as raw
+ * bytes ({@link BuildBuffer#toBytes}), where the {@code ScalaAggregator} forms decode every row
+ * into a Scala tuple and Java-serialize the buffer.
+ *
+ * <p>Same rules as the UDF forms: null items are skipped; the sizing arguments must be non-null
+ * and the same for every row of a group; a global aggregate over no rows gives null.
+ */
+public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
+    implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+  /** SQL {@code sparkbloom_build_per_key(item, p)}. */
+  public static final String PER_KEY = "sparkbloom_build_per_key";
+  /** SQL {@code sparkbloom_build(item, n, p)}. */
+  public static final String FIXED = "sparkbloom_build";
+  /** SQL {@code sparkbloom_build_string(item, n, p)}. */
+  public static final String FIXED_STRING = "sparkbloom_build_string";
+
+  private final String name;
+  /** (item, p) for {@value #PER_KEY}, else (item, n, p). */
+  private final Expression[] arguments;
+  private final int mutableAggBufferOffset;
+  private final int inputAggBufferOffset;
+  /** n and p when they are constants, read at the first row; null until then or if not. */
+  private transient Long constantN;
+  private transient Double constantP;
+
+  /** {@code name(arguments...)}: {@value #PER_KEY}, {@value #FIXED} or {@value #FIXED_STRING}. */
+  public BuildAggregate(String name, List<Expression> arguments) {
+    this(name, CatalystTrees.seq(arguments.toArray(new Expression[0])), 0, 0);
+  }
+
+  /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */
+  public BuildAggregate(String name, scala.collection.Seq<Expression> arguments,
+      int mutableAggBufferOffset, int inputAggBufferOffset) {
+    int arity = name.equals(PER_KEY) ? 2 : 3;
+    if (!name.equals(PER_KEY) && !name.equals(FIXED) && !name.equals(FIXED_STRING)) {
+      throw new IllegalArgumentException("not a sparkbloom build aggregate: " + name);
+    }
+    if (arguments.length() != arity) {
+      throw new IllegalArgumentException(name + " takes " + arity + " arguments, got " + arguments.length());
+    }
+    this.name = name;
+    this.arguments = new Expression[arity];
+    for (int i = 0; i < arity; i++) {
+      this.arguments[i] = arguments.apply(i);
+    }
+    this.mutableAggBufferOffset = mutableAggBufferOffset;
+    this.inputAggBufferOffset = inputAggBufferOffset;
+  }
+
+  private boolean perKey() {
+    return arguments.length == 2;
+  }
+
+  private boolean strings() {
+    return name.equals(FIXED_STRING);
+  }
+
+  @Override
+  public BuildBuffer createAggregationBuffer() {
+    return perKey() ? new PerKeyItems() : new FixedItems(strings());
+  }
+
+  /**
+   * @throws IllegalArgumentException if a sizing argument is null, refused by the core, or
+   *     differs from the group's earlier rows'
+   */
+  @Override
+  public BuildBuffer update(BuildBuffer buffer, InternalRow input) {
+    if (perKey()) {
+      ((PerKeyItems) buffer).configure(p(input));
+    } else {
+      ((FixedItems) buffer).configure(n(input), p(input));
+    }
+    Expression item = arguments[0];
+    DataType type = item.dataType();
+    if (type instanceof NullType) {
+      return buffer;
+    }
+    if (strings()) {
+      Object value = item.eval(input);
+      if (value != null) {
+        buffer.add(value.toString()); // decoded as the UDF form gets it, hashed as put(String)
+      }
+      return buffer;
+    }
+    if (item instanceof BoundReference) {
+      int ordinal = ((BoundReference) item).ordinal();
+      if (!input.isNullAt(ordinal)) {
+        buffer.add(CatalystLongs.reader(type, name, "item").at(input, ordinal));
+      }
+      return buffer;
+    }
+    Object value = item.eval(input);
+    if (value != null) {
+      buffer.add(SqlItems.integral(value, name, "item"));
+    }
+    return buffer;
+  }
+
+  private double p(InternalRow input) {
+    if (constantP != null) {
+      return constantP;
+    }
+    Expression p = arguments[arguments.length - 1];
+    Object value = p.eval(input);
+    if (value == null) {
+      throw nullSizing();
+    }
+    double v = value instanceof Decimal ? ((Decimal) value).toDouble() : ((Number) value).doubleValue();
+    if (p.foldable()) {
+      constantP = v;
+    }
+    return v;
+  }
+
+  private long n(InternalRow input) {
+    if (constantN != null) {
+      return constantN;
+    }
+    Expression n = arguments[1];
+    Object value = n.eval(input);
+    if (value == null) {
+      throw nullSizing();
+    }
+    long v = value instanceof Decimal ? ((Decimal) value).toLong() : ((Number) value).longValue();
+    if (n.foldable()) {
+      constantN = v;
+    }
+    return v;
+  }
+
+  private IllegalArgumentException nullSizing() {
+    return new IllegalArgumentException(perKey() ? name + "(item, p): p must not be null"
+        : name + "(item, n, p): n and p must not be null");
+  }
+
+  @Override
+  public BuildBuffer merge(BuildBuffer buffer, BuildBuffer input) {
+    return buffer.merge(input);
+  }
+
+  @Override
+  public Object eval(BuildBuffer buffer) {
+    return buffer.buildBytes();
+  }
+
+  @Override
+  public byte[] serialize(BuildBuffer buffer) {
+    return buffer.toBytes();
+  }
+
+  @Override
+  public BuildBuffer deserialize(byte[] bytes) {
+    return perKey() ? PerKeyItems.fromBytes(bytes) : FixedItems.fromBytes(bytes, strings());
+  }
+
+  @Override
+  public DataType dataType() {
+    return DataTypes.BinaryType;
+  }
+
+  @Override
+  public boolean nullable() {
+    return true;
+  }
+
+  @Override
+  public String prettyName() {
+    return name;
+  }
+
+  @Override
+  public scala.collection.immutable.Seq<Expression> children() {
+    return CatalystTrees.seq(arguments);
+  }
+
+  /** In plans, {@code name(arguments...)}: the name and the buffer offsets left out. */
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public scala.collection.Iterator<Object> stringArgs() {
+    return (scala.collection.Iterator) children().iterator();
+  }
+
+  @Override
+  public int mutableAggBufferOffset() {
+    return mutableAggBufferOffset;
+  }
+
+  @Override
+  public int inputAggBufferOffset() {
+    return inputAggBufferOffset;
+  }
+
+  @Override
+  public BuildAggregate withNewMutableAggBufferOffset(int offset) {
+    return new BuildAggregate(name, children(), offset, inputAggBufferOffset);
+  }
+
+  @Override
+  public BuildAggregate withNewInputAggBufferOffset(int offset) {
+    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset);
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
+  public BuildAggregate withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<Expression> children) {
+    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
+  public BuildAggregate withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
+    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+
+  // Product, as a case class would define it: Catalyst's tree operations read the fields so
+
+  @Override
+  public int productArity() {
+    return 4;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    switch (n) {
+      case 0:
+        return name;
+      case 1:
+        return children();
+      case 2:
+        return mutableAggBufferOffset;
+      case 3:
+        return inputAggBufferOffset;
+      default:
+        throw new IndexOutOfBoundsException(Integer.toString(n));
+    }
+  }
+
+  @Override
+  public boolean canEqual(Object other) {
+    return other instanceof BuildAggregate;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (!(other instanceof BuildAggregate)) {
+      return false;
+    }
+    BuildAggregate o = (BuildAggregate) other;
+    return name.equals(o.name) && java.util.Arrays.equals(arguments, o.arguments)
+        && mutableAggBufferOffset == o.mutableAggBufferOffset
+        && inputAggBufferOffset == o.inputAggBufferOffset;
+  }
+
+  @Override
+  public int hashCode() {
+    return ((name.hashCode() * 31 + java.util.Arrays.hashCode(arguments)) * 31
+        + mutableAggBufferOffset) * 31 + inputAggBufferOffset;
+  }
+}

@@ -1,0 +1,209 @@
+package io.sparkbloom.spark.sql;
+
+import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.Sizing;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
+import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.StringType;
+
+/**
+ * {@code sparkbloom_build_array(items ARRAY<integer type | STRING>, p) -> BINARY} and {@code
+ * sparkbloom_build_array(items, n, p)}: the FORMAT.md bytes of one filter holding a row's array of
+ * items, for history already held as one array per key, with no {@code GROUP BY}. With p alone
+ * the filter is sized for the array's distinct items ({@code Sizing.perKeyCount(p)}), so its bytes
+ * are those {@code sparkbloom_build_per_key} gives a group of the same items; with n and p it is
+ * sized as {@code sparkbloom_build} sizes it. Integer items are hashed as the {@code long} of the
+ * value, strings as {@code BloomFilter.put(String)} hashes them.
+ *
+ * <p>A {@code bigint} array without nulls is copied out of Spark's array in one piece and built
+ * with one {@code putAll} call. A null array gives null; null elements are skipped, as the
+ * aggregates skip null items; an array with no items gives an empty filter of the sizing. The
+ * sizing arguments must not be null. Evaluated by {@link #eval} also inside generated code ({@link
+ * CodegenFallback}): the work per row is one native build over the whole array.
+ */
+public final class BuildArrayExpression extends Expression
+    implements CodegenFallback, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+  /** SQL {@code sparkbloom_build_array}. */
+  public static final String NAME = "sparkbloom_build_array";
+
+  /** (items, p) or (items, n, p). */
+  private final Expression[] arguments;
+  /** The sizing of the last row, reused while n and p stay the same. */
+  private transient Sizing sizing;
+  private transient long sizingN;
+
+  /** {@code sparkbloom_build_array(arguments...)}: (items, p) or (items, n, p). */
+  public BuildArrayExpression(List<Expression> arguments) {
+    this(CatalystTrees.seq(arguments.toArray(new Expression[0])));
+  }
+
+  /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */
+  public BuildArrayExpression(scala.collection.Seq<Expression> arguments) {
+    if (arguments.length() != 2 && arguments.length() != 3) {
+      throw new IllegalArgumentException(NAME + " takes 2 or 3 arguments, got " + arguments.length());
+    }
+    this.arguments = new Expression[arguments.length()];
+    for (int i = 0; i < this.arguments.length; i++) {
+      this.arguments[i] = arguments.apply(i);
+    }
+  }
+
+  /** The SQL function, as the session extension injects it and {@code BloomFunctions.register} registers it. */
+  public static SqlFunction function() {
+    return new SqlFunction(NAME,
+        "_FUNC_(items, p) - The FORMAT.md bytes of one Bloom filter holding the row's array of integer"
+            + " or string items, sized for its distinct items at false-positive probability p (the"
+            + " bytes sparkbloom_build_per_key gives a group of the same items); _FUNC_(items, n, p)"
+            + " sizes it for n items. Null elements skipped; a null array gives null.",
+        BuildArrayExpression.class, BuildArrayExpression::new,
+        List.of(List.of(ArgumentType.ITEM_ARRAY, ArgumentType.NUMERIC),
+            List.of(ArgumentType.ITEM_ARRAY, ArgumentType.INTEGRAL, ArgumentType.NUMERIC)));
+  }
+
+  /** The column {@code sparkbloom_build_array(items, p)}. */
+  public static Column column(Column items, Column p) {
+    return ColumnExpressions.call(BuildArrayExpression::new, items, p);
+  }
+
+  /** The column {@code sparkbloom_build_array(items, n, p)}. */
+  public static Column column(Column items, Column n, Column p) {
+    return ColumnExpressions.call(BuildArrayExpression::new, items, n, p);
+  }
+
+  private boolean perKey() {
+    return arguments.length == 2;
+  }
+
+  @Override
+  public scala.collection.immutable.Seq<Expression> children() {
+    return CatalystTrees.seq(arguments);
+  }
+
+  @Override
+  public DataType dataType() {
+    return DataTypes.BinaryType;
+  }
+
+  /** Null only for a null array. */
+  @Override
+  public boolean nullable() {
+    return arguments[0].nullable();
+  }
+
+  @Override
+  public String prettyName() {
+    return NAME;
+  }
+
+  /**
+   * @throws IllegalArgumentException if a sizing argument is null or refused, or the elements are
+   *     of a type the function does not hash
+   */
+  @Override
+  public Object eval(InternalRow row) {
+    ArrayData array = (ArrayData) arguments[0].eval(row);
+    if (array == null) {
+      return null;
+    }
+    Sizing s = sizing(row);
+    ArrayType type = (ArrayType) arguments[0].dataType();
+    BloomFilter f;
+    if (type.elementType() instanceof StringType) {
+      String[] items = CatalystStrings.decoded(CatalystStrings.withoutNulls(array, type, NAME, ""));
+      f = s.create(s.isPerKeyCount() ? new HashSet<>(Arrays.asList(items)).size() : 0);
+      if (items.length > 0) {
+        f.putAll(items);
+      }
+    } else {
+      f = s.build(CatalystLongs.withoutNulls(array, type, NAME, "items' elements"));
+    }
+    try {
+      return f.toByteArray();
+    } finally {
+      f.close();
+    }
+  }
+
+  private Sizing sizing(InternalRow row) {
+    Object p = arguments[arguments.length - 1].eval(row);
+    Object n = perKey() ? null : arguments[1].eval(row);
+    if (p == null || (!perKey() && n == null)) {
+      throw new IllegalArgumentException(perKey() ? NAME + "(items, p): p must not be null"
+          : NAME + "(items, n, p): n and p must not be null");
+    }
+    double fpp = p instanceof Decimal ? ((Decimal) p).toDouble() : ((Number) p).doubleValue();
+    long count = n == null ? 0 : n instanceof Decimal ? ((Decimal) n).toLong() : ((Number) n).longValue();
+    if (sizing == null || sizing.fpp() != fpp || sizingN != count) {
+      sizing = perKey() ? Sizing.perKeyCount(fpp) : Sizing.fixed(count, fpp);
+      sizingN = count;
+    }
+    return sizing;
+  }
+
+  @Override
+  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
+    return CodegenFallback.super.doGenCode(ctx, ev);
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
+  public BuildArrayExpression withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<Expression> children) {
+    return new BuildArrayExpression(children);
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
+  public BuildArrayExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
+    return new BuildArrayExpression(children);
+  }
+
+  /** In plans, {@code sparkbloom_build_array(arguments...)}. */
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public scala.collection.Iterator<Object> stringArgs() {
+    return (scala.collection.Iterator) children().iterator();
+  }
+
+  // Product, as a case class would define it: Catalyst's tree operations read the fields so
+
+  @Override
+  public int productArity() {
+    return 1;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    if (n != 0) {
+      throw new IndexOutOfBoundsException(Integer.toString(n));
+    }
+    return children();
+  }
+
+  @Override
+  public boolean canEqual(Object other) {
+    return other instanceof BuildArrayExpression;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof BuildArrayExpression
+        && Arrays.equals(arguments, ((BuildArrayExpression) other).arguments);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(arguments);
+  }
+}

@@ -1,0 +1,118 @@
+package io.sparkbloom.spark.sql;
+
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.sparkbloom.spark.FilterBuilder;
+import io.sparkbloom.spark.StringFilterBuilder;
+
+/**
+ * The buffer of {@link BuildAggregate} with fixed sizing ({@code sparkbloom_build(item, n, p)},
+ * {@code sparkbloom_build_string(item, n, p)}): the same {@link FilterBuilder} or {@link
+ * StringFilterBuilder} the UDF forms aggregate into, so the filter's bytes are theirs. The builder
+ * is made by the group's first row, which brings n and p; until then the buffer is empty (a
+ * global aggregate over no rows gives null). Between phases it travels as the builder's own
+ * serialized form (the one both of its serializers write), or as no bytes while empty.
+ */
+final class FixedItems extends BuildBuffer {
+  private final boolean strings;
+  /** Null until the first row; then the builder of the item kind. */
+  private FilterBuilder longs;
+  private StringFilterBuilder texts;
+
+  FixedItems(boolean strings) {
+    this.strings = strings;
+  }
+
+  /**
+   * Sets the sizing from a row's n and p; every row of a group must bring the same ones.
+   *
+   * @throws IllegalArgumentException as {@code BloomFilter.create(n, p)} refuses them, or if they
+   *     differ from the group's earlier rows'
+   */
+  void configure(long n, double p) {
+    if (longs == null && texts == null) {
+      if (strings) {
+        texts = new StringFilterBuilder(n, p);
+      } else {
+        longs = new FilterBuilder(n, p);
+      }
+      return;
+    }
+    long n0 = strings ? texts.expectedInsertions() : longs.expectedInsertions();
+    double p0 = strings ? texts.fpp() : longs.fpp();
+    if (n0 != n || p0 != p) {
+      throw new IllegalArgumentException("n and p must be the same for every row of a group: got (n="
+          + n0 + ", p=" + p0 + ") and then (n=" + n + ", p=" + p + ")");
+    }
+  }
+
+  @Override
+  void add(long item) {
+    longs.add(item);
+  }
+
+  @Override
+  void add(String item) {
+    texts.add(item);
+  }
+
+  @Override
+  BuildBuffer merge(BuildBuffer buffer) {
+    FixedItems other = (FixedItems) buffer;
+    if (other.longs == null && other.texts == null) {
+      return this;
+    }
+    if (longs == null && texts == null) {
+      return other;
+    }
+    if (strings) {
+      texts = texts.merge(other.texts);
+    } else {
+      longs = longs.merge(other.longs);
+    }
+    return this;
+  }
+
+  @Override
+  byte[] buildBytes() {
+    if (strings) {
+      return texts == null ? null : texts.buildBytes();
+    }
+    return longs == null ? null : longs.buildBytes();
+  }
+
+  /**
+   * The builder's serialized form, written through a Kryo stream: the builders write the same
+   * form to Kryo and to Java serialization and use no Kryo instance for it, so none is passed.
+   */
+  @Override
+  byte[] toBytes() {
+    if (longs == null && texts == null) {
+      return new byte[0];
+    }
+    Output out = new Output(256, -1);
+    if (strings) {
+      texts.write(null, out);
+    } else {
+      longs.write(null, out);
+    }
+    return out.toBytes();
+  }
+
+  /** The buffer {@link #toBytes} wrote. */
+  static FixedItems fromBytes(byte[] bytes, boolean strings) {
+    FixedItems b = new FixedItems(strings);
+    if (bytes.length == 0) {
+      return b;
+    }
+    // a placeholder sizing, replaced by the one read
+    if (strings) {
+      b.texts = new StringFilterBuilder(1, 0.5);
+      b.texts.read(null, new Input(bytes));
+    } else {
+      b.longs = new FilterBuilder(1, 0.5);
+      b.longs.read(null, new Input(bytes));
+    }
+    return b;
+  }
+}

@@ -1,0 +1,138 @@
+package io.sparkbloom.spark.sql;
+
+import io.sparkbloom.BloomFilter;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
+import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NullType;
+import org.apache.spark.sql.types.StringType;
+
+/**
+ * {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | SMALLINT | TINYINT | STRING)
+ * -> BOOLEAN} as a Catalyst expression: the item is read from the row by its SQL type, an integer
+ * hashed as {@code BloomFilter.mightContain(long)}, a string as {@code mightContain(String)}, with
+ * none of the {@code ScalaUDF} form's conversions to Java objects.
+ *
+ * <p>Same answers as the UDF form: a null item gives null; a null filter (nothing seen) gives
+ * false. Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): the
+ * filter is decoded from its bytes on every row, which outweighs a generated call's savings.
+ */
+public final class MightContainExpression extends Expression
+    implements CodegenFallback, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+  /** SQL {@code sparkbloom_might_contain}. */
+  public static final String NAME = "sparkbloom_might_contain";
+
+  private final Expression filter;
+  private final Expression item;
+
+  public MightContainExpression(Expression filter, Expression item) {
+    this.filter = filter;
+    this.item = item;
+  }
+
+  /** The column {@code sparkbloom_might_contain(filter, item)}. */
+  public static Column column(Column filter, Column item) {
+    return ColumnExpressions.call(args -> new MightContainExpression(args.get(0), args.get(1)),
+        filter, item);
+  }
+
+  @Override
+  public scala.collection.immutable.Seq<Expression> children() {
+    return CatalystTrees.seq(filter, item);
+  }
+
+  @Override
+  public DataType dataType() {
+    return DataTypes.BooleanType;
+  }
+
+  /** Null only for a null item: a null filter answers false. */
+  @Override
+  public boolean nullable() {
+    return item.nullable();
+  }
+
+  @Override
+  public String prettyName() {
+    return NAME;
+  }
+
+  @Override
+  public Object eval(InternalRow row) {
+    DataType type = item.dataType();
+    Object value = item.eval(row);
+    if (value == null || type instanceof NullType) {
+      return null;
+    }
+    boolean string = type instanceof StringType;
+    if (!string && !SqlItems.isIntegral(value)) {
+      throw SqlItems.unsupported(value, NAME, "item", "int, bigint or string");
+    }
+    long key = string ? 0 : ((Number) value).longValue();
+    byte[] bytes = (byte[]) filter.eval(row);
+    if (bytes == null) {
+      return false;
+    }
+    try (BloomFilter f = CatalystFilters.read(bytes, NAME)) {
+      return string ? f.mightContain(value.toString()) : f.mightContain(key);
+    }
+  }
+
+  @Override
+  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
+    return CodegenFallback.super.doGenCode(ctx, ev);
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
+  public MightContainExpression withNewChildrenInternal(
+      scala.collection.immutable.IndexedSeq<Expression> children) {
+    return new MightContainExpression(children.apply(0), children.apply(1));
+  }
+
+  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
+  public MightContainExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
+    return new MightContainExpression(children.apply(0), children.apply(1));
+  }
+
+  // Product, as a case class would define it: Catalyst's tree operations read the children so
+
+  @Override
+  public int productArity() {
+    return 2;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    switch (n) {
+      case 0:
+        return filter;
+      case 1:
+        return item;
+      default:
+        throw new IndexOutOfBoundsException(Integer.toString(n));
+    }
+  }
+
+  @Override
+  public boolean canEqual(Object other) {
+    return other instanceof MightContainExpression;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof MightContainExpression
+        && filter.equals(((MightContainExpression) other).filter)
+        && item.equals(((MightContainExpression) other).item);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * filter.hashCode() + item.hashCode();
+  }
+}
