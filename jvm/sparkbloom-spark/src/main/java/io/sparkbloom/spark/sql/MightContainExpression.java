@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
+import java.util.Arrays;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -19,8 +20,11 @@ import org.apache.spark.sql.types.StringType;
  * none of the {@code ScalaUDF} form's conversions to Java objects.
  *
  * <p>Same answers as the UDF form: a null item gives null; a null filter (nothing seen) gives
- * false. Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): the
- * filter is decoded from its bytes on every row, which outweighs a generated call's savings.
+ * false. Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): decoding
+ * the filter outweighs a generated call's savings. The last filter decoded is kept for the next
+ * rows while their bytes are the same (a constant filter; rows a sort-merge join groups by user),
+ * so such a run of rows decodes it once; the kept filter's memory is freed when the expression
+ * is collected, or when another filter replaces it.
  */
 public final class MightContainExpression extends Expression
     implements CodegenFallback, java.io.Serializable {
@@ -30,6 +34,9 @@ public final class MightContainExpression extends Expression
 
   private final Expression filter;
   private final Expression item;
+  /** The bytes of the filter decoded last, and that filter; guarded by {@code this}. */
+  private transient byte[] lastBytes;
+  private transient BloomFilter lastFilter;
 
   public MightContainExpression(Expression filter, Expression item) {
     this.filter = filter;
@@ -79,8 +86,16 @@ public final class MightContainExpression extends Expression
     if (bytes == null) {
       return false;
     }
-    try (BloomFilter f = CatalystFilters.read(bytes, NAME)) {
-      return string ? f.mightContain(value.toString()) : f.mightContain(key);
+    synchronized (this) { // one expression may serve several threads; each call holds the filter
+      if (lastFilter == null || !Arrays.equals(lastBytes, bytes)) {
+        BloomFilter decoded = CatalystFilters.read(bytes, NAME);
+        if (lastFilter != null) {
+          lastFilter.close();
+        }
+        lastFilter = decoded;
+        lastBytes = bytes.clone(); // a row may hand out a buffer it later reuses
+      }
+      return string ? lastFilter.mightContain(value.toString()) : lastFilter.mightContain(key);
     }
   }
 

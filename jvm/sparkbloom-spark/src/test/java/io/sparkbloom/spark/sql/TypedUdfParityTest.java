@@ -238,6 +238,48 @@ class TypedUdfParityTest {
     }
   }
 
+  /**
+   * Rows that repeat one user's filter (sorted by user: the filter decoded once is kept for the
+   * run), rows that switch filter on every row (interleaved), and one constant filter: the same
+   * answers as the UDF, every item put answered true.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
+  void mightContainAnswersAsTheUdfWhetherRowsRepeatAFilterOrNot(String which) {
+    SparkSession spark = codegen(which);
+    try {
+      spark.sql("SELECT user, sparkbloom_build(item, 100, 0.01) AS lf FROM history GROUP BY user")
+          .createOrReplaceTempView("filters");
+      // each item put, and the item + 1 (mostly absent), per user
+      spark.sql("SELECT user, item, true AS put FROM history WHERE item IS NOT NULL"
+          + " UNION ALL SELECT user, item + 1, false FROM history WHERE item IS NOT NULL")
+          .createOrReplaceTempView("probes");
+      for (String order : List.of("p.user, p.item", "p.item, p.user")) {
+        List<Row> rows = spark.sql("SELECT p.put, sparkbloom_might_contain(f.lf, p.item),"
+            + " udf_might_contain(f.lf, p.item) FROM probes p JOIN filters f ON p.user = f.user"
+            + " ORDER BY " + order).coalesce(1).collectAsList();
+        for (Row row : rows) {
+          assertEquals(row.getBoolean(2), row.getBoolean(1), order);
+          assertTrue(!row.getBoolean(0) || row.getBoolean(1), "no false negatives (" + order + ")");
+        }
+        assertTrue(rows.size() > 2 * USERS, "rows: " + rows.size());
+      }
+      byte[] one = spark.sql("SELECT lf FROM filters WHERE user = 'u1'").first().getAs(0);
+      spark.createDataFrame(List.of(RowFactory.create(one)), new StructType().add("f", DataTypes.BinaryType))
+          .createOrReplaceTempView("one_filter");
+      List<Row> constant = spark.sql("SELECT h.item, sparkbloom_might_contain(o.f, h.item),"
+          + " udf_might_contain(o.f, h.item) FROM history h CROSS JOIN one_filter o"
+          + " WHERE h.user = 'u1' AND h.item IS NOT NULL").collectAsList();
+      assertFalse(constant.isEmpty());
+      for (Row row : constant) {
+        assertTrue(row.getBoolean(1), "no false negatives for u1's own items");
+        assertEquals(row.getBoolean(2), row.getBoolean(1));
+      }
+    } finally {
+      resetCodegen(spark);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
   void nullsAndCorruptFilters(String which) {
