@@ -12,7 +12,9 @@ sparkbloom's JVM jars).
     filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
     kept = candidates.join(filters, "user", "left").select(
         "user", sparkbloom.retain_absent("filter", "items").alias("items"))
-    # string items: build_strings / retain_absent_strings; might_contain takes either
+    # string items: build_strings / retain_absent_strings; might_contain takes either;
+    # build_per_key (each group sized for its own items), build_array (history as arrays),
+    # merge, approximate_count. On Spark Connect the server's extension provides the functions.
 
 Works with PySpark 3.5 (Scala 2.12 jars) and 4.x (Scala 2.13 jars); :func:`jars` picks by the
 installed pyspark, else by the Spark under ``$SPARK_HOME``, and needs neither pyspark nor a JVM.
@@ -40,10 +42,14 @@ __all__ = [
     "CountingBloomFilter",
     "RedisLayout",
     "SparkBloomError",
+    "approximate_count",
     "build",
+    "build_array",
+    "build_per_key",
     "build_strings",
     "jar_paths",
     "jars",
+    "merge",
     "might_contain",
     "register",
     "retain_absent",
@@ -58,6 +64,8 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
     return builder.config("spark.jars", jars(scala_binary))
 
 
+_FUNCTIONS = ("approximate_count", "build", "build_array", "build_per_key", "build_strings", "merge",
+              "might_contain", "register", "retain_absent", "retain_absent_strings")
 _NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "RedisLayout", "STRATEGIES")
 
 
@@ -69,8 +77,7 @@ def __getattr__(name: str):
 
         return getattr(_native, name)
     # The pyspark-dependent half loads on first use, so jars() works where pyspark is not installed.
-    if name in ("build", "build_strings", "might_contain", "register",
-                "retain_absent", "retain_absent_strings"):
+    if name in _FUNCTIONS:
         from . import _functions
 
         return getattr(_functions, name)

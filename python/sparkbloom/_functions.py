@@ -6,7 +6,7 @@ Column expressions calling the SQL names that :func:`register` creates.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
 from pyspark.sql import Column, SparkSession
 from pyspark.sql import functions as F
@@ -21,6 +21,11 @@ RETAIN_ABSENT = "sparkbloom_retain_absent"
 MIGHT_CONTAIN = "sparkbloom_might_contain"
 BUILD_STRING = "sparkbloom_build_string"
 RETAIN_ABSENT_STRING = "sparkbloom_retain_absent_string"
+BUILD_PER_KEY = "sparkbloom_build_per_key"
+BUILD_ARRAY = "sparkbloom_build_array"
+MERGE = "sparkbloom_merge"
+COUNT = "sparkbloom_count"
+_EXTENSION = "io.sparkbloom.spark.SparkBloomExtensions"
 _JVM_CLASS = "io.sparkbloom.spark.BloomFunctions"
 
 
@@ -37,14 +42,34 @@ def _jvm(spark: SparkSession):
     return jvm
 
 
-def register(spark: SparkSession) -> None:
-    """Registers ``sparkbloom_build``, ``sparkbloom_retain_absent``, ``sparkbloom_might_contain``,
-    ``sparkbloom_build_string`` and ``sparkbloom_retain_absent_string`` as temporary functions of
-    ``spark``'s session, for SQL and for the Column functions here.
+def _is_connect(spark: SparkSession) -> bool:
+    """Whether ``spark`` is a Spark Connect session (told by its class, without importing the
+    Connect client, whose dependencies a classic install may lack)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
-    Raises :class:`SparkBloomError` naming what is missing when the jars are not on the session
-    (start it with ``.config("spark.jars", sparkbloom.jars())`` or :func:`with_jars`).
+
+def register(spark: SparkSession) -> None:
+    """Makes sparkbloom's SQL functions (``sparkbloom_build``, ``sparkbloom_build_per_key``,
+    ``sparkbloom_build_array``, ``sparkbloom_retain_absent``, ``sparkbloom_might_contain``, the
+    ``_string`` variants, and with the extension ``sparkbloom_merge`` and ``sparkbloom_count``)
+    callable in ``spark``'s session, for SQL and for the Column functions here.
+
+    On a classic session it registers them as temporary functions through the driver's JVM. A
+    Spark Connect session has no JVM on the client: there the server's
+    ``spark.sql.extensions=io.sparkbloom.spark.SparkBloomExtensions`` puts them in every session,
+    and this only checks that they are there.
+
+    Raises :class:`SparkBloomError` naming what is missing: the jars on a classic session (start
+    it with ``.config("spark.jars", sparkbloom.jars())`` or :func:`with_jars`), the extension on a
+    Connect server.
     """
+    if _is_connect(spark):
+        if not spark.catalog.functionExists(RETAIN_ABSENT):
+            raise SparkBloomError(
+                f"the Spark Connect server has no {RETAIN_ABSENT}: start it with the sparkbloom jars and "
+                f"--conf spark.sql.extensions={_EXTENSION}"
+            )
+        return
     from py4j.java_gateway import JavaClass
     from py4j.protocol import Py4JJavaError
 
@@ -133,3 +158,44 @@ def might_contain(filter: ColumnOrName, item: ColumnOrInt) -> Column:
     ``F.lit("...")`` for a string literal). Other types are an error naming the type.
     Needs :func:`register`."""
     return F.call_function(MIGHT_CONTAIN, _col(filter), _col(item))
+
+
+def build_per_key(item: ColumnOrName, p: float) -> Column:
+    """Aggregate: :func:`build` with each group's filter sized for its own distinct items at
+    false-positive probability ``p`` (``sparkbloom_build_per_key``): a user with 200 items gets a
+    filter for 200, not for the largest user's count. Needs :func:`register`.
+
+    >>> filters = history.groupBy("user").agg(sparkbloom.build_per_key("item", 0.001).alias("filter"))
+    """
+    _sizing(1, p)
+    return F.call_function(BUILD_PER_KEY, _col(item), F.lit(float(p)).cast("double"))
+
+
+def build_array(items: ColumnOrName, p: float, n: Optional[int] = None) -> Column:
+    """One filter per row from an ``array`` column of integers or strings
+    (``sparkbloom_build_array``), for history already held as one array per user: no
+    ``groupBy``. Sized for the row's own distinct items (the bytes :func:`build_per_key` gives over
+    the same items), or for ``n`` items when given. A null array gives null. Needs :func:`register`.
+
+    >>> filters = seen.select("user", sparkbloom.build_array("items", 0.001).alias("filter"))
+    """
+    _sizing(1 if n is None else n, p)
+    sizing = [F.lit(float(p)).cast("double")]
+    if n is not None:
+        sizing.insert(0, F.lit(n).cast("bigint"))
+    return F.call_function(BUILD_ARRAY, _col(items), *sizing)
+
+
+def merge(filter: ColumnOrName) -> Column:
+    """Aggregate: the union (bitwise OR) of the group's filters, which must have one shape (built
+    with the same ``n`` and ``p``); nulls skipped (``sparkbloom_merge``; needs the session
+    extension, or :func:`register` on a classic session whose jars include it).
+
+    >>> weekly = daily.groupBy("user").agg(sparkbloom.merge("filter").alias("filter"))
+    """
+    return F.call_function(MERGE, _col(filter))
+
+
+def approximate_count(filter: ColumnOrName) -> Column:
+    """``bigint``: the filter's estimate of the distinct items put into it (``sparkbloom_count``)."""
+    return F.call_function(COUNT, _col(filter))

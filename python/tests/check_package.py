@@ -14,6 +14,7 @@ import sys
 
 import pyspark
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 import sparkbloom
 
@@ -130,6 +131,24 @@ def pipeline():
     small = ints.groupBy().agg(sparkbloom.build("item", 10, 0.01).alias("f"))
     kept_ints = small.crossJoin(ints).select(sparkbloom.retain_absent("f", "items").alias("k")).first().k
     check("int and array<int> columns are widened", kept_ints == [2, 3], str(kept_ints))
+
+    # per-key sizing, history as arrays, merge and count: the same filters two ways
+    per_key = hist_df.groupBy("user").agg(sparkbloom.build_per_key("item", 0.001).alias("filter"))
+    arrays = spark.createDataFrame(list(history.items()), "user string, items array<bigint>")
+    from_arrays = arrays.select("user", sparkbloom.build_array("items", 0.001).alias("filter"))
+    same = per_key.join(from_arrays.withColumnRenamed("filter", "a"), "user").where("filter = a").count()
+    check("build_array: the bytes of build_per_key over the same items", same == len(history), str(same))
+    native_reads(per_key, history, "history item (per-key)")
+    # one fixed-size filter per row, merged: the union of 40 one-item filters
+    union = (spark.range(40).select(sparkbloom.build_array(F.array("id"), 0.01, n=1000).alias("f"))
+             .groupBy().agg(sparkbloom.merge("f").alias("u")))
+    counted = union.select(sparkbloom.approximate_count("u").alias("n")).first().n
+    check("merge + approximate_count: about 40 distinct items", 38 <= counted <= 42, str(counted))
+    try:
+        sparkbloom.build_per_key("item", 1.5)
+        check("build_per_key(p=1.5) rejected", False)
+    except ValueError as e:
+        check(f"build_per_key(p=1.5) rejected: {e}", True)
 
     # string items, with non-ASCII and non-BMP ids, against exact sets
     alphabet = ["a", "b", "7", "/", "\u00e9", "\u0436", "\u65e5", "\U0001F600"]

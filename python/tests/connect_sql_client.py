@@ -3,7 +3,8 @@
 Connects to a Spark Connect server started with
 ``spark.sql.extensions=io.sparkbloom.spark.SparkBloomExtensions`` and runs the per-user dedup
 with no JVM on the client side: once in SQL, once through the DataFrame API
-(``F.call_function``), plus sparkbloom_merge / sparkbloom_count and an analysis error.
+(``F.call_function``), once through the ``sparkbloom`` package's Column functions, plus
+sparkbloom_merge / sparkbloom_count and an analysis error.
 
 Usage: python connect_sql_client.py sc://127.0.0.1:PORT
 """
@@ -53,6 +54,23 @@ def main(url):
         "user",
         F.call_function("sparkbloom_retain_absent", F.col("filter"), F.col("items")).alias("fresh"))
     check("DataFrame", fresh.collect())
+
+    # the sparkbloom package's Column functions (python/ on PYTHONPATH: the functions need no
+    # native module): register only checks the server's extension on Connect
+    import sparkbloom
+    sparkbloom.register(spark)
+    filters = history.groupBy("user").agg(sparkbloom.build_per_key("item", 0.001).alias("filter"))
+    fresh = candidates.join(filters, "user", "left").select(
+        "user", sparkbloom.retain_absent("filter", "items").alias("fresh"))
+    check("the sparkbloom package", fresh.collect())
+    arrays = history.groupBy("user").agg(F.collect_list("item").alias("items"))
+    same = filters.join(arrays.select("user", sparkbloom.build_array("items", 0.001).alias("a")), "user")
+    if same.where("filter = a").count() != 2:
+        raise AssertionError("build_array: not the bytes of build_per_key over the same items")
+    from pyspark import SparkContext
+    if SparkContext._gateway is not None or SparkContext._jvm is not None:
+        raise AssertionError("the client started a JVM")
+    print("[connect] the sparkbloom package: no JVM on the client")
 
     # no seen item ever comes back, on 20 users x 500 items (every seen item is a candidate)
     seen_back = spark.sql(

@@ -3,8 +3,10 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
 import io.sparkbloom.spark.sql.BuildAggregate;
+import io.sparkbloom.spark.sql.ApproximateCount;
 import io.sparkbloom.spark.sql.BuildArrayExpression;
 import io.sparkbloom.spark.sql.CoreJarCheck;
+import io.sparkbloom.spark.sql.MergeAggregator;
 import io.sparkbloom.spark.sql.MightContainExpression;
 import io.sparkbloom.spark.sql.RetainAbsentExpression;
 import io.sparkbloom.spark.sql.RetainAbsentUdf;
@@ -92,7 +94,8 @@ public final class BloomFunctions {
   /**
    * Registers {@value #BUILD}, {@value #BUILD_PER_KEY}, {@value #RETAIN_ABSENT}, {@value
    * #MIGHT_CONTAIN}, {@value #BUILD_STRING}, {@value #RETAIN_ABSENT_STRING} and {@value
-   * #BUILD_ARRAY} as temporary functions of {@code spark}'s session. From PySpark:
+   * #BUILD_ARRAY} as temporary functions of {@code spark}'s session, and the extension's two
+   * filter-level functions, {@code sparkbloom_merge} and {@code sparkbloom_count}. From PySpark:
    * {@code spark._jvm.io.sparkbloom.spark.BloomFunctions.register(spark._jsparkSession)}, or
    * {@code sparkbloom.register(spark)} with the Python package. Each is built as the typed
    * Catalyst expression the session extension injects ({@code BuildAggregate}, {@code
@@ -128,6 +131,10 @@ public final class BloomFunctions {
             " (for integer candidates call " + RETAIN_ABSENT + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
     SqlArgumentCheck.register(spark, BuildArrayExpression.function());
+    spark.udf().register(MergeAggregator.NAME,
+        functions.udaf(new MergeAggregator(), Encoders.BINARY()).withName(MergeAggregator.NAME));
+    spark.udf().register(ApproximateCount.NAME,
+        functions.udf(new ApproximateCount(), DataTypes.LongType).withName(ApproximateCount.NAME));
   }
 
   /**

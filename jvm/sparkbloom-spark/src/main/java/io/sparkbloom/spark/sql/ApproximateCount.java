@@ -5,11 +5,13 @@ import io.sparkbloom.CorruptFilterException;
 import org.apache.spark.sql.api.java.UDF1;
 
 /**
- * {@code (filter BINARY) -> BIGINT} behind {@value SparkBloomSql#COUNT}: the filter's estimate of
+ * {@code (filter BINARY) -> BIGINT} behind {@value #NAME}: the filter's estimate of
  * the distinct items put ({@link BloomFilter#approximateElementCount()}, Guava's estimate from
  * the bits set), {@code Long.MAX_VALUE} once every bit is set; null for a null filter.
  */
 public final class ApproximateCount implements UDF1<byte[], Long> {
+  /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}. */
+  public static final String NAME = "sparkbloom_count";
   private static final long serialVersionUID = 1L;
 
   /** @throws IllegalArgumentException if the bytes are not a filter, naming the bad field */
@@ -21,7 +23,7 @@ public final class ApproximateCount implements UDF1<byte[], Long> {
     try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
       return f.approximateElementCount();
     } catch (CorruptFilterException e) {
-      throw new IllegalArgumentException(SparkBloomSql.COUNT + ": not a sparkbloom filter ("
+      throw new IllegalArgumentException(NAME + ": not a sparkbloom filter ("
           + e.getMessage() + ")", e);
     }
   }

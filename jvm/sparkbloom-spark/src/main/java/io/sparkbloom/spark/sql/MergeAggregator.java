@@ -2,20 +2,21 @@ package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
-import io.sparkbloom.spark.BloomFunctions;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.expressions.Aggregator;
 
 /**
  * {@code Aggregator<filter bytes, filter bytes, filter bytes>} behind {@value
- * SparkBloomSql#MERGE}: the OR (set union) of a group's FORMAT.md filters, which must all have
+ * #NAME}: the OR (set union) of a group's FORMAT.md filters, which must all have
  * the same shape (bit count, hash count, strategy), i.e. be built with the same expected
  * insertions and fpp. Null filters are skipped; a group of nulls only gives null. The buffer is
  * the union's bytes (an empty array until the first filter), so it crosses stages as plain
  * {@code binary}.
  */
 public final class MergeAggregator extends Aggregator<byte[], byte[], byte[]> {
+  /** SQL {@code sparkbloom_merge(filter BINARY) -> BINARY} (aggregate). */
+  public static final String NAME = "sparkbloom_merge";
   private static final long serialVersionUID = 1L;
 
   private static final byte[] NONE = new byte[0];
@@ -65,10 +66,10 @@ public final class MergeAggregator extends Aggregator<byte[], byte[], byte[]> {
       }
       try (BloomFilter union = decode(left)) {
         if (!union.isCompatible(r)) {
-          throw new IllegalArgumentException(SparkBloomSql.MERGE + ": cannot merge filters of"
+          throw new IllegalArgumentException(NAME + ": cannot merge filters of"
               + " different shapes, " + shape(union) + " and " + shape(r) + "; merge only filters"
-              + " built with the same expected insertions and fpp (" + BloomFunctions.BUILD
-              + ", not the per-key sized " + BloomFunctions.BUILD_PER_KEY + ")");
+              + " built with the same expected insertions and fpp (" + BuildAggregate.FIXED
+              + ", not the per-key sized " + BuildAggregate.PER_KEY + ")");
         }
         union.merge(r);
         return union.toByteArray();
@@ -80,7 +81,7 @@ public final class MergeAggregator extends Aggregator<byte[], byte[], byte[]> {
     try {
       return BloomFilter.fromByteArray(bytes);
     } catch (CorruptFilterException e) {
-      throw new IllegalArgumentException(SparkBloomSql.MERGE + ": not a sparkbloom filter ("
+      throw new IllegalArgumentException(NAME + ": not a sparkbloom filter ("
           + e.getMessage() + ")", e);
     }
   }

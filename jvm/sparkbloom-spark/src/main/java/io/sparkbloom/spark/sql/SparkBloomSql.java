@@ -26,9 +26,9 @@ public final class SparkBloomSql {
   private SparkBloomSql() {}
 
   /** SQL {@code sparkbloom_merge(filter BINARY) -> BINARY} (aggregate): the OR of same-shaped filters. */
-  public static final String MERGE = "sparkbloom_merge";
+  public static final String MERGE = MergeAggregator.NAME;
   /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}: the approximate distinct items put. */
-  public static final String COUNT = "sparkbloom_count";
+  public static final String COUNT = ApproximateCount.NAME;
 
   /** The functions in the order they are injected. */
   public static List<SqlFunction> functions() {

@@ -238,6 +238,17 @@ class TypedUdfParityTest {
     }
   }
 
+  /** {@code BloomFunctions.register} also adds the extension's merge and count. */
+  @Test
+  void registerAddsMergeAndCount() {
+    Row r = registered.sql("SELECT sparkbloom_count(m), sparkbloom_might_contain(m, 7L),"
+        + " sparkbloom_might_contain(m, 8L) FROM (SELECT sparkbloom_merge(f) AS m FROM"
+        + " (SELECT sparkbloom_build(id, 1000, 0.01) AS f FROM range(100) GROUP BY id % 2))").first();
+    // 100 distinct items in 9,585 bits: the estimate's standard error is well under one item
+    assertTrue(Math.abs(r.getLong(0) - 100) <= 3, "count " + r.getLong(0));
+    assertTrue(r.getBoolean(1) && r.getBoolean(2), "both halves' items in the union");
+  }
+
   /**
    * Rows that repeat one user's filter (sorted by user: the filter decoded once is kept for the
    * run), rows that switch filter on every row (interleaved), and one constant filter: the same
