@@ -149,9 +149,17 @@ public final class BloomFunctions {
 
   // ---- Column API ----------------------------------------------------------------------------
 
-  /** Aggregate: the FORMAT bytes of a filter holding the group's (non-null) items. */
+  /**
+   * Aggregate: the FORMAT bytes of a filter holding the group's (non-null) items, cast to bigint:
+   * the typed aggregate of SQL's {@value #BUILD}.
+   *
+   * @throws IllegalArgumentException if the filter for (n, fpp) cannot be made (named as SQL
+   *     names it)
+   */
   public static Column build(Column item, long expectedInsertions, double fpp) {
-    return buildUdaf(expectedInsertions, fpp).apply(item);
+    Sizing.fixed(expectedInsertions, fpp); // the arguments' checks, here rather than at the first row
+    return BuildAggregate.column(BUILD, item.cast(DataTypes.LongType),
+        functions.lit(expectedInsertions), functions.lit(fpp));
   }
 
   /**
@@ -159,7 +167,14 @@ public final class BloomFunctions {
    * sized for its own distinct item count (the group's items are gathered first, 8 bytes each).
    */
   public static Column build(Column item, Sizing sizing) {
-    return buildUdaf(sizing).apply(item);
+    java.util.Objects.requireNonNull(sizing, "sizing");
+    if (!sizing.isPerKeyCount()) {
+      return build(item, sizing.expectedInsertions(0), sizing.fpp());
+    }
+    if (sizing.headroom() != 1.0) { // SQL's aggregate has no headroom: the UDAF keeps it
+      return buildUdaf(sizing).apply(item);
+    }
+    return BuildAggregate.column(BUILD_PER_KEY, item.cast(DataTypes.LongType), functions.lit(sizing.fpp()));
   }
 
   /** The aggregate behind {@link #build(Column, Sizing)}. */
@@ -239,7 +254,9 @@ public final class BloomFunctions {
    * #retainAbsentStrings}.
    */
   public static Column buildStrings(Column item, long expectedInsertions, double fpp) {
-    return buildStringsUdaf(expectedInsertions, fpp).apply(item);
+    Sizing.fixed(expectedInsertions, fpp); // the arguments' checks, here rather than at the first row
+    return BuildAggregate.column(BUILD_STRING, item.cast(DataTypes.StringType),
+        functions.lit(expectedInsertions), functions.lit(fpp));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.sql;
 
 import java.util.List;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -55,6 +56,18 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   /** {@code name(arguments...)}: {@value #PER_KEY}, {@value #FIXED} or {@value #FIXED_STRING}. */
   public BuildAggregate(String name, List<Expression> arguments) {
     this(name, CatalystTrees.seq(arguments.toArray(new Expression[0])), 0, 0);
+  }
+
+  /**
+   * The aggregate column {@code name(arguments...)}, as SQL builds it: how the DataFrame helpers
+   * of {@code BloomFunctions} reach the typed aggregate without the function being registered.
+   */
+  public static Column column(String name, Column... arguments) {
+    List<Expression> args = new java.util.ArrayList<>(arguments.length);
+    for (Column c : arguments) {
+      args.add(ColumnExpressions.expression(c));
+    }
+    return ColumnExpressions.column(new BuildAggregate(name, args).toAggregateExpression());
   }
 
   /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */

@@ -43,7 +43,6 @@ public final class BuildArrayExpression extends Expression
   private final Expression[] arguments;
   /** The sizing of the last row, reused while n and p stay the same. */
   private transient Sizing sizing;
-  private transient long sizingN;
 
   /** {@code sparkbloom_build_array(arguments...)}: (items, p) or (items, n, p). */
   public BuildArrayExpression(List<Expression> arguments) {
@@ -146,11 +145,14 @@ public final class BuildArrayExpression extends Expression
     }
     double fpp = p instanceof Decimal ? ((Decimal) p).toDouble() : ((Number) p).doubleValue();
     long count = n == null ? 0 : n instanceof Decimal ? ((Decimal) n).toLong() : ((Number) n).longValue();
-    if (sizing == null || sizing.fpp() != fpp || sizingN != count) {
-      sizing = perKey() ? Sizing.perKeyCount(fpp) : Sizing.fixed(count, fpp);
-      sizingN = count;
+    // one read of the field: a thread never answers with a sizing another thread made for other
+    // arguments (fixed sizing's expectedInsertions(0) is its n)
+    Sizing s = sizing;
+    if (s == null || s.fpp() != fpp || (!perKey() && s.expectedInsertions(0) != count)) {
+      s = perKey() ? Sizing.perKeyCount(fpp) : Sizing.fixed(count, fpp);
+      sizing = s;
     }
-    return sizing;
+    return s;
   }
 
   @Override
