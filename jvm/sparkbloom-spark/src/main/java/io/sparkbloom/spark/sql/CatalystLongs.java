@@ -1,6 +1,6 @@
 package io.sparkbloom.spark.sql;
 
-import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
@@ -58,11 +58,9 @@ final class CatalystLongs {
     return out;
   }
 
-  /** Reads element {@code i} of an array, or field {@code i} of a row, as a long. */
+  /** Reads element {@code i} of an array, or field {@code i} of a row (both getters), as a long. */
   interface Reader {
-    long at(ArrayData array, int i);
-
-    long at(InternalRow row, int i);
+    long at(SpecializedGetters arrayOrRow, int i);
   }
 
   /**
@@ -73,63 +71,15 @@ final class CatalystLongs {
    */
   static Reader reader(DataType type, String function, String argument) {
     if (type instanceof LongType) {
-      return LONG;
+      return SpecializedGetters::getLong;
     } else if (type instanceof IntegerType) {
-      return INT;
+      return SpecializedGetters::getInt;
     } else if (type instanceof ShortType) {
-      return SHORT;
+      return SpecializedGetters::getShort;
     } else if (type instanceof ByteType) {
-      return BYTE;
+      return SpecializedGetters::getByte;
     }
     throw new IllegalArgumentException(function + ": " + argument + " of SQL type "
         + type.simpleString() + " is not supported; expected int or bigint");
   }
-
-  private static final Reader LONG = new Reader() {
-    @Override
-    public long at(ArrayData array, int i) {
-      return array.getLong(i);
-    }
-
-    @Override
-    public long at(InternalRow row, int i) {
-      return row.getLong(i);
-    }
-  };
-
-  private static final Reader INT = new Reader() {
-    @Override
-    public long at(ArrayData array, int i) {
-      return array.getInt(i);
-    }
-
-    @Override
-    public long at(InternalRow row, int i) {
-      return row.getInt(i);
-    }
-  };
-
-  private static final Reader SHORT = new Reader() {
-    @Override
-    public long at(ArrayData array, int i) {
-      return array.getShort(i);
-    }
-
-    @Override
-    public long at(InternalRow row, int i) {
-      return row.getShort(i);
-    }
-  };
-
-  private static final Reader BYTE = new Reader() {
-    @Override
-    public long at(ArrayData array, int i) {
-      return array.getByte(i);
-    }
-
-    @Override
-    public long at(InternalRow row, int i) {
-      return row.getByte(i);
-    }
-  };
 }
