@@ -8,9 +8,6 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
-import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
@@ -31,10 +28,9 @@ import org.apache.spark.sql.types.StringType;
  * with one {@code putAll} call. A null array gives null; null elements are skipped, as the
  * aggregates skip null items; an array with no items gives an empty filter of the sizing. The
  * sizing arguments must not be null. Evaluated by {@link #eval} also inside generated code ({@link
- * CodegenFallback}): the work per row is one native build over the whole array.
+ * TypedExpression}): the work per row is one native build over the whole array.
  */
-public final class BuildArrayExpression extends Expression
-    implements CodegenFallback, java.io.Serializable {
+public final class BuildArrayExpression extends TypedExpression {
   private static final long serialVersionUID = 1L;
   /** SQL {@code sparkbloom_build_array}. */
   public static final String NAME = "sparkbloom_build_array";
@@ -155,22 +151,6 @@ public final class BuildArrayExpression extends Expression
     return s;
   }
 
-  @Override
-  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
-    return CodegenFallback.super.doGenCode(ctx, ev);
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
-  public BuildArrayExpression withNewChildrenInternal(
-      scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new BuildArrayExpression(children);
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
-  public BuildArrayExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new BuildArrayExpression(children);
-  }
-
   /** In plans, {@code sparkbloom_build_array(arguments...)}. */
   @Override
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -178,34 +158,14 @@ public final class BuildArrayExpression extends Expression
     return (scala.collection.Iterator) children().iterator();
   }
 
-  // Product, as a case class would define it: Catalyst's tree operations read the fields so
-
+  /** One field, the arguments as a sequence: the constructor of every field takes them so. */
   @Override
-  public int productArity() {
-    return 1;
+  Object[] fields() {
+    return new Object[] {children()};
   }
 
   @Override
-  public Object productElement(int n) {
-    if (n != 0) {
-      throw new IndexOutOfBoundsException(Integer.toString(n));
-    }
-    return children();
-  }
-
-  @Override
-  public boolean canEqual(Object other) {
-    return other instanceof BuildArrayExpression;
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof BuildArrayExpression
-        && Arrays.equals(arguments, ((BuildArrayExpression) other).arguments);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(arguments);
+  Expression withChildren(Expression[] children) {
+    return new BuildArrayExpression(CatalystTrees.seq(children));
   }
 }

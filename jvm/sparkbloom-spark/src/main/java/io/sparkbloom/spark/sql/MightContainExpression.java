@@ -5,9 +5,6 @@ import java.util.Arrays;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
-import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NullType;
@@ -20,14 +17,13 @@ import org.apache.spark.sql.types.StringType;
  * none of the {@code ScalaUDF} form's conversions to Java objects.
  *
  * <p>Same answers as the UDF form: a null item gives null; a null filter (nothing seen) gives
- * false. Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): decoding
+ * false. Evaluated by {@link #eval} also inside generated code ({@link TypedExpression}): decoding
  * the filter outweighs a generated call's savings. The last filter decoded is kept for the next
  * rows while their bytes are the same (a constant filter; rows a sort-merge join groups by user),
  * so such a run of rows decodes it once; the kept filter's memory is freed when the expression
  * is collected, or when another filter replaces it.
  */
-public final class MightContainExpression extends Expression
-    implements CodegenFallback, java.io.Serializable {
+public final class MightContainExpression extends TypedExpression {
   private static final long serialVersionUID = 1L;
   /** SQL {@code sparkbloom_might_contain}. */
   public static final String NAME = "sparkbloom_might_contain";
@@ -100,54 +96,12 @@ public final class MightContainExpression extends Expression
   }
 
   @Override
-  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
-    return CodegenFallback.super.doGenCode(ctx, ev);
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
-  public MightContainExpression withNewChildrenInternal(
-      scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new MightContainExpression(children.apply(0), children.apply(1));
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
-  public MightContainExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new MightContainExpression(children.apply(0), children.apply(1));
-  }
-
-  // Product, as a case class would define it: Catalyst's tree operations read the children so
-
-  @Override
-  public int productArity() {
-    return 2;
+  Object[] fields() {
+    return new Object[] {filter, item};
   }
 
   @Override
-  public Object productElement(int n) {
-    switch (n) {
-      case 0:
-        return filter;
-      case 1:
-        return item;
-      default:
-        throw new IndexOutOfBoundsException(Integer.toString(n));
-    }
-  }
-
-  @Override
-  public boolean canEqual(Object other) {
-    return other instanceof MightContainExpression;
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof MightContainExpression
-        && filter.equals(((MightContainExpression) other).filter)
-        && item.equals(((MightContainExpression) other).item);
-  }
-
-  @Override
-  public int hashCode() {
-    return 31 * filter.hashCode() + item.hashCode();
+  Expression withChildren(Expression[] children) {
+    return new MightContainExpression(children[0], children[1]);
   }
 }

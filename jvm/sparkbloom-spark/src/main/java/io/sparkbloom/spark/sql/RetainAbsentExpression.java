@@ -5,9 +5,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
-import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback;
-import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.ArrayType;
@@ -30,11 +27,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * checked when the call is built ({@link SqlFunction}, {@link SqlArgumentCheck}); the element type
  * is read from the resolved candidates here.
  *
- * <p>Evaluated by {@link #eval} also inside generated code ({@link CodegenFallback}): the work per
+ * <p>Evaluated by {@link #eval} also inside generated code ({@link TypedExpression}): the work per
  * row is one native call over the whole array, so a generated call would save nothing measurable.
  */
-public final class RetainAbsentExpression extends Expression
-    implements CodegenFallback, java.io.Serializable {
+public final class RetainAbsentExpression extends TypedExpression {
   private static final long serialVersionUID = 1L;
   /** SQL {@code sparkbloom_retain_absent}: integer candidates. */
   public static final String NAME = "sparkbloom_retain_absent";
@@ -126,57 +122,12 @@ public final class RetainAbsentExpression extends Expression
   }
 
   @Override
-  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
-    return CodegenFallback.super.doGenCode(ctx, ev);
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
-  public RetainAbsentExpression withNewChildrenInternal(
-      scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new RetainAbsentExpression(children.apply(0), children.apply(1), strings);
-  }
-
-  /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
-  public RetainAbsentExpression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new RetainAbsentExpression(children.apply(0), children.apply(1), strings);
-  }
-
-  // Product, as a case class would define it: Catalyst's tree operations read the children so
-
-  @Override
-  public int productArity() {
-    return 3;
+  Object[] fields() {
+    return new Object[] {filter, candidates, strings};
   }
 
   @Override
-  public Object productElement(int n) {
-    switch (n) {
-      case 0:
-        return filter;
-      case 1:
-        return candidates;
-      case 2:
-        return strings;
-      default:
-        throw new IndexOutOfBoundsException(Integer.toString(n));
-    }
-  }
-
-  @Override
-  public boolean canEqual(Object other) {
-    return other instanceof RetainAbsentExpression;
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof RetainAbsentExpression
-        && filter.equals(((RetainAbsentExpression) other).filter)
-        && candidates.equals(((RetainAbsentExpression) other).candidates)
-        && strings == ((RetainAbsentExpression) other).strings;
-  }
-
-  @Override
-  public int hashCode() {
-    return (31 * filter.hashCode() + candidates.hashCode()) * 31 + Boolean.hashCode(strings);
+  Expression withChildren(Expression[] children) {
+    return new RetainAbsentExpression(children[0], children[1], strings);
   }
 }

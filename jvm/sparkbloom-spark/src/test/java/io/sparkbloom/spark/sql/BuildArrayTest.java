@@ -46,19 +46,8 @@ class BuildArrayTest {
 
   @BeforeAll
   void start() {
-    extension = SparkSession.builder()
-        .master("local[2]")
-        .appName("BuildArrayTest")
-        .config("spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "3")
-        .getOrCreate();
-    extension.sparkContext().setLogLevel("WARN");
-    registered = extension.newSession();
-    BloomFunctions.register(registered);
+    extension = ExtensionSessions.withExtension("BuildArrayTest", 3);
+    registered = ExtensionSessions.registeredBeside(extension);
 
     // the same history as (user, item, text) rows and as (user, items, texts) arrays, nulls in both
     Random r = new Random(5);

@@ -67,18 +67,8 @@ class DailyRebuildTest {
 
   @BeforeAll
   void start(@TempDir Path warehouse) {
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("DailyRebuildTest")
-        .config("spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions")
-        .config("spark.sql.warehouse.dir", warehouse.toString())
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    spark = ExtensionSessions.withExtension("DailyRebuildTest", 4,
+        "spark.sql.warehouse.dir", warehouse.toString());
   }
 
   @AfterAll

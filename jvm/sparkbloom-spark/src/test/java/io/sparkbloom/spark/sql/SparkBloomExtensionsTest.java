@@ -39,18 +39,8 @@ class SparkBloomExtensionsTest {
 
   @BeforeAll
   void start(@TempDir Path warehouse) {
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("SparkBloomExtensionsTest")
-        .config("spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions")
-        .config("spark.sql.warehouse.dir", warehouse.toString())
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    spark = ExtensionSessions.withExtension("SparkBloomExtensionsTest", 4,
+        "spark.sql.warehouse.dir", warehouse.toString());
     spark.sql("CREATE TEMPORARY VIEW history AS " + HISTORY);
   }
 

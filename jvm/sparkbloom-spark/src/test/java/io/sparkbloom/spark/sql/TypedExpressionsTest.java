@@ -49,19 +49,8 @@ class TypedExpressionsTest {
 
   @BeforeAll
   void start() {
-    extension = SparkSession.builder()
-        .master("local[2]")
-        .appName("TypedExpressionsTest")
-        .config("spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "3")
-        .getOrCreate();
-    extension.sparkContext().setLogLevel("WARN");
-    registered = extension.newSession();
-    BloomFunctions.register(registered);
+    extension = ExtensionSessions.withExtension("TypedExpressionsTest", 3);
+    registered = ExtensionSessions.registeredBeside(extension);
 
     Random r = new Random(7);
     List<Row> rows = new ArrayList<>();

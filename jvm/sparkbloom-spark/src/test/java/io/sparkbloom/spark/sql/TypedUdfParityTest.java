@@ -44,19 +44,8 @@ class TypedUdfParityTest {
 
   @BeforeAll
   void start() {
-    extension = SparkSession.builder()
-        .master("local[2]")
-        .appName("TypedUdfParityTest")
-        .config("spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "3")
-        .getOrCreate();
-    extension.sparkContext().setLogLevel("WARN");
-    registered = extension.newSession();
-    BloomFunctions.register(registered);
+    extension = ExtensionSessions.withExtension("TypedUdfParityTest", 3);
+    registered = ExtensionSessions.registeredBeside(extension);
 
     // (user, item, text): some repeated items, a null item per user, one user past a builder batch
     Random r = new Random(11);
