@@ -131,10 +131,8 @@ public final class BloomFunctions {
             " (for integer candidates call " + RETAIN_ABSENT + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
     SqlArgumentCheck.register(spark, BuildArrayExpression.function());
-    spark.udf().register(MergeAggregator.NAME,
-        functions.udaf(new MergeAggregator(), Encoders.BINARY()).withName(MergeAggregator.NAME));
-    spark.udf().register(ApproximateCount.NAME,
-        functions.udf(new ApproximateCount(), DataTypes.LongType).withName(ApproximateCount.NAME));
+    spark.udf().register(MergeAggregator.NAME, MergeAggregator.udaf());
+    spark.udf().register(ApproximateCount.NAME, ApproximateCount.udf());
   }
 
   /**

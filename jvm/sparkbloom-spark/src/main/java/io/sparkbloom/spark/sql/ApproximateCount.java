@@ -3,6 +3,9 @@ package io.sparkbloom.spark.sql;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
 import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
 
 /**
  * {@code (filter BINARY) -> BIGINT} behind {@value #NAME}: the filter's estimate of
@@ -13,6 +16,11 @@ public final class ApproximateCount implements UDF1<byte[], Long> {
   /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}. */
   public static final String NAME = "sparkbloom_count";
   private static final long serialVersionUID = 1L;
+
+  /** The UDF {@value #NAME}, as the extension and {@code BloomFunctions.register} register it. */
+  public static UserDefinedFunction udf() {
+    return functions.udf(new ApproximateCount(), DataTypes.LongType).withName(NAME);
+  }
 
   /** @throws IllegalArgumentException if the bytes are not a filter, naming the bad field */
   @Override

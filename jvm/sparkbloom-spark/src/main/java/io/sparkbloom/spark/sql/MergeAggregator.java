@@ -5,6 +5,8 @@ import io.sparkbloom.CorruptFilterException;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.expressions.Aggregator;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
 
 /**
  * {@code Aggregator<filter bytes, filter bytes, filter bytes>} behind {@value
@@ -17,6 +19,11 @@ import org.apache.spark.sql.expressions.Aggregator;
 public final class MergeAggregator extends Aggregator<byte[], byte[], byte[]> {
   /** SQL {@code sparkbloom_merge(filter BINARY) -> BINARY} (aggregate). */
   public static final String NAME = "sparkbloom_merge";
+
+  /** The aggregate {@value #NAME}, as the extension and {@code BloomFunctions.register} register it. */
+  public static UserDefinedFunction udaf() {
+    return functions.udaf(new MergeAggregator(), Encoders.BINARY()).withName(NAME);
+  }
   private static final long serialVersionUID = 1L;
 
   private static final byte[] NONE = new byte[0];

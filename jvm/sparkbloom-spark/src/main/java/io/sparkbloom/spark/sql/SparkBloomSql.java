@@ -11,10 +11,7 @@ import static io.sparkbloom.spark.sql.ArgumentType.STRING_ARRAY;
 import io.sparkbloom.spark.BloomFunctions;
 import java.util.List;
 import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
-import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Every sparkbloom SQL function, as {@link io.sparkbloom.spark.SparkBloomExtensions} injects them
@@ -84,10 +81,10 @@ public final class SparkBloomSql {
   }
 
   public static UserDefinedFunction mergeUdaf() {
-    return functions.udaf(new MergeAggregator(), Encoders.BINARY()).withName(MERGE);
+    return MergeAggregator.udaf();
   }
 
   public static UserDefinedFunction countUdf() {
-    return functions.udf(new ApproximateCount(), DataTypes.LongType).withName(COUNT);
+    return ApproximateCount.udf();
   }
 }
