@@ -15,7 +15,7 @@ use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Strategy};
 use std::hint::black_box;
 
-/// fastbloom's SipHash key, the benchmarks' (`rust/benches/filter.rs`).
+/// fastbloom's SipHash key, the benchmarks' (`rust/benches/filter/peers.rs`).
 const FASTBLOOM_SEED: u128 = 0x5eed_b100_f11e_7e55_0000_0000_0000_0001;
 
 fn main() {
