@@ -14,8 +14,8 @@
 //!
 //! Each is measured with groups of 4, 8 and 16 keys in flight (`/g4` …): how many lines a core
 //! keeps in flight best depends on its miss buffers, and the floor is the fastest of the three.
-//! Batches of 4096 keys, as the filter benchmarks' largest batch; groups are named
-//! `random_lines@<shape>` so `scripts/bench_table.py` can set them beside the filter's rows.
+//! Batches of 4096 keys, as the filter benchmarks' largest batch; the group is named
+//! `random_lines@<shape>` after the filter shape whose size it measures.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sparkbloom::testutil::splitmix64;
