@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering::Relaxed;
 // alignment, which lets a `Vec<u64>` become the words without copying.
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
-/// An array's words: a boxed slice with the array at word `start`, so that a freshly
-/// allocated array can begin on a 64-byte boundary (a cache line: a BLOCKED filter's 512-bit
+/// An array's words: a boxed slice with the array at word `start`, so that an array allocated
+/// [`Align::Line`] begins on a 64-byte boundary (a cache line: a BLOCKED filter's 512-bit
 /// blocks then each occupy exactly one line, where a 16-byte-aligned allocation would split
 /// most of them over two). Derefs to the array's words.
 pub(crate) struct Words {
@@ -49,16 +49,27 @@ impl std::ops::DerefMut for Words {
 /// Words in a 64-byte line.
 const LINE_WORDS: usize = 8;
 
-/// `num_words` zeroed words, the first on a 64-byte boundary. Allocation failure is an error,
-/// not an abort, and the zeroed pages come from the allocator lazily (calloc: the up to seven
-/// words of padding that align the start cost no eager zeroing, where an aligned allocation
+/// Where a new array starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Align {
+    /// Wherever the allocator puts it (8-byte aligned at least): arrays probed a word at a
+    /// time, which cost no byte beyond their words.
+    Word,
+    /// On a 64-byte boundary, for arrays read a line at a time (BLOCKED filters): up to seven
+    /// words of padding.
+    Line,
+}
+
+/// `num_words` zeroed words, starting as `align` says. Allocation failure is an error, not an
+/// abort, and the zeroed pages come from the allocator lazily (calloc: the up to seven words
+/// of padding that align a line's start cost no eager zeroing, where an aligned allocation
 /// would be zeroed by hand), so huge sparse filters cost no time to create. An array larger
 /// than the process's memory limit ([`memory_limit`]) is refused here, since the kernel would
 /// kill the process when the pages are first written. `what` names the array in errors
 /// ("the bit array").
 ///
 /// [`memory_limit`]: crate::memory_limit
-pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Words> {
+pub(crate) fn zeroed(num_words: usize, align: Align, what: &'static str) -> Result<Words> {
     if num_words == 0 {
         return Ok(Words {
             storage: Box::new([]),
@@ -75,7 +86,11 @@ pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Words> {
         });
     }
     let too_big = || Error::allocation(what, bytes);
-    let padded = num_words.checked_add(LINE_WORDS - 1).ok_or_else(too_big)?;
+    let padding = match align {
+        Align::Word => 0,
+        Align::Line => LINE_WORDS - 1,
+    };
+    let padded = num_words.checked_add(padding).ok_or_else(too_big)?;
     let layout = Layout::array::<AtomicU64>(padded).map_err(|_| too_big())?;
     // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
     // valid AtomicU64; the pointer and length describe exactly the allocation that
@@ -88,7 +103,10 @@ pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Words> {
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, padded))
     };
     // The allocation is 8-byte aligned, so 0..=7 words reach the next line.
-    let start = (storage.as_ptr() as usize).wrapping_neg() % 64 / 8;
+    let start = match align {
+        Align::Word => 0,
+        Align::Line => (storage.as_ptr() as usize).wrapping_neg() % 64 / 8,
+    };
     Ok(Words {
         storage,
         start,
@@ -96,10 +114,10 @@ pub(crate) fn zeroed(num_words: usize, what: &'static str) -> Result<Words> {
     })
 }
 
-/// A copy of `words` (each read once: a snapshot per word if other threads write), aligned as
-/// [`zeroed`] aligns; allocation failure is an error.
-pub(crate) fn try_clone(words: &[AtomicU64], what: &'static str) -> Result<Words> {
-    let copy = zeroed(words.len(), what)?;
+/// A copy of `words` (each read once: a snapshot per word if other threads write), starting as
+/// `align` says; allocation failure is an error.
+pub(crate) fn try_clone(words: &[AtomicU64], align: Align, what: &'static str) -> Result<Words> {
+    let copy = zeroed(words.len(), align, what)?;
     for (to, from) in copy.iter().zip(words) {
         to.store(from.load(Relaxed), Relaxed);
     }
@@ -155,21 +173,28 @@ pub(crate) fn prefetch<T>(items: &[T], i: usize) {
 mod tests {
     use super::*;
 
-    /// New arrays start on a cache line whatever the allocator hands back (sizes from one word
-    /// to a mmap-sized array), hold exactly the words asked for, zeroed; copies too.
+    /// New line-aligned arrays start on a cache line whatever the allocator hands back (sizes
+    /// from one word to a mmap-sized array); every array holds exactly the words asked for,
+    /// zeroed, and word-aligned ones no padding; copies too.
     #[test]
-    fn new_arrays_start_on_a_cache_line() {
+    fn new_arrays_start_as_asked() {
         for num_words in (1..=40).chain([4096, 1 << 18]) {
-            let words = zeroed(num_words, "test").unwrap();
+            let words = zeroed(num_words, Align::Line, "test").unwrap();
             assert_eq!(words.len(), num_words);
             assert_eq!(words.as_ptr() as usize % 64, 0, "{num_words} words");
             assert!(words.iter().all(|w| w.load(Relaxed) == 0));
             words[num_words - 1].store(7, Relaxed);
-            let copy = try_clone(&words, "test").unwrap();
+            let copy = try_clone(&words, Align::Line, "test").unwrap();
             assert_eq!(copy.as_ptr() as usize % 64, 0);
             assert_eq!(copy[num_words - 1].load(Relaxed), 7);
+            let exact = try_clone(&words, Align::Word, "test").unwrap();
+            assert_eq!((exact.storage.len(), exact.start), (num_words, 0));
+            assert_eq!(exact[num_words - 1].load(Relaxed), 7);
+            let exact = zeroed(num_words, Align::Word, "test").unwrap();
+            assert_eq!((exact.storage.len(), exact.len()), (num_words, num_words));
+            assert!(exact.iter().all(|w| w.load(Relaxed) == 0));
         }
-        assert_eq!(zeroed(0, "test").unwrap().len(), 0);
+        assert_eq!(zeroed(0, Align::Line, "test").unwrap().len(), 0);
         let mut adopted = from_vec(vec![1, 2, 3]);
         assert_eq!(as_mut_u64(&mut adopted), &[1, 2, 3]);
     }

@@ -3,7 +3,7 @@
 //! Bit `b` lives in word `b >> 6` at bit `b & 63` (Guava's and Spark's addressing). Setting a
 //! bit is an atomic OR on its word, so concurrent puts never lose each other's bits.
 
-use crate::atomic_words;
+use crate::atomic_words::{self, Align};
 use crate::error::Result;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 
@@ -12,19 +12,19 @@ pub(crate) struct BitArray {
 }
 
 impl BitArray {
-    /// An all-zero array of `num_words` words; allocation failure, or an array beyond the
-    /// process's memory limit, is an error ([`atomic_words::zeroed`]).
-    pub(crate) fn zeroed(num_words: usize) -> Result<BitArray> {
+    /// An all-zero array of `num_words` words starting as `align` says; allocation failure,
+    /// or an array beyond the process's memory limit, is an error ([`atomic_words::zeroed`]).
+    pub(crate) fn zeroed(num_words: usize, align: Align) -> Result<BitArray> {
         Ok(BitArray {
-            words: atomic_words::zeroed(num_words, "the bit array")?,
+            words: atomic_words::zeroed(num_words, align, "the bit array")?,
         })
     }
 
-    /// A copy of the words (each read once, so a snapshot per word if other threads write);
-    /// allocation failure is an error.
-    pub(crate) fn try_clone(&self) -> Result<BitArray> {
+    /// A copy of the words (each read once, so a snapshot per word if other threads write),
+    /// starting as `align` says; allocation failure is an error.
+    pub(crate) fn try_clone(&self, align: Align) -> Result<BitArray> {
         Ok(BitArray {
-            words: atomic_words::try_clone(&self.words, "the bit array")?,
+            words: atomic_words::try_clone(&self.words, align, "the bit array")?,
         })
     }
 

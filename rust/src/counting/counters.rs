@@ -7,7 +7,7 @@
 //! reaches [`MAX`] stays there: it is never incremented past it nor decremented, so saturation
 //! can only ever over-count, never create a false negative.
 
-use crate::atomic_words;
+use crate::atomic_words::{self, Align};
 use crate::error::Result;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
@@ -44,7 +44,7 @@ impl Counters {
     /// limit, is an error ([`atomic_words::zeroed`]).
     pub(crate) fn zeroed(num_words: usize) -> Result<Counters> {
         Ok(Counters {
-            words: atomic_words::zeroed(num_words, "the counter array")?,
+            words: atomic_words::zeroed(num_words, Align::Word, "the counter array")?,
         })
     }
 
@@ -57,7 +57,7 @@ impl Counters {
 
     pub(crate) fn try_clone(&self) -> Result<Counters> {
         Ok(Counters {
-            words: atomic_words::try_clone(&self.words, "the counter array")?,
+            words: atomic_words::try_clone(&self.words, Align::Word, "the counter array")?,
         })
     }
 

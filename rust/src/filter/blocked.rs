@@ -49,7 +49,7 @@ impl BloomFilter {
         const KEY_CHUNKS_AHEAD: usize = 8;
         let num_blocks = self.num_bits() / BLOCK_BITS;
         let prefetch = self.plan.prefetch;
-        // Words adopted from a caller's `Vec` need not start on a cache line (new filters'
+        // Words adopted from a caller's `Vec` need not start on a cache line (new BLOCKED filters'
         // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
         let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
         let vector = self.plan.kernel == Kernel::Avx512;

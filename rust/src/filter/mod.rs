@@ -3,6 +3,7 @@
 //! This file is the API; `batch.rs` is the engine behind the batched calls, which run the
 //! kernels of `crate::kernels` as the filter's [`Plan`] says.
 
+use crate::atomic_words::Align;
 use crate::bit_array::BitArray;
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
@@ -37,6 +38,17 @@ pub struct BloomFilter {
     indexer: Indexer,
     /// The kernel and paths of the batched operations, chosen when the filter is made.
     plan: Plan,
+}
+
+/// Where a new array of `strategy` starts: a BLOCKED filter's on a cache line, so that each
+/// 512-bit block is one line; a classic filter's probes touch single words, so its array takes
+/// no padding.
+fn array_align(strategy: Strategy) -> Align {
+    if strategy.layout().is_blocked() {
+        Align::Line
+    } else {
+        Align::Word
+    }
 }
 
 impl BloomFilter {
@@ -112,8 +124,9 @@ impl BloomFilter {
     /// `shape.num_hashes` in 1..=255.
     pub fn with_shape(shape: Shape, strategy: Strategy) -> Result<BloomFilter> {
         check_shape(shape)?;
+        let num_words = shape.num_bits.div_ceil(64) as usize;
         BloomFilter::from_bits(
-            BitArray::zeroed(shape.num_bits.div_ceil(64) as usize)?,
+            BitArray::zeroed(num_words, array_align(strategy))?,
             shape,
             strategy,
         )
@@ -333,7 +346,11 @@ impl BloomFilter {
     /// An independent copy; allocation failure (or a copy beyond the process's memory limit)
     /// is an error, where [`Clone`] panics.
     pub fn try_clone(&self) -> Result<BloomFilter> {
-        BloomFilter::from_bits(self.bits.try_clone()?, self.shape, self.strategy)
+        BloomFilter::from_bits(
+            self.bits.try_clone(array_align(self.strategy))?,
+            self.shape,
+            self.strategy,
+        )
     }
 
     /// An error naming every parameter that differs, if any.
