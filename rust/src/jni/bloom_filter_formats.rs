@@ -184,6 +184,6 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromRedisBitmap<'l>
         let strategy = strategy(strategy_ordinal)?;
         let bitmap = read_all(env, &bitmap, "bitmap")?;
         let filter = redis_bitmap::decode(as_u8(bitmap.as_slice()), shape, strategy)?;
-        Ok(into_handle(filter))
+        Ok(into_handle(filter)?)
     })
 }

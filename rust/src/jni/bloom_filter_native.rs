@@ -1,7 +1,7 @@
 //! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative` but the byte
 //! formats' (`bloom_filter_formats.rs`).
 //!
-//! A filter crosses JNI as a handle (`Box::into_raw(Box::new(BloomFilter)) as jlong`) under the
+//! A filter crosses JNI as a handle (a heap `BloomFilter`'s address as a `jlong`) under the
 //! rules of [`handle_ops`](super::handle_ops), which holds the shapes this file shares with
 //! `counting_bloom_filter_native.rs`. Java `long` keys are the same 64 bits as Rust `u64` keys.
 //! Each export is one call around [`run`], which catches panics and maps errors.
@@ -57,7 +57,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nCreateBestPractice<
 ) -> jlong {
     run(env, |_| {
         let n = non_negative("expectedInsertions", expected_insertions)?;
-        Ok(into_handle(BloomFilter::with_best_practice(n, fpp)?))
+        Ok(into_handle(BloomFilter::with_best_practice(n, fpp)?)?)
     })
 }
 
@@ -95,7 +95,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
         // Copied straight into the new filter's words: no intermediate buffer, no pinning.
         let mut filter = BloomFilter::with_shape(shape, strategy)?;
         words.get_region(env, 0, as_i64_mut(filter.words_mut()))?;
-        Ok(into_handle(filter))
+        Ok(into_handle(filter)?)
     })
 }
 

@@ -1,7 +1,7 @@
 //! Exports behind the `static native` methods of `io.sparkbloom.CountingBloomFilterNative`.
 //!
 //! Built as `bloom_filter_native.rs` is, on the same [`handle_ops`](super::handle_ops): a filter
-//! crosses JNI as a handle (`Box::into_raw(Box::new(CountingBloomFilter))`), freed once by
+//! crosses JNI as a handle (a heap `CountingBloomFilter`'s address), freed once by
 //! `nFree` under the rules of Java's `NativeHandle`; a handle of 0 is "closed". Every export is
 //! one call to [`run`] (or [`run_primitive`] for the hot single-key calls).
 
@@ -302,7 +302,9 @@ pub extern "system" fn Java_io_sparkbloom_CountingBloomFilterNative_nToBloomFilt
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(env, |_| Ok(into_handle(filter(handle)?.to_bloom_filter()?)))
+    run(env, |_| {
+        Ok(into_handle(filter(handle)?.to_bloom_filter()?)?)
+    })
 }
 
 #[unsafe(no_mangle)]

@@ -1,5 +1,5 @@
 //! What every filter's exports share, generic over the core type behind the handle: the handle
-//! itself (`Box::into_raw` one way, a borrow or a free the other), argument checks, keys as
+//! itself (a fallible heap allocation one way, a borrow or a free the other), argument checks, keys as
 //! `byte[]`, batches of `long[]` keys (pinned when small, chunked when large), and the
 //! encode/decode/length trio of each stream format, and batches of byte-string keys
 //! ([`KeyBatch`]: packed `byte[]` or UTF-16 `char[]`). Each `Java_*` export in
@@ -7,7 +7,7 @@
 //! [`run`](super::errors::run) around one of these, naming the core function it applies.
 //!
 //! Handles follow the rules of Java's `NativeHandle`: a non-zero handle is a live
-//! `Box::into_raw(Box::new(T))`, freed exactly once and never while a call holding it can still
+//! `Box<T>` made by `into_handle`, freed exactly once and never while a call holding it can still
 //! run (`reachabilityFence`); 0 means "closed" and becomes `IllegalStateException`.
 
 use jni::Env;
@@ -33,9 +33,27 @@ pub(crate) fn object<'a, T>(handle: jlong) -> JniResult<&'a T> {
     Ok(unsafe { &*(handle as *const T) })
 }
 
-/// Moves `object` to the heap; Java owns it from now on, as a handle.
-pub(crate) fn into_handle<T>(object: T) -> jlong {
-    Box::into_raw(Box::new(object)) as jlong
+/// Moves `object` to the heap; Java owns it from now on, as a handle. The allocation is
+/// fallible (`Box::new` would abort the JVM on failure): no room is an error.
+pub(crate) fn into_handle<T>(object: T) -> Result<jlong> {
+    const {
+        assert!(
+            std::mem::size_of::<T>() != 0,
+            "a handle's object has a size"
+        )
+    };
+    let layout = std::alloc::Layout::new::<T>();
+    // SAFETY: the layout has non-zero size (asserted); a null return is handled; a valid T is
+    // written before the pointer is used, and `free` releases it as the `Box<T>` whose layout
+    // this is.
+    unsafe {
+        let ptr = std::alloc::alloc(layout).cast::<T>();
+        if ptr.is_null() {
+            return Err(Error::allocation("the filter object", layout.size() as u64));
+        }
+        ptr.write(object);
+        Ok(ptr as jlong)
+    }
 }
 
 /// Frees a handle made by [`into_handle`]; 0 does nothing.
@@ -104,7 +122,7 @@ pub(crate) fn create<T>(
     let n = non_negative("expectedInsertions", expected_insertions)?;
     let strategy = strategy(strategy_ordinal)?;
     let shape = sizing::shape_for_strategy(n, fpp, strategy)?;
-    Ok(into_handle(build(shape, strategy)?))
+    Ok(into_handle(build(shape, strategy)?)?)
 }
 
 /// A new empty filter of exactly this shape.
@@ -115,12 +133,12 @@ pub(crate) fn with_shape<T>(
     build: impl FnOnce(Shape, Strategy) -> Result<T>,
 ) -> JniResult<jlong> {
     let shape = shape(num_bits, num_hashes)?;
-    Ok(into_handle(build(shape, strategy(strategy_ordinal)?)?))
+    Ok(into_handle(build(shape, strategy(strategy_ordinal)?)?)?)
 }
 
 /// A copy of the filter behind `handle`, as a new handle.
 pub(crate) fn copy<T>(handle: jlong, try_clone: impl FnOnce(&T) -> Result<T>) -> JniResult<jlong> {
-    Ok(into_handle(try_clone(object(handle)?)?))
+    Ok(into_handle(try_clone(object(handle)?)?)?)
 }
 
 /// `op(filter, key)` with a `byte[]` key (a `String` key arrives as its UTF-8 bytes).
@@ -251,7 +269,7 @@ pub(crate) fn decode_prefix<T>(
     let filter = read_limited(env, bytes, "bytes", max_num_bits, |bytes, limit| {
         decode_with_limit(&bytes[..len], limit)
     })?;
-    Ok(into_handle(filter))
+    Ok(into_handle(filter)?)
 }
 
 /// A filter decoded from a whole stream, refusing more than `max_num_bits` bits, as a handle.
@@ -262,7 +280,7 @@ pub(crate) fn decode<T>(
     decode_with_limit: impl FnOnce(&[u8], u64) -> Result<T>,
 ) -> JniResult<jlong> {
     let filter = read_limited(env, bytes, "bytes", max_num_bits, decode_with_limit)?;
-    Ok(into_handle(filter))
+    Ok(into_handle(filter)?)
 }
 
 /// A stream's whole length from its header, refusing more than `max_num_bits` bits.
