@@ -70,7 +70,7 @@ mod tests {
     use super::*;
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
-    use crate::testutil::splitmix64;
+    use crate::testutil::{absent, splitmix64};
 
     /// Batched queries (vector lanes where the CPU has them, prefetching groups on large
     /// filters, the scalar loop elsewhere) against single-key queries: shapes below and at the
@@ -122,13 +122,7 @@ mod tests {
                     let mut into = vec![false; len];
                     f.might_contain_all_into(&probe, &mut into).unwrap();
                     assert_eq!(into, single);
-                    let absent: Vec<u64> = probe
-                        .iter()
-                        .zip(&single)
-                        .filter(|&(_, &present)| !present)
-                        .map(|(&k, _)| k)
-                        .collect();
-                    assert_eq!(f.retain_absent(&probe), absent);
+                    assert_eq!(f.retain_absent(&probe), absent(&probe, &single));
                 }
             }
         }

@@ -176,7 +176,7 @@ impl BloomFilter {
 mod tests {
     use super::*;
     use crate::blocked_layout::for_each_index;
-    use crate::testutil::splitmix64;
+    use crate::testutil::{absent, splitmix64};
 
     fn blocked(n: u64, p: f64) -> BloomFilter {
         BloomFilter::with_strategy(n, p, Strategy::Blocked).unwrap()
@@ -287,13 +287,7 @@ mod tests {
             let single: Vec<bool> = keys.iter().map(|&k| f.might_contain(k)).collect();
             assert!(single[..half].iter().all(|&b| b), "no false negatives");
             assert_eq!(f.might_contain_all(&keys), single);
-            let absent: Vec<u64> = keys
-                .iter()
-                .zip(&single)
-                .filter(|&(_, &present)| !present)
-                .map(|(&k, _)| k)
-                .collect();
-            assert_eq!(f.retain_absent(&keys), absent);
+            assert_eq!(f.retain_absent(&keys), absent(&keys, &single));
             assert!(!f.put_all(&keys[..half]), "nothing changes the second time");
         }
     }

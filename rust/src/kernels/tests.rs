@@ -7,7 +7,7 @@ use crate::counting::CountingBloomFilter;
 use crate::filter::{BloomFilter, PackedBytes};
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
-use crate::testutil::splitmix64;
+use crate::testutil::{absent, splitmix64};
 
 /// Keys of `count` bytes each (lengths cycling 0..=40, so byte batches see runs of one length
 /// and mixed ones), packed with their end offsets.
@@ -52,13 +52,7 @@ fn answers_match(
 ) -> Vec<bool> {
     let single: Vec<bool> = probe.iter().map(|&k| reference.might_contain(k)).collect();
     assert_eq!(f.might_contain_all(probe), single, "{context}");
-    let absent: Vec<u64> = probe
-        .iter()
-        .zip(&single)
-        .filter(|&(_, &p)| !p)
-        .map(|(&k, _)| k)
-        .collect();
-    assert_eq!(f.retain_absent(probe), absent, "{context}");
+    assert_eq!(f.retain_absent(probe), absent(probe, &single), "{context}");
     single
 }
 
