@@ -5,6 +5,7 @@
 
 use crate::error::{Error, Result};
 use std::alloc::{Layout, alloc_zeroed};
+use std::ptr::NonNull;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -12,14 +13,87 @@ use std::sync::atomic::Ordering::Relaxed;
 // alignment, which lets a `Vec<u64>` become the words without copying.
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
 
-/// An array's words: a boxed slice with the array at word `start`, so that an array allocated
-/// [`Align::Line`] begins on a 64-byte boundary (a cache line: a BLOCKED filter's 512-bit
-/// blocks then each occupy exactly one line, where a 16-byte-aligned allocation would split
-/// most of them over two). Derefs to the array's words.
+/// An array's words, derefs to them. An array allocated [`Align::Line`] begins on a 64-byte
+/// boundary (a cache line: a BLOCKED filter's 512-bit blocks then each occupy exactly one line,
+/// where a 16-byte-aligned allocation would split most of them over two), a few words into its
+/// allocation. Two machine words: a filter object's size is what a service holding millions of
+/// per-user filters pays for each beside its bits.
 pub(crate) struct Words {
-    storage: Box<[AtomicU64]>,
-    start: usize,
-    len: usize,
+    /// The array's first word (dangling when the array is empty).
+    ptr: NonNull<AtomicU64>,
+    /// The array's length in words, below bit [`PADDING_SHIFT`]; above it, the [`Padding`]
+    /// the allocation has around the array.
+    len_and_padding: usize,
+}
+
+/// Where `len_and_padding` keeps the padding: an array's length fits below, since its bytes
+/// are at most `isize::MAX`.
+const PADDING_SHIFT: u32 = usize::BITS - 4;
+const LEN_MASK: usize = (1 << PADDING_SHIFT) - 1;
+
+/// The words an allocation has around its array: for `Line` arrays, `LINE_WORDS - 1` words
+/// in all, `before` of them before the array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Padding {
+    line: bool,
+    before: usize,
+}
+
+impl Padding {
+    const NONE: Padding = Padding {
+        line: false,
+        before: 0,
+    };
+
+    fn total(self) -> usize {
+        if self.line { LINE_WORDS - 1 } else { 0 }
+    }
+
+    fn pack(self, len: usize) -> usize {
+        debug_assert!(len <= LEN_MASK && self.before < LINE_WORDS);
+        len | (usize::from(self.line) << 3 | self.before) << PADDING_SHIFT
+    }
+
+    fn unpack(len_and_padding: usize) -> Padding {
+        let bits = len_and_padding >> PADDING_SHIFT;
+        Padding {
+            line: bits & 8 != 0,
+            before: bits & 7,
+        }
+    }
+}
+
+// SAFETY: `Words` owns its allocation like a `Box<[AtomicU64]>`, which is Send and Sync.
+unsafe impl Send for Words {}
+unsafe impl Sync for Words {}
+
+impl Words {
+    /// Takes over `storage` (a whole allocation) with the array at word `padding.before`.
+    fn new(storage: Box<[AtomicU64]>, len: usize, padding: Padding) -> Words {
+        debug_assert_eq!(storage.len(), len + padding.total());
+        let base = Box::into_raw(storage) as *mut AtomicU64;
+        // SAFETY: `before` ≤ the padding, inside the allocation (or 0 on an empty, dangling
+        // one); a box's pointer is never null.
+        let ptr = unsafe { NonNull::new_unchecked(base.add(padding.before)) };
+        Words {
+            ptr,
+            len_and_padding: padding.pack(len),
+        }
+    }
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        let padding = Padding::unpack(self.len_and_padding);
+        let total = (self.len_and_padding & LEN_MASK) + padding.total();
+        // SAFETY: the allocation `new` took over, re-made with its own start and length.
+        unsafe {
+            let base = self.ptr.as_ptr().sub(padding.before);
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                base, total,
+            )));
+        }
+    }
 }
 
 impl std::ops::Deref for Words {
@@ -27,21 +101,17 @@ impl std::ops::Deref for Words {
 
     #[inline(always)]
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: start + len ≤ storage.len(), set so by every constructor.
-        unsafe {
-            self.storage
-                .get_unchecked(self.start..self.start + self.len)
-        }
+        // SAFETY: the array lies inside the allocation `new` took over.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len_and_padding & LEN_MASK) }
     }
 }
 
 impl std::ops::DerefMut for Words {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [AtomicU64] {
-        // SAFETY: as in `deref`.
+        // SAFETY: as in `deref`; `&mut self` makes the access exclusive.
         unsafe {
-            self.storage
-                .get_unchecked_mut(self.start..self.start + self.len)
+            std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len_and_padding & LEN_MASK)
         }
     }
 }
@@ -71,11 +141,7 @@ pub(crate) enum Align {
 /// [`memory_limit`]: crate::memory_limit
 pub(crate) fn zeroed(num_words: usize, align: Align, what: &'static str) -> Result<Words> {
     if num_words == 0 {
-        return Ok(Words {
-            storage: Box::new([]),
-            start: 0,
-            len: 0,
-        });
+        return Ok(Words::new(Box::new([]), 0, Padding::NONE));
     }
     let bytes = (num_words as u64).saturating_mul(8);
     if let Some(limit) = crate::memory_limit::limit().filter(|&limit| bytes > limit) {
@@ -86,11 +152,10 @@ pub(crate) fn zeroed(num_words: usize, align: Align, what: &'static str) -> Resu
         });
     }
     let too_big = || Error::allocation(what, bytes);
-    let padding = match align {
-        Align::Word => 0,
-        Align::Line => LINE_WORDS - 1,
-    };
-    let padded = num_words.checked_add(padding).ok_or_else(too_big)?;
+    let line = align == Align::Line;
+    let padded = num_words
+        .checked_add(Padding { line, before: 0 }.total())
+        .ok_or_else(too_big)?;
     let layout = Layout::array::<AtomicU64>(padded).map_err(|_| too_big())?;
     // SAFETY: the layout has non-zero size; a null return is handled; all-zero bytes are a
     // valid AtomicU64; the pointer and length describe exactly the allocation that
@@ -103,15 +168,11 @@ pub(crate) fn zeroed(num_words: usize, align: Align, what: &'static str) -> Resu
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, padded))
     };
     // The allocation is 8-byte aligned, so 0..=7 words reach the next line.
-    let start = match align {
+    let before = match align {
         Align::Word => 0,
         Align::Line => (storage.as_ptr() as usize).wrapping_neg() % 64 / 8,
     };
-    Ok(Words {
-        storage,
-        start,
-        len: num_words,
-    })
+    Ok(Words::new(storage, num_words, Padding { line, before }))
 }
 
 /// A copy of `words` (each read once: a snapshot per word if other threads write), starting as
@@ -137,11 +198,7 @@ pub(crate) fn from_vec(words: Vec<u64>) -> Words {
             len,
         ))
     };
-    Words {
-        storage,
-        start: 0,
-        len,
-    }
+    Words::new(storage, len, Padding::NONE)
 }
 
 /// The words as plain integers, for a caller that owns them exclusively (a decoder filling a
@@ -188,13 +245,15 @@ mod tests {
             assert_eq!(copy.as_ptr() as usize % 64, 0);
             assert_eq!(copy[num_words - 1].load(Relaxed), 7);
             let exact = try_clone(&words, Align::Word, "test").unwrap();
-            assert_eq!((exact.storage.len(), exact.start), (num_words, 0));
+            assert_eq!(Padding::unpack(exact.len_and_padding), Padding::NONE);
             assert_eq!(exact[num_words - 1].load(Relaxed), 7);
             let exact = zeroed(num_words, Align::Word, "test").unwrap();
-            assert_eq!((exact.storage.len(), exact.len()), (num_words, num_words));
+            assert_eq!(Padding::unpack(exact.len_and_padding), Padding::NONE);
+            assert_eq!(exact.len(), num_words);
             assert!(exact.iter().all(|w| w.load(Relaxed) == 0));
         }
         assert_eq!(zeroed(0, Align::Line, "test").unwrap().len(), 0);
+        assert_eq!(std::mem::size_of::<Words>(), 16);
         let mut adopted = from_vec(vec![1, 2, 3]);
         assert_eq!(as_mut_u64(&mut adopted), &[1, 2, 3]);
     }

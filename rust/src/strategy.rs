@@ -100,14 +100,11 @@ impl std::fmt::Display for Strategy {
 /// Per-filter constants that turn a hash into bit indexes, bit-exact with Guava.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Indexer {
-    num_bits: u64,
+    /// Exact `x mod m` by multiplication (see [`FastMod`]): two per key, where a division
+    /// costs as much as the whole rest of the walk. Holds m, the number of positions.
+    modulo: FastMod,
     num_hashes: u32,
     layout: Layout,
-    /// 2^63 mod m: what an overflow of the 63-bit combined hash subtracts from an index.
-    wrap: u64,
-    /// Exact `x mod m` by multiplication (see [`FastMod`]): two per key, where a division
-    /// costs as much as the whole rest of the walk.
-    modulo: FastMod,
 }
 
 const LOW_63: u64 = i64::MAX as u64;
@@ -121,17 +118,16 @@ fn reduce_once(x: u64, m: u64) -> u64 {
 impl Indexer {
     pub(crate) fn new(num_bits: u64, num_hashes: u32, strategy: Strategy) -> Indexer {
         Indexer {
-            num_bits,
+            modulo: FastMod::new(num_bits),
             num_hashes,
             layout: strategy.layout(),
-            wrap: (1u64 << 63) % num_bits,
-            modulo: FastMod::new(num_bits),
         }
     }
 
     /// Positions (m).
+    #[inline(always)]
     pub(crate) fn num_bits(&self) -> u64 {
-        self.num_bits
+        self.modulo.divisor()
     }
 
     /// Indexes per key (k).
@@ -144,9 +140,11 @@ impl Indexer {
         self.layout
     }
 
-    /// 2^63 mod m (see the field).
+    /// 2^63 mod m: what an overflow of the 63-bit combined hash subtracts from an index.
+    /// Derived, not kept: it does not depend on the key, so a batch computes it once.
+    #[inline(always)]
     pub(crate) fn wrap(&self) -> u64 {
-        self.wrap
+        self.modulo.reduce(1 << 63)
     }
 
     /// Calls `visit` with each of the k indexes of `hash`, in Guava's order, and stops at the
@@ -159,7 +157,7 @@ impl Indexer {
             Layout::Classic(Walk::SparkV1) => self.for_each_spark_v1(hash, visit),
             Layout::Classic(Walk::SparkV2) => self.for_each_spark_v2(hash, visit),
             Layout::Blocked => {
-                crate::blocked_layout::for_each_index(self.num_bits, self.num_hashes, hash, visit)
+                crate::blocked_layout::for_each_index(self.num_bits(), self.num_hashes, hash, visit)
             }
         }
     }
@@ -174,7 +172,7 @@ impl Indexer {
             if combined < 0 {
                 combined = !combined;
             }
-            if !visit(combined as u64 % self.num_bits) {
+            if !visit(self.modulo.reduce(combined as u64)) {
                 return false;
             }
         }
@@ -191,7 +189,7 @@ impl Indexer {
         for _ in 0..self.num_hashes {
             combined = combined.wrapping_add(h2);
             let positive = if combined < 0 { !combined } else { combined };
-            if !visit(positive as u64 % self.num_bits) {
+            if !visit(self.modulo.reduce(positive as u64)) {
                 return false;
             }
         }
@@ -218,7 +216,7 @@ impl Indexer {
     /// The MITZ_64 walk of `hash` at its first index.
     #[inline(always)]
     pub(crate) fn mitz64_start(&self, hash: Hash128) -> Mitz64Walk {
-        let m = self.num_bits;
+        let m = self.num_bits();
         let a = hash.h1 & LOW_63;
         let d = hash.h2 & LOW_63;
         let step = self.modulo.reduce(d);
@@ -227,7 +225,7 @@ impl Indexer {
             a,
             d,
             step,
-            step_wrapped: reduce_once(step + m - self.wrap, m),
+            step_wrapped: reduce_once(step + m - self.wrap(), m),
         }
     }
 
@@ -242,7 +240,7 @@ impl Indexer {
         } else {
             walk.step
         };
-        walk.idx = reduce_once(walk.idx + step, self.num_bits);
+        walk.idx = reduce_once(walk.idx + step, self.num_bits());
     }
 
     /// Guava ≤ 16: `c = (int)h1 + i·(int)(h1 >>> 32)` for i in 1..=k, `~c` if negative, `% m`.
@@ -255,7 +253,7 @@ impl Indexer {
             if combined < 0 {
                 combined = !combined;
             }
-            if !visit(combined as u64 % self.num_bits) {
+            if !visit(self.modulo.reduce(combined as u64)) {
                 return false;
             }
         }
@@ -282,32 +280,37 @@ pub(crate) struct Mitz64Walk {
     pub(crate) step_wrapped: u64,
 }
 
-/// Exact remainder by a fixed 64-bit divisor with multiplications only: Lemire, Kaser and
-/// Kurz, "Faster remainder by direct computation" (2019), with a 128-bit `M = ⌈2^128 / m⌉`,
-/// exact for every 64-bit numerator.
+/// Exact remainder by a fixed 64-bit divisor with two multiplications: `M = ⌊(2^64 − 1) / m⌋`
+/// makes `q = ⌊x·M / 2^64⌋` the quotient or one less (`2^64/m − 1 ≤ M < 2^64/m`, so
+/// `x/m − 1 < x·M/2^64 ≤ x/m`), hence `x − q·m` lies in `[0, 2m)` and one conditional subtract
+/// finishes it. Exact for every 64-bit numerator and divisor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct FastMod {
     m: u64,
-    multiplier: u128,
+    multiplier: u64,
 }
 
 impl FastMod {
-    /// `m` ≥ 1. For m = 1 the multiplier wraps to 0 and every remainder is 0, as it must be.
+    /// `m` ≥ 1.
     pub(crate) fn new(m: u64) -> FastMod {
         debug_assert!(m >= 1);
         FastMod {
             m,
-            multiplier: (u128::MAX / m as u128).wrapping_add(1),
+            multiplier: u64::MAX / m,
         }
     }
 
-    /// `x mod m`: the high 64 bits of the 192-bit product `(M·x mod 2^128) · m`.
+    /// The divisor.
+    #[inline(always)]
+    pub(crate) fn divisor(&self) -> u64 {
+        self.m
+    }
+
+    /// `x mod m`.
     #[inline(always)]
     pub(crate) fn reduce(&self, x: u64) -> u64 {
-        let fraction = self.multiplier.wrapping_mul(x as u128);
-        let low = (fraction as u64 as u128) * self.m as u128;
-        let high = (fraction >> 64) * self.m as u128;
-        ((high + (low >> 64)) >> 64) as u64
+        let quotient = ((x as u128 * self.multiplier as u128) >> 64) as u64;
+        reduce_once(x - quotient * self.m, self.m)
     }
 }
 

@@ -40,8 +40,8 @@ pub use counters::MAX as MAX_COUNT;
 /// [`saturated_counters`]: CountingBloomFilter::saturated_counters
 pub struct CountingBloomFilter {
     counters: Counters,
-    shape: Shape,
     strategy: Strategy,
+    /// m and k, with the constants that turn a hash into positions.
     indexer: Indexer,
     /// The kernel of the batched queries, chosen when the filter is made.
     kernel: Kernel,
@@ -49,6 +49,9 @@ pub struct CountingBloomFilter {
     /// the AVX-512 kernel, the strategy MITZ_64 and m in the lanes' range.
     vector_lanes: bool,
 }
+
+// As the plain filter: no more than a Python object's 48 bytes beside its header.
+const _: () = assert!(std::mem::size_of::<CountingBloomFilter>() <= 48);
 
 /// Counting filters hash keys as Guava does (MURMUR128_MITZ_32, MURMUR128_MITZ_64); Spark's
 /// sketch strategies, which hash with Spark's Murmur3_x86_32, and BLOCKED are refused.
@@ -142,7 +145,6 @@ impl CountingBloomFilter {
     ) -> CountingBloomFilter {
         CountingBloomFilter {
             counters,
-            shape,
             strategy,
             indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
             kernel,
@@ -156,22 +158,26 @@ impl CountingBloomFilter {
     #[cfg(test)]
     pub(crate) fn with_kernel(self, kernel: Kernel) -> CountingBloomFilter {
         assert!(kernel.supported(), "{kernel} runs here");
-        CountingBloomFilter::on_kernel(self.counters, self.shape, self.strategy, kernel)
+        let shape = self.shape();
+        CountingBloomFilter::on_kernel(self.counters, shape, self.strategy, kernel)
     }
 
     /// m: the number of counters (positions).
     pub fn num_bits(&self) -> u64 {
-        self.shape.num_bits
+        self.indexer.num_bits()
     }
 
     /// Hash functions per key (k).
     pub fn num_hashes(&self) -> u32 {
-        self.shape.num_hashes
+        self.indexer.num_hashes()
     }
 
     /// Counters (m) and hash functions (k): the plain filter's shape for the same (n, p).
     pub fn shape(&self) -> Shape {
-        self.shape
+        Shape {
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes(),
+        }
     }
 
     /// How hashes become counter positions (the plain filter's strategies).
@@ -346,7 +352,7 @@ impl CountingBloomFilter {
                 present &= present - 1;
             }
         }
-        BloomFilter::from_words_with_shape(bits, self.shape, self.strategy)
+        BloomFilter::from_words_with_shape(bits, self.shape(), self.strategy)
     }
 
     /// Number of counters stuck at 15 (see the type's doc).
@@ -374,14 +380,17 @@ impl CountingBloomFilter {
     pub fn try_clone(&self) -> Result<CountingBloomFilter> {
         Ok(CountingBloomFilter::from_counters(
             self.counters.try_clone()?,
-            self.shape,
+            self.shape(),
             self.strategy,
         ))
     }
 
     /// An error naming every parameter that differs, if any.
     pub fn check_compatible(&self, other: &CountingBloomFilter) -> Result<()> {
-        sizing::check_compatible((self.shape, self.strategy), (other.shape, other.strategy))
+        sizing::check_compatible(
+            (self.shape(), self.strategy),
+            (other.shape(), other.strategy),
+        )
     }
 
     /// The counter words (counter i in word i >> 4 at bits 4·(i & 15)), one snapshot each.

@@ -33,12 +33,17 @@ pub(crate) mod blocked;
 /// queried from many threads at once with no lost bits and no false negatives.
 pub struct BloomFilter {
     bits: BitArray,
-    shape: Shape,
     strategy: Strategy,
+    /// m and k, with the constants that turn a hash into indexes.
     indexer: Indexer,
     /// The kernel and paths of the batched operations, chosen when the filter is made.
     plan: Plan,
 }
+
+// The array's pointer and length, m with its remainder multiplier, k, the strategy and the
+// plan's few bytes: 48 bytes, so that a Python filter object (a 16-byte header and this)
+// takes 64, as small as rbloom's.
+const _: () = assert!(std::mem::size_of::<BloomFilter>() <= 48);
 
 /// Where a new array of `strategy` starts: a BLOCKED filter's on a cache line, so that each
 /// 512-bit block is one line; a classic filter's probes touch single words, so its array takes
@@ -169,7 +174,6 @@ impl BloomFilter {
         );
         Ok(BloomFilter {
             bits,
-            shape,
             strategy,
             indexer: Indexer::new(num_bits, shape.num_hashes, strategy),
             plan,
@@ -200,17 +204,20 @@ impl BloomFilter {
     /// Bits in the array (m): a multiple of 64 for filters sized by (n, p), any count for one
     /// made by [`with_shape`](Self::with_shape).
     pub fn num_bits(&self) -> u64 {
-        self.shape.num_bits
+        self.indexer.num_bits()
     }
 
     /// Bit positions per key (k, Guava's `numHashFunctions`), 1..=255.
     pub fn num_hashes(&self) -> u32 {
-        self.shape.num_hashes
+        self.indexer.num_hashes()
     }
 
     /// m and k together.
     pub fn shape(&self) -> Shape {
-        self.shape
+        Shape {
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes(),
+        }
     }
 
     /// How keys map to bit positions (Guava's `BloomFilter.Strategies`).
@@ -348,14 +355,17 @@ impl BloomFilter {
     pub fn try_clone(&self) -> Result<BloomFilter> {
         BloomFilter::from_bits(
             self.bits.try_clone(array_align(self.strategy))?,
-            self.shape,
+            self.shape(),
             self.strategy,
         )
     }
 
     /// An error naming every parameter that differs, if any.
     pub fn check_compatible(&self, other: &BloomFilter) -> Result<()> {
-        sizing::check_compatible((self.shape, self.strategy), (other.shape, other.strategy))
+        sizing::check_compatible(
+            (self.shape(), self.strategy),
+            (other.shape(), other.strategy),
+        )
     }
 
     /// Whether [`union`](Self::union) and [`intersect`](Self::intersect) accept `other`: the

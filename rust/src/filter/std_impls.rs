@@ -26,7 +26,7 @@ impl Eq for BloomFilter {}
 /// that other threads are writing are hashed as a snapshot, as `==` compares them.
 impl std::hash::Hash for BloomFilter {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.shape.hash(state);
+        self.shape().hash(state);
         self.strategy.hash(state);
         self.words().for_each(|word| word.hash(state));
     }
