@@ -2,7 +2,6 @@ package io.sparkbloom;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.LongBuffer;
 
 /**
  * Single-key queries ({@code long} and byte-string keys) answered in Java over a read-only view of a filter's native
@@ -36,14 +35,15 @@ import java.nio.LongBuffer;
  *       it could never lose a bit set before.
  *   <li><b>The buffer owns nothing.</b> JNI's {@code NewDirectByteBuffer} makes a buffer with no
  *       Cleaner of its own: collecting it frees nothing, and only {@code NativeHandle} frees
- *       the words. Java sees it read-only.
+ *       the words. Java only reads it (a read-only or {@code long} view of it would be one
+ *       more object per filter, kept as long as the filter).
  *   <li><b>Bounds.</b> Every index a walk computes is below m, so its word is below ceil(m /
  *       64), the buffer's capacity in longs; the buffer checks each index anyway. Filters whose
  *       words exceed a buffer's {@code int} capacity (2<sup>31</sup> − 1 bytes) get no view
  *       and keep the JNI path.
  * </ul>
  *
- * Only absolute {@code get(int)} reads are used: they touch no buffer state, so one view
+ * Only absolute {@code getLong(int)} reads are used: they touch no buffer state, so one view
  * serves many threads.
  */
 final class BitsView {
@@ -64,8 +64,11 @@ final class BitsView {
   private static final int BLOCK_BITS = 512;
   private static final int FIELDS_PER_WORD = 7;
 
-  /** The filter's words, bit b in word b / 64 at bit b % 64; read with absolute gets only. */
-  private final LongBuffer words;
+  /**
+   * The filter's words in native order, bit b in the word at byte 8 · (b / 64), at bit b % 64;
+   * read with absolute gets only.
+   */
+  private final ByteBuffer words;
 
   private final long numBits;
   private final int numHashes;
@@ -73,7 +76,7 @@ final class BitsView {
   /** 2<sup>63</sup> mod m: what MITZ_64's dropped top bit subtracts from an index. */
   private final long wrap;
 
-  private BitsView(LongBuffer words, long numBits, int numHashes, int strategy) {
+  private BitsView(ByteBuffer words, long numBits, int numHashes, int strategy) {
     this.words = words;
     this.numBits = numBits;
     this.numHashes = numHashes;
@@ -94,7 +97,7 @@ final class BitsView {
       return null;
     }
     return new BitsView(
-        bytes.order(ByteOrder.nativeOrder()).asLongBuffer().asReadOnlyBuffer(),
+        bytes.order(ByteOrder.nativeOrder()),
         BloomFilterNative.nBitSize(handle),
         BloomFilterNative.nNumHashes(handle),
         BloomFilterNative.nStrategy(handle));
@@ -147,7 +150,8 @@ final class BitsView {
   }
 
   private boolean bit(long index) {
-    return (words.get((int) (index >>> 6)) >>> index & 1) != 0; // a long shift takes index % 64
+    // The byte offset fits an int: the buffer's capacity does. A long shift takes index % 64.
+    return (words.getLong((int) (index >>> 6) << 3) >>> index & 1) != 0;
   }
 
   /**
