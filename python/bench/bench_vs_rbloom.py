@@ -163,8 +163,9 @@ def case(n, p, args, others):
 
 def resident_child(name, n, p, count):
     """In a fresh process (no freed memory to reuse): the resident bytes each filter of (n, p),
-    with n keys put, adds: the growth over the second half of `count` filters, so that what the
-    process holds once (the heap's free top, the first filters' scratch) is not counted."""
+    with n keys put, adds: the growth over the second half of `count` filters (at least one
+    filter in each half), so that what the process holds once (the heap's free top, the first
+    filters' scratch) is not counted."""
     keys = np.arange(n, dtype=np.int64)
     key_list = keys.tolist()
 
@@ -179,10 +180,10 @@ def resident_child(name, n, p, count):
             f.update(key_list)
         return f
 
-    first_half = [filled() for _ in range(count // 2)]
+    first_half = [filled() for _ in range(max(1, count // 2))]
     gc.collect()
     before = rss()
-    second_half = [filled() for _ in range(count - count // 2)]
+    second_half = [filled() for _ in range(max(1, count - count // 2))]
     print((rss() - before) / len(second_half))
     del first_half, second_half
 
@@ -238,11 +239,12 @@ def main():
                 (put, query, _), (ours_s_put, ours_s_query, _) = rows["rbloom (str)"], rows["sparkbloom (list of str)"]
                 print(f"sparkbloom str list vs rbloom str: put_all {put / ours_s_put:.1f}x, "
                       f"might_contain_all {query / ours_s_query:.1f}x faster per key")
-    count = 100 if args.smoke else 500
-    for n, p, filters in [(cases[0][0], cases[0][1], count), (cases[1][0], cases[1][1], 1)]:
+    count = 100 if args.smoke else 4000
+    for n, p, filters in [(cases[0][0], cases[0][1], count), (cases[1][0], cases[1][1], 2)]:
         measured = resident_per_filter(n, p, filters, others)
-        text = ", ".join(f"{name} {size / 1024:,.1f} KiB" for name, size in measured.items())
-        print(f"\nresident memory per filter of (n = {n:,}, p = {p}), {filters} filled: {text}")
+        text = ", ".join(f"{name} {size:,.0f} bytes" for name, size in measured.items())
+        print(f"\nresident memory per filter of (n = {n:,}, p = {p}), the last {filters - filters // 2} "
+              f"of {filters} filled: {text}")
     print(f"\nload average after: {load()}")
 
 
