@@ -1,7 +1,7 @@
 //! Where a put's time goes, measured on models of the core's steps (the core's `Indexer` and
 //! `BitArray` are private): the Murmur3 hash alone; plus the two 64-bit divisions that start
-//! Guava's index walk (`(h1 & MAX) % m`, `(h2 & MAX) % m`); the same two remainders by Lemire's
-//! multiply-only "fastmod" (bit-identical, checked below); and the whole put (hash, walk, k bit
+//! Guava's index walk (`(h1 & MAX) % m`, `(h2 & MAX) % m`); the same two remainders the core's
+//! way, two multiplications and a conditional subtract (bit-identical, checked below); and the whole put (hash, walk, k bit
 //! sets) with three ways of setting a bit; and a miss query's latency (queries that cannot
 //! overlap). Diagnostics for BENCHMARKS.md, not a comparison with a peer: one group,
 //! `anatomy@<shape>`.
@@ -15,19 +15,19 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const LOW_63: u64 = i64::MAX as u64;
 
-/// Precomputed ⌈2^128 / m⌉ for [`fastmod`].
-fn fastmod_magic(m: u64) -> u128 {
-    (u128::MAX / m as u128).wrapping_add(1)
+/// Precomputed ⌊(2^64 − 1) / m⌋ for [`fastmod`].
+fn fastmod_magic(m: u64) -> u64 {
+    u64::MAX / m
 }
 
-/// `a % m` from `magic = fastmod_magic(m)` with three multiplications and no division
-/// (Lemire, Kaser, Kurz 2019, "Faster remainder by direct computation", 64-bit case).
+/// `a % m` from `magic = fastmod_magic(m)` without a division, as the core's `FastMod`: the
+/// quotient estimate `a · magic / 2^64` is exact or one short, so one conditional subtract
+/// finishes the remainder.
 #[inline(always)]
-fn fastmod(a: u64, magic: u128, m: u64) -> u64 {
-    let low = magic.wrapping_mul(a as u128);
-    let bottom = ((low as u64) as u128 * m as u128) >> 64;
-    let top = (low >> 64) * m as u128;
-    ((bottom + top) >> 64) as u64
+fn fastmod(a: u64, magic: u64, m: u64) -> u64 {
+    let quotient = ((a as u128 * magic as u128) >> 64) as u64;
+    let r = a - quotient * m;
+    r.min(r.wrapping_sub(m))
 }
 
 /// Guava's MITZ_64 walk from the two starting remainders: the core's scheme (two
