@@ -1,10 +1,10 @@
 //! Where a put's time goes, measured on models of the core's steps (the core's `Indexer` and
 //! `BitArray` are private): the Murmur3 hash alone; plus the two 64-bit divisions that start
 //! Guava's index walk (`(h1 & MAX) % m`, `(h2 & MAX) % m`); the same two remainders the core's
-//! way, two multiplications and a conditional subtract (bit-identical, checked below); and the whole put (hash, walk, k bit
-//! sets) with three ways of setting a bit; and a miss query's latency (queries that cannot
-//! overlap). Diagnostics for BENCHMARKS.md, not a comparison with a peer: one group,
-//! `anatomy@<shape>`.
+//! way, two multiplications and a conditional subtract (bit-identical, checked below); and the
+//! whole put (hash, walk, k bit sets) with three ways of setting a bit; and a miss query's
+//! latency (queries that cannot overlap). Diagnostics for BENCHMARKS.md, not a comparison with
+//! a peer: one group, `anatomy@<shape>`.
 
 use crate::fixture::{Fixture, next_index};
 use crate::peers::Filter;
