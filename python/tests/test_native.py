@@ -8,6 +8,7 @@ Run on the installed package: scripts/test-python-native.sh.
 import copy
 import math
 import pickle
+import sys
 import threading
 from pathlib import Path
 
@@ -295,6 +296,15 @@ def test_pickling_and_copies_are_equal_and_independent():
     assert back.to_bytes() == c.to_bytes() and back.count(1) == 2
     with pytest.raises(TypeError):
         hash(f)
+
+
+def test_getsizeof_counts_the_array():
+    # (10^4, 10^-3) takes Guava's 143,808 bits: 2,247 words; a counting filter 4 bits each.
+    f = BloomFilter(10_000, 0.001)
+    assert f.__sizeof__() == type(f).__basicsize__ + 2_247 * 8
+    assert sys.getsizeof(f) >= f.__sizeof__()
+    c = CountingBloomFilter(10_000, 0.001)
+    assert c.__sizeof__() == type(c).__basicsize__ + 143_808 * 4 // 8
 
 
 def test_merge_and_intersect():

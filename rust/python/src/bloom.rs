@@ -171,6 +171,13 @@ impl BloomFilter {
         self.copy()
     }
 
+    /// Bytes held: the object and its bit array (what `sys.getsizeof` reports, plus the
+    /// collector's header).
+    fn __sizeof__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let object: usize = slf.get_type().getattr("__basicsize__")?.extract()?;
+        Ok(object + slf.get().inner.words().len() * 8)
+    }
+
     /// Clears every bit.
     fn clear(&self) {
         self.inner.clear()

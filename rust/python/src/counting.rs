@@ -106,6 +106,13 @@ impl CountingBloomFilter {
         queries::contains(&self.inner, key)
     }
 
+    /// Bytes held: the object and its counter words (what `sys.getsizeof` reports, plus the
+    /// collector's header).
+    fn __sizeof__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let object: usize = slf.get_type().getattr("__basicsize__")?.extract()?;
+        Ok(object + slf.get().inner.words().len() * 8)
+    }
+
     /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
     fn might_contain_all<'py>(
         &self,
