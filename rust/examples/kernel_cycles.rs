@@ -2,12 +2,12 @@
 //! unlike wall time, does not grow when other processes share the cores:
 //!
 //! ```text
-//! kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches> [blocked]
+//! kernel_cycles <sparkbloom|fastbloom> <query|absent|put> <n> <p> <batch> <batches> [blocked]
 //! ```
 //!
 //! builds the filter Guava's sizing gives (n, p) (fastbloom: the same m and k), fills it with
 //! n seeded keys (queries) and runs `batches` batches of `batch` keys from a 50/50 mix of keys
-//! put and fresh ones (`might_contain_all_into`; puts: `put_all` of fresh keys, clearing the
+//! put and fresh ones (`might_contain_all_into`; `absent`: `retain_absent_into`; puts: `put_all` of fresh keys, clearing the
 //! filter whenever n have gone in); `blocked` makes ours a `Strategy::Blocked` filter. Run it with `batches` and with 0, and divide the
 //! difference of the cycle counts by `batch · batches`. `SPARKBLOOM_KERNEL` picks our kernel.
 
@@ -26,7 +26,7 @@ fn main() {
     };
     let [which, op, n, p, batch, batches] = args else {
         eprintln!(
-            "usage: kernel_cycles <sparkbloom|fastbloom> <query|put> <n> <p> <batch> <batches> \
+            "usage: kernel_cycles <sparkbloom|fastbloom> <query|absent|put> <n> <p> <batch> <batches> \
              [blocked]"
         );
         std::process::exit(2);
@@ -52,7 +52,8 @@ fn main() {
         })
         .collect();
     let fastbloom = which == "fastbloom";
-    if op == "query" {
+    let queries = op == "query" || op == "absent";
+    if queries {
         if fastbloom {
             present.iter().for_each(|k| {
                 fast.insert(k);
@@ -62,6 +63,7 @@ fn main() {
         }
     }
     let mut out = vec![false; batch];
+    let mut absent = Vec::with_capacity(batch);
     let mut start = 0;
     let mut put = 0;
     for _ in 0..batches {
@@ -72,6 +74,14 @@ fn main() {
         start += batch;
         match (op.as_str(), fastbloom) {
             ("query", false) => ours.might_contain_all_into(keys, &mut out).expect("out"),
+            ("absent", false) => {
+                absent.clear();
+                ours.retain_absent_into(keys, &mut absent);
+            }
+            ("absent", true) => {
+                absent.clear();
+                absent.extend(keys.iter().filter(|key| !fast.contains(*key)));
+            }
             ("query", true) => out
                 .iter_mut()
                 .zip(keys)
@@ -84,11 +94,11 @@ fn main() {
             }),
         }
         put += batch;
-        if op != "query" && put >= n as usize {
+        if !queries && put >= n as usize {
             ours.clear();
             fast.clear();
             put = 0;
         }
-        black_box(&out);
+        black_box((&out, &absent));
     }
 }

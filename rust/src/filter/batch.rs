@@ -64,29 +64,40 @@ impl BloomFilter {
 
     /// `put_all` through a private word array, ORed into the filter once per word.
     pub(super) fn put_all_accumulated(&self, keys: &[u64]) -> bool {
+        let accumulated = self.accumulate_privately(|private| {
+            if let Some(avx2) = self.plan.accumulate_walk {
+                portable::accumulate(avx2, &self.indexer, keys, private);
+            } else {
+                self.for_each_indexed(keys, false, |_, indexes| {
+                    for &index in indexes {
+                        private[(index >> 6) as usize] |= 1 << (index & 63);
+                    }
+                });
+            }
+        });
+        // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
+        accumulated.unwrap_or_else(|| {
+            keys.iter()
+                .fold(false, |changed, &key| self.put(key) | changed)
+        })
+    }
+
+    /// Runs `fill` on a zeroed private copy of the filter's words, then ORs each nonzero word
+    /// into the filter (one locked OR per word that gains a bit): whether any bit changed, or
+    /// `None` when there was no memory for the copy (nothing put).
+    pub(super) fn accumulate_privately(&self, fill: impl FnOnce(&mut [u64])) -> Option<bool> {
         let mut private = Vec::new();
-        if private.try_reserve_exact(self.bits.len_words()).is_err() {
-            // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
-            return keys
-                .iter()
-                .fold(false, |changed, &key| self.put(key) | changed);
-        }
+        private.try_reserve_exact(self.bits.len_words()).ok()?;
         private.resize(self.bits.len_words(), 0u64);
-        if let Some(avx2) = self.plan.accumulate_walk {
-            portable::accumulate(avx2, &self.indexer, keys, &mut private);
-        } else {
-            self.for_each_indexed(keys, false, |_, indexes| {
-                for &index in indexes {
-                    private[(index >> 6) as usize] |= 1 << (index & 63);
-                }
-            });
-        }
-        private
-            .iter()
-            .enumerate()
-            .fold(false, |changed, (i, &bits)| {
-                self.bits.or_word(i, bits) | changed
-            })
+        fill(&mut private);
+        Some(
+            private
+                .iter()
+                .enumerate()
+                .fold(false, |changed, (i, &bits)| {
+                    self.bits.or_word(i, bits) | changed
+                }),
+        )
     }
 
     /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the plan's path
