@@ -135,10 +135,9 @@ impl BloomFilter {
             let masks = block_masks(h2, k);
             // The words holding any of the key's bits, visited by their bit in `touched`: one
             // loop exit to predict per key, where a test per word would be eight coin flips.
-            let mut touched = masks
-                .iter()
-                .enumerate()
-                .fold(0u32, |touched, (w, &mask)| touched | u32::from(mask != 0) << w);
+            let mut touched = masks.iter().enumerate().fold(0u32, |touched, (w, &mask)| {
+                touched | u32::from(mask != 0) << w
+            });
             while touched != 0 {
                 let w = touched.trailing_zeros() as usize;
                 changed |= self.bits.or_word(first + w, masks[w]);
