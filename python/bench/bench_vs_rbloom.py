@@ -7,7 +7,8 @@ indexes (python/examples/md5_bitarray_filter.py), at (10^4, 10^-3) and (10^7, 10
 
 Per case and library: ``put`` of the n keys and a query of ``--queries`` keys (half of them put)
 in ns per key, each library its fastest way (sparkbloom: ``put_all`` / ``might_contain_all`` over
-a numpy int64 array; rbloom: ``update`` over a list, and the faster of an ``in`` loop and
+a numpy int64 array, the default layout and ``strategy="BLOCKED"`` (one cache line per key, a few
+more bits for the same p); rbloom: ``update`` over a list, and the faster of an ``in`` loop and
 ``map(__contains__)``, it has no batch query; both also over lists of ``str`` ids; pybloom-live and the bitarray filter: one key per
 call). The median of ``--repeats`` runs (the pure-Python filters, one run over ``--slow-keys``
 keys: their cost per key does not depend on n). Then sparkbloom's speedup over each, and the
@@ -128,6 +129,13 @@ def case(n, p, args, others):
     put = median_ns(lambda f: f.put_all(keys), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
     query = median_ns(lambda _: filled.might_contain_all(queries), args.repeats)
     rows["sparkbloom (numpy int64)"] = (put / n, query / len(queries), filled.bit_size)
+    blocked = sparkbloom.BloomFilter(n, p, strategy="BLOCKED")
+    blocked.put_all(keys)
+    put = median_ns(lambda f: f.put_all(keys), args.repeats,
+                    lambda: sparkbloom.BloomFilter(n, p, strategy="BLOCKED"))
+    query = median_ns(lambda _: blocked.might_contain_all(queries), args.repeats)
+    rows["sparkbloom BLOCKED (numpy)"] = (put / n, query / len(queries), blocked.bit_size)
+    del blocked
     put = median_ns(lambda f: f.put_all(key_list), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
     query = median_ns(lambda _: filled.might_contain_all(query_list), args.repeats)
     rows["sparkbloom (list of int)"] = (put / n, query / len(queries), filled.bit_size)
@@ -235,6 +243,9 @@ def main():
                 query = min(query, rows["rbloom map(__contains__)"][1])
             print(f"sparkbloom numpy vs {name}: put_all {put / ours_put:.1f}x, might_contain_all "
                   f"{query / ours_query:.1f}x faster per key")
+            blocked_put, blocked_query, _ = rows["sparkbloom BLOCKED (numpy)"]
+            print(f"  BLOCKED numpy vs {name}: put_all {put / blocked_put:.1f}x, might_contain_all "
+                  f"{query / blocked_query:.1f}x faster per key")
             if name == "rbloom":
                 (put, query, _), (ours_s_put, ours_s_query, _) = rows["rbloom (str)"], rows["sparkbloom (list of str)"]
                 print(f"sparkbloom str list vs rbloom str: put_all {put / ours_s_put:.1f}x, "
