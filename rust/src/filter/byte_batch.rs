@@ -176,7 +176,7 @@ impl BloomFilter {
                         target,
                         &h1s[at..],
                         &h2s[at..],
-                        |index| self.bits.set(index),
+                        |indexes| self.set_clear_bits(indexes),
                     )
                 };
             }

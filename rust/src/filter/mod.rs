@@ -277,9 +277,7 @@ impl BloomFilter {
             Put::Indexed => {
                 let mut changed = false;
                 self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
-                    for &index in indexes {
-                        changed |= self.bits.set(index);
-                    }
+                    changed |= self.set_clear_bits(indexes);
                 });
                 changed
             }
@@ -444,6 +442,26 @@ impl BloomFilter {
         } else {
             hash_bytes(key)
         }
+    }
+
+    /// Sets the bits at `indexes` (their words cached or on their way): the clear ones found
+    /// first without a branch, then one locked OR each, so a bit already set costs no lock and
+    /// the only branch to predict is each round's loop exit. Whether any was clear.
+    #[inline(always)]
+    fn set_clear_bits(&self, indexes: &[u64]) -> bool {
+        let mut changed = false;
+        for round in indexes.chunks(64) {
+            let mut clear = 0u64;
+            for (j, &index) in round.iter().enumerate() {
+                clear |= u64::from(!self.bits.get(index)) << j;
+            }
+            changed |= clear != 0;
+            while clear != 0 {
+                self.bits.set(round[clear.trailing_zeros() as usize]);
+                clear &= clear - 1;
+            }
+        }
+        changed
     }
 
     #[inline(always)]

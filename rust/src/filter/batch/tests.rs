@@ -7,7 +7,8 @@ use crate::testutil::splitmix64;
 
 /// `put_all` sets the bits one `put` per key sets and reports the same change, on each path: cache-resident lanes, the prefetched walk (a filter
 /// over `VECTOR_PREFETCH_MIN_BYTES`), accumulated batches (many keys per word), the scalar
-/// path (k above the walk's limit) and BLOCKED, cache-resident and prefetched.
+/// path (k above the walk's limit, and above 64: more than one round of a key's clear bits)
+/// and BLOCKED, cache-resident and prefetched.
 #[test]
 fn batched_puts_set_the_bits_puts_set() {
     let mut state = 11;
@@ -44,6 +45,14 @@ fn batched_puts_set_the_bits_puts_set() {
             },
             Strategy::Murmur128Mitz32,
             20_000,
+        ),
+        (
+            Shape {
+                num_bits: large,
+                num_hashes: 150,
+            },
+            Strategy::Murmur128Mitz64,
+            5_000,
         ),
         (
             Shape {
