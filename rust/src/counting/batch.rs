@@ -18,7 +18,7 @@ impl CountingBloomFilter {
 
     /// The vector lanes' view of this filter, when they may be used: a CPU with AVX-512 F and
     /// DQ, MITZ_64 (the only walk the lanes know) and m in their exact-remainder range.
-    fn vector_target(&self) -> Option<avx512::Target> {
+    pub(super) fn vector_target(&self) -> Option<avx512::Target> {
         self.vector_lanes.then(|| avx512::Target {
             words: self.counters.as_ptr(),
             num_bits: self.num_bits(),

@@ -120,6 +120,23 @@ impl Counters {
         self.words.iter().map(|w| w.load(Relaxed))
     }
 
+    /// Adds the sixteen counts of `counts` to word `i`'s counters, each saturating at 15, in
+    /// one atomic update; returns whether any counter changed.
+    pub(crate) fn add_to_word(&self, i: usize, counts: u64) -> bool {
+        self.words[i]
+            .fetch_update(AcqRel, Acquire, |w| {
+                let sum = saturating_add(w, counts);
+                (sum != w).then_some(sum)
+            })
+            .is_ok()
+    }
+
+    /// Subtracts the sixteen counts of `counts` from word `i`'s counters, each floored at 0
+    /// and saturated ones left at 15, in one atomic update.
+    pub(crate) fn subtract_from_word(&self, i: usize, counts: u64) {
+        self.update_word(i, |w| saturating_sub(w, counts));
+    }
+
     /// Replaces word `i` by `update(word)`, atomically.
     pub(crate) fn update_word(&self, i: usize, update: impl Fn(u64) -> u64) {
         let _ = self.words[i].fetch_update(AcqRel, Acquire, |w| Some(update(w)));
@@ -135,29 +152,53 @@ impl Counters {
     }
 }
 
+/// The even counters of a word (or the odd ones shifted down), one to a byte.
+const EVEN_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+/// Bit 7 of every byte.
+const BYTE_TOPS: u64 = 0x8080_8080_8080_8080;
+
+/// 0xFF in every byte whose bit 7 is set in `tops` (a subset of [`BYTE_TOPS`]), else 0.
+#[inline(always)]
+fn byte_mask(tops: u64) -> u64 {
+    (tops >> 7) * 0xFF
+}
+
+/// Bytes `a + b` (each at most 15), each capped at 15: a sum of at most 30 plus 0x70 reaches
+/// bit 7 exactly when it is 16 or more, with no carry out of its byte.
+#[inline(always)]
+fn add_bytes_capped(a: u64, b: u64) -> u64 {
+    let sum = a + b;
+    let over = byte_mask((sum + 0x7070_7070_7070_7070) & BYTE_TOPS);
+    sum & !over | EVEN_NIBBLES & over
+}
+
+/// Bytes `a − b` (each at most 15), each floored at 0, and left at 15 where `a` is 15:
+/// `(a | 0x80) − b` stays within its byte, its bit 7 set exactly when a ≥ b; 15 plus 0x71
+/// reaches bit 7, 14 and below do not.
+#[inline(always)]
+fn sub_bytes_floored(a: u64, b: u64) -> u64 {
+    let diff = (a | BYTE_TOPS) - b;
+    let kept = diff & !BYTE_TOPS & byte_mask(diff & BYTE_TOPS);
+    let saturated = byte_mask((a + 0x7171_7171_7171_7171) & BYTE_TOPS);
+    kept & !saturated | a & saturated
+}
+
 /// The 16 counters of `a` plus those of `b`, each saturating at 15 (a saturated counter of
-/// either side stays saturated).
+/// either side stays saturated); the even and the odd counters a byte each, side by side.
+#[inline]
 pub(crate) fn saturating_add(a: u64, b: u64) -> u64 {
-    (0..16).fold(0, |out, i| {
-        let shift = i * 4;
-        let sum = ((a >> shift) & 15) + ((b >> shift) & 15);
-        out | sum.min(MAX as u64) << shift
-    })
+    let even = add_bytes_capped(a & EVEN_NIBBLES, b & EVEN_NIBBLES);
+    let odd = add_bytes_capped(a >> 4 & EVEN_NIBBLES, b >> 4 & EVEN_NIBBLES);
+    even | odd << 4
 }
 
 /// The 16 counters of `a` minus those of `b`, each floored at 0; a saturated counter of `a`
 /// stays saturated (its true count is unknown, so it is never decremented).
+#[inline]
 pub(crate) fn saturating_sub(a: u64, b: u64) -> u64 {
-    (0..16).fold(0, |out, i| {
-        let shift = i * 4;
-        let (x, y) = ((a >> shift) & 15, (b >> shift) & 15);
-        let diff = if x == MAX as u64 {
-            x
-        } else {
-            x.saturating_sub(y)
-        };
-        out | diff << shift
-    })
+    let even = sub_bytes_floored(a & EVEN_NIBBLES, b & EVEN_NIBBLES);
+    let odd = sub_bytes_floored(a >> 4 & EVEN_NIBBLES, b >> 4 & EVEN_NIBBLES);
+    even | odd << 4
 }
 
 #[cfg(test)]
@@ -189,5 +230,34 @@ mod tests {
         assert_eq!(saturating_sub(b, a), 0x0101_0000_0000_0000);
         assert_eq!(nonzero_nibbles(0x0F00_0010), 0x0100_0010);
         assert_eq!(saturated_nibbles(0xF0EF), 0x1001);
+    }
+
+    /// The word-at-once arithmetic against the rule counter by counter: every pair of counter
+    /// values in every position (the other counters seeded at random), then seeded words.
+    #[test]
+    fn word_arithmetic_matches_counter_by_counter() {
+        let each = |a: u64, b: u64, op: fn(u64, u64) -> u64| {
+            (0..16).fold(0, |out, i| {
+                out | op(a >> (4 * i) & 15, b >> (4 * i) & 15) << (4 * i)
+            })
+        };
+        let add = |x: u64, y: u64| (x + y).min(15);
+        let sub = |x: u64, y: u64| if x == 15 { 15 } else { x.saturating_sub(y) };
+        let mut state = 17;
+        let mut random = || crate::testutil::splitmix64(&mut state);
+        let mut pairs = Vec::new();
+        for x in 0..16 {
+            for y in 0..16 {
+                for at in (0..64).step_by(4) {
+                    let others = !(15u64 << at);
+                    pairs.push((random() & others | x << at, random() & others | y << at));
+                }
+            }
+        }
+        pairs.extend((0..10_000).map(|_| (random(), random())));
+        for (a, b) in pairs {
+            assert_eq!(saturating_add(a, b), each(a, b, add), "{a:#x} + {b:#x}");
+            assert_eq!(saturating_sub(a, b), each(a, b, sub), "{a:#x} - {b:#x}");
+        }
     }
 }

@@ -7,6 +7,7 @@
 //!
 //! [`to_bloom_filter`]: CountingBloomFilter::to_bloom_filter
 
+mod accumulate;
 mod batch;
 pub(crate) mod counters;
 
@@ -202,8 +203,15 @@ impl CountingBloomFilter {
         self.add_bytes(key.as_bytes())
     }
 
-    /// Adds every key; returns whether any counter changed.
+    /// Adds every key; returns whether any counter changed. A batch that updates a
+    /// cache-resident filter densely counts its updates privately first, then updates each
+    /// counter word once.
     pub fn add_all(&self, keys: &[u64]) -> bool {
+        if self.accumulates(keys.len())
+            && let Some(changed) = self.add_all_accumulated(keys)
+        {
+            return changed;
+        }
         keys.iter()
             .fold(false, |changed, &key| self.add(key) | changed)
     }
@@ -229,6 +237,11 @@ impl CountingBloomFilter {
     /// Removes every key (as [`remove`](Self::remove) one by one); returns how many were
     /// possibly present, hence removed.
     pub fn remove_all(&self, keys: &[u64]) -> u64 {
+        if self.accumulates(keys.len())
+            && let Some(removed) = self.remove_all_accumulated(keys)
+        {
+            return removed;
+        }
         keys.iter().filter(|&&key| self.remove(key)).count() as u64
     }
 
