@@ -1,15 +1,52 @@
-//! The counting filter's batched queries on the plain filter's engine (`filter::batch`): eight
-//! keys at a time in AVX-512 lanes on cache-resident filters, whose gathers test 4-bit
-//! counters instead of bits; on filters too large for cache, the screened prefetching pipeline
-//! of `kernels::prefetched`.
+//! The counting filter's batched queries (`might_contain_all`, `retain_absent`) on the plain
+//! filter's engine (`filter::batch`): eight keys at a time in AVX-512 lanes on cache-resident
+//! filters, whose gathers test 4-bit counters instead of bits; on filters too large for cache,
+//! the screened prefetching pipeline of `kernels::prefetched`.
 
 use super::CountingBloomFilter;
+use crate::error::{Error, Result};
 use crate::filter::avx512;
 use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes};
 use crate::hashing::hash_u64;
 use crate::kernels::{Kernel, prefetched};
 
 impl CountingBloomFilter {
+    /// `might_contain` for each key, in order; a batch is faster than one call per key
+    /// (AVX-512 lanes where available, prefetching on large filters).
+    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
+        let mut out = vec![false; keys.len()];
+        self.query_each(keys, |i, present| out[i] = present);
+        out
+    }
+
+    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
+    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
+        if out.len() != keys.len() {
+            return Err(Error::invalid(
+                "out",
+                format!("has {} slots for {} keys", out.len(), keys.len()),
+            ));
+        }
+        self.query_each(keys, |i, present| out[i] = present);
+        Ok(())
+    }
+
+    /// The keys that are certainly not in the filter, in their original order.
+    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.retain_absent_into(keys, &mut out);
+        out
+    }
+
+    /// Appends to `out` the keys that are certainly not in the filter, in order.
+    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
+        self.query_each(keys, |i, present| {
+            if !present {
+                out.push(keys[i]);
+            }
+        });
+    }
+
     /// Whether batches prefetch each group's counters: the filter is too large for cache (the
     /// plain filter's threshold).
     fn prefetches(&self) -> bool {

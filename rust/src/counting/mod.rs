@@ -261,42 +261,6 @@ impl CountingBloomFilter {
         self.might_contain_bytes(key.as_bytes())
     }
 
-    /// `might_contain` for each key, in order; a batch is faster than one call per key
-    /// (AVX-512 lanes where available, prefetching on large filters).
-    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
-        let mut out = vec![false; keys.len()];
-        self.query_each(keys, |i, present| out[i] = present);
-        out
-    }
-
-    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
-    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
-        if out.len() != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {} slots for {} keys", out.len(), keys.len()),
-            ));
-        }
-        self.query_each(keys, |i, present| out[i] = present);
-        Ok(())
-    }
-
-    /// The keys that are certainly not in the filter, in their original order.
-    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
-        let mut out = Vec::new();
-        self.retain_absent_into(keys, &mut out);
-        out
-    }
-
-    /// Appends to `out` the keys that are certainly not in the filter, in order.
-    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
-        self.query_each(keys, |i, present| {
-            if !present {
-                out.push(keys[i]);
-            }
-        });
-    }
-
     /// The smallest of the key's k counters: an upper bound on how many times it was added
     /// (minus removed), 0 when it is certainly absent; 15 means "15 or more".
     pub fn count(&self, key: u64) -> u8 {
