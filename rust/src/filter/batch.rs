@@ -46,8 +46,8 @@ impl BloomFilter {
         // SAFETY: the plan walks only with the AVX-512 lanes (a CPU with AVX-512 F and DQ, a
         // shape in their range) and k ≤ PREFETCHED_MAX_HASHES.
         unsafe {
-            avx512::for_each_index_prefetched(self.vector_target(), keys, |indexes| {
-                self.set_clear_bits(indexes)
+            avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
+                self.bits.set(index)
             })
         }
     }

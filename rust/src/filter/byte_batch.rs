@@ -176,7 +176,7 @@ impl BloomFilter {
                         target,
                         &h1s[at..],
                         &h2s[at..],
-                        |indexes| self.set_clear_bits(indexes),
+                        |index| self.bits.set(index),
                     )
                 };
             }

@@ -103,7 +103,7 @@ pub(crate) unsafe fn query_prefetched(
 pub(crate) unsafe fn for_each_index_prefetched(
     _target: Target,
     _keys: &[u64],
-    _set: impl FnMut(&[u64]) -> bool,
+    _set: impl FnMut(u64) -> bool,
 ) -> bool {
     unreachable!("no AVX-512 lanes off x86-64")
 }
@@ -124,7 +124,7 @@ pub(crate) unsafe fn for_each_index_prefetched_hashed(
     _target: Target,
     _h1s: &[u64],
     _h2s: &[u64],
-    _set: impl FnMut(&[u64]) -> bool,
+    _set: impl FnMut(u64) -> bool,
 ) -> bool {
     unreachable!("no AVX-512 lanes off x86-64")
 }

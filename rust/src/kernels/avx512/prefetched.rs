@@ -205,11 +205,10 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
     }
 }
 
-/// Calls `set(indexes)` with the indexes of each probe of every group of eight keys (one
-/// index per key; a group's probes in order), each group's words prefetched [`PUT_DISTANCE`]
-/// groups before. Returns the OR of `set`'s answers (whether it changed a bit), kept in the
-/// walk's local rather than in a flag `set` captures, which would go through memory at every
-/// call.
+/// Calls `set(index)` for each of the k indexes of every key (group by group, a group's
+/// indexes probe by probe), each group's words prefetched [`PUT_DISTANCE`] groups before.
+/// Returns the OR of `set`'s answers (whether it changed a bit), kept in the walk's local
+/// rather than in a flag `set` captures, which would go through memory at every index.
 ///
 /// # Safety
 /// As [`query_prefetched`] (`target.words` is only prefetched here).
@@ -217,14 +216,14 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
 pub(crate) unsafe fn for_each_index_prefetched(
     target: Target,
     keys: &[u64],
-    set: impl FnMut(&[u64]) -> bool,
+    set: impl FnMut(u64) -> bool,
 ) -> bool {
     // SAFETY: forwarded.
     unsafe { for_each_index_source(target, keys, set) }
 }
 
 /// [`for_each_index_prefetched`] of the keys whose hashes are `(h1s[j], h2s[j])`, where
-/// `set(indexes)` says whether it changed a bit: returns whether any did. The answers are ORed
+/// `set(index)` says whether it changed a bit: returns whether any did. The answers are ORed
 /// into a local here, in a register, where a flag the closure captured would be read and
 /// written through memory at every index (the compiler cannot tell it from the filter's words
 /// the closure stores to): a chain of store-to-load forwards through the whole walk (perf on
@@ -240,7 +239,7 @@ pub(crate) unsafe fn for_each_index_prefetched_hashed(
     target: Target,
     h1s: &[u64],
     h2s: &[u64],
-    set: impl FnMut(&[u64]) -> bool,
+    set: impl FnMut(u64) -> bool,
 ) -> bool {
     assert_eq!(h1s.len(), h2s.len());
     // SAFETY: forwarded.
@@ -252,7 +251,7 @@ pub(crate) unsafe fn for_each_index_prefetched_hashed(
 unsafe fn for_each_index_source(
     target: Target,
     source: impl Source,
-    mut set: impl FnMut(&[u64]) -> bool,
+    mut set: impl FnMut(u64) -> bool,
 ) -> bool {
     let k = target.num_hashes as usize;
     assert!((1..=MAX_HASHES as usize).contains(&k));
@@ -275,7 +274,9 @@ unsafe fn for_each_index_source(
                 let mut indexes = [0u64; 8];
                 // SAFETY: `indexes` is 64 bytes.
                 unsafe { _mm512_storeu_si512(indexes.as_mut_ptr().cast(), idx) };
-                changed |= set(&indexes[..count]);
+                for &index in &indexes[..count] {
+                    changed |= set(index);
+                }
             }
         }
     }
