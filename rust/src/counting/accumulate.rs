@@ -168,4 +168,42 @@ mod tests {
             }
         }
     }
+
+    /// Four threads add and remove disjoint keys in batches that count privately, at once:
+    /// every removal of a key still held is granted, and the counters equal the sequential
+    /// result (each word's update is atomic, and sums and floors of one's own counts commute).
+    #[test]
+    fn concurrent_batches_equal_the_sequential_result() {
+        const THREADS: u64 = 4;
+        const PER_THREAD: usize = 10_000;
+        let shared = CountingBloomFilter::new(THREADS * PER_THREAD as u64, 0.01).unwrap();
+        assert_eq!(
+            shared.accumulates(PER_THREAD),
+            kernels::selected_or_best() != Kernel::Scalar
+        );
+        let keys_of = |t: u64| -> Vec<u64> {
+            let mut state = 7 + t;
+            (0..PER_THREAD).map(|_| splitmix64(&mut state)).collect()
+        };
+        let run = |f: &CountingBloomFilter, keys: &[u64]| {
+            let thirds: Vec<u64> = keys.iter().step_by(3).copied().collect();
+            f.add_all(keys);
+            f.add_all(keys);
+            assert_eq!(f.remove_all(&thirds), thirds.len() as u64);
+            assert_eq!(f.remove_all(&keys[..PER_THREAD / 2]), PER_THREAD as u64 / 2);
+        };
+        std::thread::scope(|scope| {
+            for t in 0..THREADS {
+                let shared = &shared;
+                scope.spawn(move || run(shared, &keys_of(t)));
+            }
+        });
+        let sequential = CountingBloomFilter::new(THREADS * PER_THREAD as u64, 0.01).unwrap();
+        (0..THREADS).for_each(|t| run(&sequential, &keys_of(t)));
+        assert_eq!(sequential.saturated_counters(), 0);
+        assert!(
+            shared == sequential,
+            "concurrent batches equal the sequential ones"
+        );
+    }
 }
