@@ -10,14 +10,9 @@
 
 use super::CountingBloomFilter;
 use super::counters::{MAX, PER_WORD};
-use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes, for_each_indexed};
+use crate::filter::batch::{self, fill_indexes, for_each_indexed, private_words};
 use crate::hashing::hash_u64;
 use crate::kernels::Kernel;
-
-/// Batches accumulate privately once they average this many counter updates per word: a
-/// compare-and-swap costs several private increments, and the copy is zeroed and scanned
-/// whole.
-const ACCUMULATE_MIN_UPDATES_PER_WORD: usize = 2;
 
 /// Counter `index`'s count in the private words.
 #[inline(always)]
@@ -37,17 +32,14 @@ impl CountingBloomFilter {
     /// Whether a batch of `batch_len` keys updates a cache-resident filter densely enough to
     /// count privately first (never for the scalar kernel, the reference: key by key).
     pub(super) fn accumulates(&self, batch_len: usize) -> bool {
-        let words = self.counters.len_words();
         self.kernel != Kernel::Scalar
-            && words * 8 <= PREFETCH_MIN_BYTES
-            && batch_len.saturating_mul(self.num_hashes() as usize)
-                >= ACCUMULATE_MIN_UPDATES_PER_WORD * words
+            && batch::accumulates(self.counters.len_words(), batch_len, self.num_hashes())
     }
 
     /// `add_all` counted privately: whether any counter changed, or `None` (nothing added)
     /// when there is no memory for the private words.
     pub(super) fn add_all_accumulated(&self, keys: &[u64]) -> Option<bool> {
-        let mut private = self.private_words()?;
+        let mut private = private_words(self.counters.len_words())?;
         self.for_each_key_indexes(keys, |indexes| {
             indexes
                 .iter()
@@ -67,7 +59,7 @@ impl CountingBloomFilter {
     /// `remove_all` counted privately: how many keys were possibly present, hence removed, or
     /// `None` (nothing removed) when there is no memory for the private words.
     pub(super) fn remove_all_accumulated(&self, keys: &[u64]) -> Option<u64> {
-        let mut private = self.private_words()?;
+        let mut private = private_words(self.counters.len_words())?;
         let mut removed = 0;
         self.for_each_key_indexes(keys, |indexes| {
             // Present if every counter is nonzero after the batch's earlier removals: above
@@ -89,14 +81,6 @@ impl CountingBloomFilter {
             .filter(|&(_, &counts)| counts != 0)
             .for_each(|(i, &counts)| self.counters.subtract_from_word(i, counts));
         Some(removed)
-    }
-
-    /// A zeroed private copy of the counter words, or `None` without memory for it.
-    fn private_words(&self) -> Option<Vec<u64>> {
-        let mut private = Vec::new();
-        private.try_reserve_exact(self.counters.len_words()).ok()?;
-        private.resize(self.counters.len_words(), 0u64);
-        Some(private)
     }
 
     /// Calls `visit(its k indexes)` for each key, in order; the indexes are computed a group

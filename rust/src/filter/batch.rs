@@ -18,9 +18,26 @@ const GROUP: usize = 8;
 /// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight,
 /// one `fill` call each.
 const CACHED_GROUP: usize = 16;
-/// Batched puts into a cache-resident filter accumulate privately once they average this
-/// many bits per word: a locked OR costs several plain ones.
-const ACCUMULATE_MIN_BITS_PER_WORD: usize = 2;
+/// Batched updates of a cache-resident filter accumulate privately once they average this
+/// many per word: a locked OR (or a counter word's compare-and-swap) costs several plain
+/// updates, and the private copy is zeroed and scanned whole.
+const ACCUMULATE_MIN_UPDATES_PER_WORD: usize = 2;
+
+/// Whether a batch of `batch_len` keys, `num_hashes` updates each, into a filter of `words`
+/// words goes through a private copy first: the filter is cache-resident and the batch
+/// updates it densely. Shared by the plain and the counting filter's batches.
+pub(crate) fn accumulates(words: usize, batch_len: usize, num_hashes: u32) -> bool {
+    words * 8 <= PREFETCH_MIN_BYTES
+        && batch_len.saturating_mul(num_hashes as usize) >= ACCUMULATE_MIN_UPDATES_PER_WORD * words
+}
+
+/// `len` zeroed words for a batch's private copy, or `None` without memory for them.
+pub(crate) fn private_words(len: usize) -> Option<Vec<u64>> {
+    let mut private = Vec::new();
+    private.try_reserve_exact(len).ok()?;
+    private.resize(len, 0u64);
+    Some(private)
+}
 
 /// The eight answers of each lane mask (bit j: key j is present), copied whole into the
 /// answers where the mask's eight keys are: one 8-byte copy in place of eight shifts (2 KiB).
@@ -56,10 +73,7 @@ impl BloomFilter {
     /// filter that ORing them into a private array first, then each word once atomically,
     /// beats one locked OR per bit.
     pub(super) fn accumulates(&self, batch_len: usize) -> bool {
-        let words = self.bits.len_words();
-        words * 8 <= PREFETCH_MIN_BYTES
-            && batch_len.saturating_mul(self.num_hashes() as usize)
-                >= ACCUMULATE_MIN_BITS_PER_WORD * words
+        accumulates(self.bits.len_words(), batch_len, self.num_hashes())
     }
 
     /// `put_all` through a private word array, ORed into the filter once per word.
@@ -86,9 +100,7 @@ impl BloomFilter {
     /// into the filter (one locked OR per word that gains a bit): whether any bit changed, or
     /// `None` when there was no memory for the copy (nothing put).
     pub(super) fn accumulate_privately(&self, fill: impl FnOnce(&mut [u64])) -> Option<bool> {
-        let mut private = Vec::new();
-        private.try_reserve_exact(self.bits.len_words()).ok()?;
-        private.resize(self.bits.len_words(), 0u64);
+        let mut private = private_words(self.bits.len_words())?;
         fill(&mut private);
         Some(
             private
