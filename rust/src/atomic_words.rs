@@ -189,11 +189,15 @@ pub(crate) fn reserve(num_words: usize, what: &'static str) -> Result<Vec<u64>> 
 }
 
 /// A copy of `words` (each read once: a snapshot per word if other threads write), starting as
-/// `align` says; allocation failure is an error.
+/// `align` says; allocation failure is an error. Zero words are not written into the zeroed
+/// copy, so a large array holding few bits copies into memory for those bits' pages only.
 pub(crate) fn try_clone(words: &[AtomicU64], align: Align, what: &'static str) -> Result<Words> {
     let copy = zeroed(words.len(), align, what)?;
     for (to, from) in copy.iter().zip(words) {
-        to.store(from.load(Relaxed), Relaxed);
+        let word = from.load(Relaxed);
+        if word != 0 {
+            to.store(word, Relaxed);
+        }
     }
     Ok(copy)
 }

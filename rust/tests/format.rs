@@ -149,6 +149,35 @@ proptest! {
     }
 }
 
+/// Large snapshots are taken into zeroed memory with only the nonzero words written, smaller
+/// ones whole: on either side of the size where that changes, empty, sparse and dense filters
+/// encode to the bytes `encode_into` writes (every word into a stale buffer) and decode back.
+#[test]
+fn large_and_small_snapshots_encode_alike() {
+    // 64 MiB of words, the size from which snapshots are taken lazily.
+    for len in [(1 << 23) - 1, 1 << 23] {
+        let mut state = len as u64;
+        for every in [0, 100_003, 1] {
+            // Nonzero words every `every` words (none for 0), random ones.
+            let words: Vec<u64> = (0..len)
+                .map(|i| {
+                    if every > 0 && i % every == 0 {
+                        splitmix64(&mut state)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let f = BloomFilter::from_words(words, 7, Strategy::Murmur128Mitz64).unwrap();
+            let bytes = encode(&f);
+            let mut into = vec![0xA5u8; max_encoded_len(f.num_bits()) as usize];
+            let written = encode_into(&f, &mut into).unwrap();
+            assert_eq!(&into[..written], &bytes[..], "{len} words, every {every}");
+            assert_eq!(decode(&bytes).unwrap(), f, "{len} words, every {every}");
+        }
+    }
+}
+
 #[test]
 fn encode_into_refuses_a_buffer_smaller_than_the_dense_form() {
     // Empty: its bytes would fit, but the dense snapshot is written first.

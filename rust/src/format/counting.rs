@@ -10,7 +10,10 @@
 use super::bitstream::{BitReader, BitWriter, low_mask};
 use super::header::{Encoding, Header, Kind};
 use super::sparse::{MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
-use super::{HEADER_LEN, TRAILER_LEN, check_exact_len, check_limit, checksum, reserve};
+use super::{
+    HEADER_LEN, LAZY_SNAPSHOT_MIN_BYTES, TRAILER_LEN, check_exact_len, check_limit, checksum,
+    reserve, zeroed,
+};
 use crate::counting::CountingBloomFilter;
 use crate::counting::counters::{PER_WORD, nonzero_nibbles, words_for};
 use crate::error::{Error, Result};
@@ -74,11 +77,26 @@ pub fn try_encode(filter: &CountingBloomFilter) -> Result<Vec<u8>> {
     let dense = dense_len(filter.num_bits());
     // The dense form is the snapshot the sparse coder reads: both see the same counters even
     // while other threads add and remove.
-    let mut out = reserve(HEADER_LEN as u64 + dense + TRAILER_LEN as u64)?;
-    out.resize(HEADER_LEN, 0);
-    for word in filter.words() {
-        out.extend_from_slice(&word.to_le_bytes());
-    }
+    let total = HEADER_LEN as u64 + dense + TRAILER_LEN as u64;
+    let mut out = if dense < LAZY_SNAPSHOT_MIN_BYTES {
+        let mut out = reserve(total)?;
+        out.resize(HEADER_LEN, 0);
+        filter
+            .words()
+            .for_each(|word| out.extend_from_slice(&word.to_le_bytes()));
+        out
+    } else {
+        // Only the nonzero words written, as the plain filter's large snapshots are.
+        let mut out = zeroed(total)?;
+        let dense_end = HEADER_LEN + dense as usize;
+        for (at, word) in (HEADER_LEN..dense_end).step_by(8).zip(filter.words()) {
+            if word != 0 {
+                out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            }
+        }
+        out.truncate(dense_end);
+        out
+    };
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,

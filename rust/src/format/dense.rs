@@ -24,11 +24,23 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // the bytes first would be one more pass over them.
     let len = filter.words().len() * 8;
     out.reserve(len);
-    let count = popcount::copy_counting_filter(filter, &mut out.spare_capacity_mut()[..len]);
-    // SAFETY: `copy_counting` initialized all `len` bytes after the old length (8 per word),
-    // within the capacity reserved above.
+    let count = popcount::copy_counting_filter(
+        filter,
+        &mut out.spare_capacity_mut()[..len],
+        popcount::Out::Any,
+    );
+    // SAFETY: the copy initialized all `len` bytes after the old length (8 per word), within
+    // the capacity reserved above.
     unsafe { out.set_len(out.len() + len) }
     count
+}
+
+/// Writes the filter's nonzero words into `out`, which holds zeros and is exactly
+/// [`payload_len`] bytes (one snapshot of each word, if other threads are writing), leaving the
+/// pages of its empty stretches untouched; returns the number of set bits, counted in the same
+/// pass.
+pub(crate) fn write_nonzero(filter: &BloomFilter, out: &mut [u8]) -> u64 {
+    popcount::copy_counting_filter(filter, as_uninit(out), popcount::Out::Zeroed)
 }
 
 /// Writes the filter's words into `out`, exactly [`payload_len`] bytes (one snapshot each, if
@@ -40,12 +52,14 @@ pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
         filter.words().len() * 8,
         "dense::write_into: out is not the payload's size"
     );
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; `copy_counting` only writes
-    // initialized bytes, so `out` stays initialized.
-    let out = unsafe {
-        std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len())
-    };
-    popcount::copy_counting_filter(filter, out)
+    popcount::copy_counting_filter(filter, as_uninit(out), popcount::Out::Any)
+}
+
+/// `out` as the copy's destination.
+fn as_uninit(out: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; the copy only writes initialized
+    // bytes, so `out` stays initialized.
+    unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<MaybeUninit<u8>>(), out.len()) }
 }
 
 /// The filter whose dense payload is `payload`; the caller has checked its length against m.

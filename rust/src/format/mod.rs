@@ -60,14 +60,26 @@ pub fn encode(filter: &BloomFilter) -> Vec<u8> {
 
 /// [`encode`], with allocation failure as an [`Error::Allocation`] instead of a panic: what the
 /// JNI bridge calls. Needs at most the dense size (m/8 bytes) plus the sparse result, which is
-/// smaller; deciding between them allocates nothing more.
+/// smaller; deciding between them allocates nothing more. Of a large filter's snapshot only the
+/// pages under nonzero words are written ([`LAZY_SNAPSHOT_MIN_BYTES`]), so one holding few keys
+/// takes memory for those alone.
 pub fn try_encode(filter: &BloomFilter) -> Result<Vec<u8>> {
     let dense_len = dense::payload_len(filter.num_bits());
+    let total = HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64;
     // The dense form doubles as the snapshot the sparse coder reads, so both see the same bits
     // even while other threads put.
-    let mut out = reserve(HEADER_LEN as u64 + dense_len + TRAILER_LEN as u64)?;
-    out.resize(HEADER_LEN, 0);
-    let count = dense::write(filter, &mut out);
+    let (mut out, count) = if dense_len < LAZY_SNAPSHOT_MIN_BYTES {
+        let mut out = reserve(total)?;
+        out.resize(HEADER_LEN, 0);
+        let count = dense::write(filter, &mut out);
+        (out, count)
+    } else {
+        let mut out = zeroed(total)?;
+        let dense_end = HEADER_LEN + dense_len as usize;
+        let count = dense::write_nonzero(filter, &mut out[HEADER_LEN..dense_end]);
+        out.truncate(dense_end);
+        (out, count)
+    };
     let mut header = Header {
         strategy: filter.strategy(),
         encoding: Encoding::Dense,
@@ -139,6 +151,35 @@ pub fn encode_into(filter: &BloomFilter, out: &mut [u8]) -> Result<usize> {
 #[cfg(test)]
 pub(crate) fn checksum_append_for_tests(bytes: &mut Vec<u8>) {
     checksum::append(bytes);
+}
+
+/// Dense snapshots at least this large are taken into zeroed memory ([`zeroed`]) with only the
+/// nonzero words written, so the pages under a filter's empty stretches are never touched: a
+/// huge filter holding few keys (or a forged header declaring one) serializes in the memory of
+/// its keys' pages. Smaller ones are written whole into uninitialized memory: zeroing costs a
+/// pass over the snapshot whenever the allocator hands back reused memory (a third more time to
+/// serialize a full 12 MB filter), to spare at most this much.
+pub(crate) const LAZY_SNAPSHOT_MIN_BYTES: u64 = 64 << 20;
+
+/// `len` zero bytes for a serialized filter, allocated fallibly and zeroed lazily: a large
+/// allocation is fresh pages from the system, which take memory only once written.
+pub(crate) fn zeroed(len: u64) -> Result<Vec<u8>> {
+    let too_big = || Error::allocation("the serialized filter", len);
+    let len = usize::try_from(len).map_err(|_| too_big())?;
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| too_big())?;
+    // SAFETY: the layout has non-zero size; a null return is handled; every byte is
+    // initialized (zero); the vector frees the allocation with the layout of `len` bytes it
+    // was made with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout);
+        if ptr.is_null() {
+            return Err(too_big());
+        }
+        Ok(Vec::from_raw_parts(ptr, len, len))
+    }
 }
 
 /// An empty vector with room for exactly `len` bytes of a serialized filter.

@@ -8,19 +8,33 @@ use crate::filter::BloomFilter;
 use std::mem::MaybeUninit;
 
 /// [`copy_counting`] of a filter's words. With AVX-512 VPOPCNTDQ eight words a step, a load,
-/// a store and a count each (0.1 against 0.5 us for the per-user filter's 18 KB, Zen 4); each
+/// a store and a count each; each
 /// 8-byte lane of the load is an aligned 8-byte access, which x86 performs atomically, so like
 /// the iterator's `Relaxed` loads it takes one snapshot of each word, never a torn one.
-pub(crate) fn copy_counting_filter(filter: &BloomFilter, out: &mut [MaybeUninit<u8>]) -> u64 {
+pub(crate) fn copy_counting_filter(
+    filter: &BloomFilter,
+    out: &mut [MaybeUninit<u8>],
+    to: Out,
+) -> u64 {
     let words = filter.words();
     #[cfg(target_arch = "x86_64")]
     if crate::kernels::cpu().avx512_popcnt {
         assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
         // SAFETY: the CPU has AVX-512 F and VPOPCNTDQ; the filter's `words.len()` words start
         // at `words_ptr`, 8-byte aligned, and `out` holds 8 bytes for each (asserted).
-        return unsafe { copy_counting_avx512(filter.words_ptr(), words.len(), out) };
+        return unsafe { copy_counting_avx512(filter.words_ptr(), words.len(), out, to) };
     }
-    copy_counting(words, out)
+    copy_counting(words, out, to)
+}
+
+/// What the copy's destination holds before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Out {
+    /// Anything: every word is written.
+    Any,
+    /// Zeros: zero words are skipped, so the pages under a filter's empty stretches (of a fresh
+    /// allocation) are never touched and take no memory.
+    Zeroed,
 }
 
 /// # Safety
@@ -28,7 +42,12 @@ pub(crate) fn copy_counting_filter(filter: &BloomFilter, out: &mut [MaybeUninit<
 /// aligned words, and `out` hold `8 · len` bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-unsafe fn copy_counting_avx512(words: *const u64, len: usize, out: &mut [MaybeUninit<u8>]) -> u64 {
+unsafe fn copy_counting_avx512(
+    words: *const u64,
+    len: usize,
+    out: &mut [MaybeUninit<u8>],
+    to: Out,
+) -> u64 {
     use std::arch::x86_64::*;
     let mut counts = _mm512_setzero_si512();
     let mut i = 0;
@@ -44,7 +63,11 @@ unsafe fn copy_counting_avx512(words: *const u64, len: usize, out: &mut [MaybeUn
         // (the caller's contract); the others are masked off.
         unsafe {
             let eight = _mm512_maskz_loadu_epi64(keep, words.add(i).cast());
-            _mm512_mask_storeu_epi64(out.as_mut_ptr().add(i * 8).cast(), keep, eight);
+            let write = match to {
+                Out::Any => keep,
+                Out::Zeroed => _mm512_test_epi64_mask(eight, eight),
+            };
+            _mm512_mask_storeu_epi64(out.as_mut_ptr().add(i * 8).cast(), write, eight);
             counts = _mm512_add_epi64(counts, _mm512_popcnt_epi64(eight));
         }
         i += 8;
@@ -52,18 +75,19 @@ unsafe fn copy_counting_avx512(words: *const u64, len: usize, out: &mut [MaybeUn
     _mm512_reduce_add_epi64(counts) as u64
 }
 
-/// Writes each of `words` little-endian into `out` (exactly 8 bytes per word) and returns the
-/// number of set bits among them.
+/// Writes each of `words` little-endian into `out` (exactly 8 bytes per word; zero words
+/// skipped if `out` is [`Out::Zeroed`]) and returns the number of set bits among them.
 pub(crate) fn copy_counting(
     words: impl ExactSizeIterator<Item = u64>,
     out: &mut [MaybeUninit<u8>],
+    to: Out,
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if crate::kernels::cpu().popcnt {
         // SAFETY: the CPU has POPCNT, checked just above.
-        return unsafe { copy_counting_popcnt(words, out) };
+        return unsafe { copy_counting_popcnt(words, out, to) };
     }
-    copy_counting_portable(words, out)
+    copy_counting_portable(words, out, to)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -71,8 +95,9 @@ pub(crate) fn copy_counting(
 fn copy_counting_popcnt(
     words: impl ExactSizeIterator<Item = u64>,
     out: &mut [MaybeUninit<u8>],
+    to: Out,
 ) -> u64 {
-    copy_counting_portable(words, out)
+    copy_counting_portable(words, out, to)
 }
 
 /// Inlined into [`copy_counting_popcnt`], where `count_ones` compiles to POPCNT.
@@ -80,13 +105,16 @@ fn copy_counting_popcnt(
 fn copy_counting_portable(
     words: impl ExactSizeIterator<Item = u64>,
     out: &mut [MaybeUninit<u8>],
+    to: Out,
 ) -> u64 {
     assert_eq!(out.len(), words.len() * 8, "8 bytes per word");
     let mut count = 0;
     for (bytes, word) in out.chunks_exact_mut(8).zip(words) {
         count += word.count_ones() as u64;
-        for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
-            byte.write(value);
+        if word != 0 || to == Out::Any {
+            for (byte, value) in bytes.iter_mut().zip(word.to_le_bytes()) {
+                byte.write(value);
+            }
         }
     }
     count
@@ -100,14 +128,28 @@ mod tests {
     fn copies_little_endian_and_counts_the_bits() {
         let mut out = [MaybeUninit::new(0xaau8); 24];
         let words = [0b1011u64, 0x8000_0000_0000_00ff, 0];
-        assert_eq!(copy_counting(words.into_iter(), &mut out), 3 + 9);
-        assert_eq!(copy_counting_portable(words.into_iter(), &mut out), 12);
+        assert_eq!(copy_counting(words.into_iter(), &mut out, Out::Any), 3 + 9);
+        assert_eq!(
+            copy_counting_portable(words.into_iter(), &mut out, Out::Any),
+            12
+        );
         // SAFETY: all 24 bytes were written above (and initialized before).
         let bytes: Vec<u8> = out.iter().map(|b| unsafe { b.assume_init() }).collect();
         assert_eq!(&bytes[..9], &[0b1011, 0, 0, 0, 0, 0, 0, 0, 0xff]);
         assert_eq!(bytes[15], 0x80);
         assert_eq!(&bytes[16..], &[0; 8]);
-        assert_eq!(copy_counting([].into_iter(), &mut []), 0);
+        assert_eq!(copy_counting([].into_iter(), &mut [], Out::Any), 0);
+        // Into zeros, the zero word is not written: its bytes keep what they held.
+        let mut out = [MaybeUninit::new(0xaau8); 24];
+        assert_eq!(copy_counting(words.into_iter(), &mut out, Out::Zeroed), 12);
+        assert_eq!(
+            copy_counting_portable(words.into_iter(), &mut out, Out::Zeroed),
+            12
+        );
+        // SAFETY: initialized above.
+        let bytes: Vec<u8> = out.iter().map(|b| unsafe { b.assume_init() }).collect();
+        assert_eq!(&bytes[..9], &[0b1011, 0, 0, 0, 0, 0, 0, 0, 0xff]);
+        assert_eq!(&bytes[16..], &[0xaa; 8]);
     }
 
     #[test]
@@ -134,18 +176,20 @@ mod tests {
                 ) else {
                     continue; // a shape the filter refuses (no bits)
                 };
-                let mut out = vec![MaybeUninit::new(0xaau8); words.len() * 8];
-                let mut expected = out.clone();
-                assert_eq!(
-                    copy_counting_filter(&filter, &mut out),
-                    copy_counting(words.iter().copied(), &mut expected),
-                    "{num_words} words"
-                );
-                // SAFETY: every byte was initialized above.
-                let bytes = |b: &[MaybeUninit<u8>]| -> Vec<u8> {
-                    b.iter().map(|b| unsafe { b.assume_init() }).collect()
-                };
-                assert_eq!(bytes(&out), bytes(&expected), "{num_words} words");
+                for to in [Out::Any, Out::Zeroed] {
+                    let mut out = vec![MaybeUninit::new(0xaau8); words.len() * 8];
+                    let mut expected = out.clone();
+                    assert_eq!(
+                        copy_counting_filter(&filter, &mut out, to),
+                        copy_counting(words.iter().copied(), &mut expected, to),
+                        "{num_words} words"
+                    );
+                    // SAFETY: every byte was initialized above.
+                    let bytes = |b: &[MaybeUninit<u8>]| -> Vec<u8> {
+                        b.iter().map(|b| unsafe { b.assume_init() }).collect()
+                    };
+                    assert_eq!(bytes(&out), bytes(&expected), "{num_words} words, {to:?}");
+                }
             }
         }
     }
