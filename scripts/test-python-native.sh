@@ -22,7 +22,8 @@ echo "[build] pip install ./python pytest numpy bitarray rbloom pybloom-live (ma
 # outside the repository, so that the installed package is the one imported
 cd /tmp
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests/test_native.py" \
-  "$ROOT/python/tests/test_redis_offsets.py" "$ROOT/python/tests/test_jars_without_pyspark.py"
+  "$ROOT/python/tests/test_native_inputs.py" "$ROOT/python/tests/test_redis_offsets.py" \
+  "$ROOT/python/tests/test_jars_without_pyspark.py"
 "$VENV/bin/python" - "$ROOT/python/tests" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -30,7 +30,8 @@ from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from ._native import STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter, RedisLayout
+    from ._native import (STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter, FilterTooLargeError,
+                          RedisLayout)
 
 __version__ = "0.1.0.dev0"
 
@@ -40,6 +41,7 @@ __all__ = [
     "BloomFilter",
     "CorruptFilterError",
     "CountingBloomFilter",
+    "FilterTooLargeError",
     "RedisLayout",
     "SparkBloomError",
     "approximate_count",
@@ -66,7 +68,8 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
 
 _FUNCTIONS = ("approximate_count", "build", "build_array", "build_per_key", "build_strings", "merge",
               "might_contain", "register", "retain_absent", "retain_absent_strings")
-_NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "RedisLayout", "STRATEGIES")
+_NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "FilterTooLargeError", "RedisLayout",
+           "STRATEGIES")
 
 
 def __getattr__(name: str):

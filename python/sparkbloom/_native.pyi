@@ -5,22 +5,36 @@ filter built by Spark or Guava answers here as it answers there:
 
 * ``int`` (or a numpy integer) as ``put(long)``: two's complement; outside [-2**63, 2**63 - 1]
   it is a ``ValueError`` naming the key;
-* ``str`` as ``put(String)`` with UTF-8 (``Funnels.stringFunnel(UTF_8)``);
+* ``str`` as ``put(String)`` with UTF-8 (``Funnels.stringFunnel(UTF_8)``); a ``str`` with a lone
+  surrogate has no UTF-8 form (``ValueError``);
 * ``bytes`` / ``bytearray`` as ``put(byte[])``.
 
 A batch (``keys``) is any iterable of keys; a one-dimensional numpy int64 array is read in place
 and processed in one call with the GIL released, and so is a batch of only ``str``/``bytes`` keys
-given to a :class:`BloomFilter` (copied into one buffer first). ``bool``, ``float`` and ``None`` are not keys
-(``TypeError``).
+given to a :class:`BloomFilter` (copied into one buffer first). ``bool``, ``float``, ``None`` and
+numpy arrays are not keys, nor is a numpy array of other than one dimension a batch
+(``TypeError``). Every key of a batch is checked before the filter changes: a bad key raises,
+naming its place (``keys[3]: ...``), and no key of that batch was put, added or removed.
+
+Sizes (``expected_insertions``, ``num_bits``, ``num_hashes``, ``max_bits``) are ints or numpy
+integers (any object with ``__index__`` but ``bool``); serialized input (``data``, ``bitmap``)
+is any bytes-like object: ``bytes``, ``bytearray``, ``memoryview``.
+
+The decoders take ``max_bits``, the largest filter they accept (default ``2**43``, the largest
+filter there is, as on the JVM): a few bytes can declare a filter of 2**43 bits (1 TiB), so a
+service reading bytes it does not trust passes the largest size it expects.
+:class:`FilterTooLargeError` names the size and the limit; a filter this process cannot
+allocate raises it too.
 """
 
-from typing import Iterable, List, Union
+from typing import ClassVar, Iterable, List, Union
 
 import numpy as np
 import numpy.typing as npt
 
 Key = Union[int, str, bytes, bytearray, np.integer]
 Keys = Union[Iterable[Key], npt.NDArray[np.int64]]
+BytesLike = Union[bytes, bytearray, memoryview]
 
 #: The strategies the core supports, by their FORMAT.md names.
 STRATEGIES: List[str]
@@ -28,6 +42,11 @@ STRATEGIES: List[str]
 class CorruptFilterError(ValueError):
     """Serialized filter bytes are malformed; the message names the first bad field by its
     FORMAT.md name (``magic``, ``version``, ``length``, ``checksum``, ``payload``...)."""
+
+class FilterTooLargeError(CorruptFilterError):
+    """Serialized bytes describe a filter of more bits (``numBits``) than the decoder's
+    ``max_bits``, or than this process can allocate (the JVM's ``FilterTooLargeException``); the
+    message names the size and the limit."""
 
 class BloomFilter:
     """A Bloom filter whose bits sit where Guava's ``BloomFilter`` (``MURMUR128_MITZ_64``,
@@ -54,11 +73,12 @@ class BloomFilter:
     def might_contain_all(self, keys: Keys) -> npt.NDArray[np.bool_]:
         """``might_contain`` of every key, in order, as a numpy bool array (a list of bool where
         numpy is not installed)."""
-    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.int64], List[Key]]:
-        """The keys certainly not in the filter, in order: an int64 array for a contiguous int64
-        array, else a list of the keys given."""
+    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.generic], List[Key]]:
+        """The keys certainly not in the filter, in order: a numpy array of the same dtype for a
+        numpy array, else a list of the keys given."""
     def approximate_element_count(self) -> int:
-        """Guava's ``approximateElementCount``: -m/k * ln(1 - bits set/m), rounded."""
+        """Guava's ``approximateElementCount``: -m/k * ln(1 - bits set/m), rounded; at most
+        2**63 - 1 (Java's ``Long.MAX_VALUE``), what a saturated filter answers."""
     def expected_fpp(self) -> float:
         """Probability that a key never put is reported present: (bits set / m)^k."""
     def bits_set(self) -> int:
@@ -73,7 +93,8 @@ class BloomFilter:
     def strategy(self) -> str:
         """The strategy's name (one of :data:`STRATEGIES`)."""
     def is_compatible(self, other: "BloomFilter") -> bool:
-        """Whether ``merge``/``intersect`` accept ``other``: same m, k and strategy."""
+        """Whether ``merge``/``intersect`` accept ``other``: same m, k and strategy (``TypeError``
+        if ``other`` is not a :class:`BloomFilter`)."""
     def merge(self, other: "BloomFilter") -> None:
         """ORs ``other`` into this filter (union); ``ValueError`` names what differs."""
     def intersect(self, other: "BloomFilter") -> None:
@@ -90,30 +111,36 @@ class BloomFilter:
         """The filter in sparkbloom's format (FORMAT.md): what the JVM library and Spark
         functions write; sparse when few bits are set."""
     @staticmethod
-    def from_bytes(data: bytes) -> "BloomFilter":
-        """The filter ``data`` (FORMAT.md) holds; :class:`CorruptFilterError` names a bad field."""
+    def from_bytes(data: BytesLike, *, max_bits: int = 2**43) -> "BloomFilter":
+        """The filter ``data`` (FORMAT.md) holds; :class:`CorruptFilterError` names a bad field,
+        :class:`FilterTooLargeError` a filter of more than ``max_bits`` bits."""
     def to_guava_bytes(self) -> bytes:
         """Guava's ``BloomFilter.writeTo`` stream (MITZ_32 and MITZ_64 only)."""
     @staticmethod
-    def from_guava_bytes(data: bytes) -> "BloomFilter":
-        """The filter of a Guava ``writeTo`` stream (``readFrom``'s input)."""
+    def from_guava_bytes(data: BytesLike, *, max_bits: int = 2**43) -> "BloomFilter":
+        """The filter of a Guava ``writeTo`` stream (``readFrom``'s input), of at most
+        ``max_bits`` bits."""
     def to_spark_bytes(self) -> bytes:
         """Spark's ``BloomFilter.writeTo`` stream (SPARK_SKETCH_V1 / V2 filters only)."""
     @staticmethod
-    def from_spark_bytes(data: bytes) -> "BloomFilter":
-        """The filter of a Spark ``BloomFilter.writeTo`` stream (V1 or V2)."""
+    def from_spark_bytes(data: BytesLike, *, max_bits: int = 2**43) -> "BloomFilter":
+        """The filter of a Spark ``BloomFilter.writeTo`` stream (V1 or V2), of at most
+        ``max_bits`` bits."""
     def to_redis_bitmap(self) -> bytes:
         """The bits as a Redis bitmap string (``SETBIT`` order: bit 0 is byte 0's top bit)."""
     @staticmethod
     def from_redis_bitmap(
-        bitmap: bytes, num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_32"
+        bitmap: BytesLike, num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_32"
     ) -> "BloomFilter":
         """The filter of ``num_bits`` bits and ``num_hashes`` hashes whose Redis bitmap (``GET
-        key``) is ``bitmap``; a shorter bitmap is zero-extended."""
+        key``) is ``bitmap``; a shorter bitmap is zero-extended. The size is the caller's, not
+        the bitmap's: no ``max_bits``."""
     def __reduce__(self) -> object:
-        """Pickles as ``BloomFilter.from_bytes(self.to_bytes())``."""
+        """Pickles as ``BloomFilter.from_bytes(self.to_bytes())`` (so unpickling refuses a filter
+        above the default ``max_bits``)."""
     def __eq__(self, other: object) -> bool:
         """Same strategy, shape and bits."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 class RedisLayout:
     """Where keys' bits sit in a Redis bitmap: m bits, k hash functions and a strategy, as
@@ -182,7 +209,8 @@ class CountingBloomFilter:
     def remove(self, key: Key) -> bool:
         """Removes one occurrence; ``False`` (nothing changed) when ``key`` is certainly absent."""
     def remove_all(self, keys: Keys) -> int:
-        """Removes every key; how many were possibly present, hence removed."""
+        """Removes every key; how many were possibly present, hence removed. A bad key raises
+        before any key is removed, so a retry removes none twice."""
     def count(self, key: Key) -> int:
         """The smallest of ``key``'s counters: an upper bound on how often it was added (0..15)."""
     def might_contain(self, key: Key) -> bool: ...
@@ -190,7 +218,7 @@ class CountingBloomFilter:
     def __sizeof__(self) -> int:
         """Bytes held, the counter words included (``sys.getsizeof``)."""
     def might_contain_all(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
-    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.int64], List[Key]]: ...
+    def retain_absent(self, keys: Keys) -> Union[npt.NDArray[np.generic], List[Key]]: ...
     @property
     def bit_size(self) -> int:
         """Counters (m)."""
@@ -211,5 +239,10 @@ class CountingBloomFilter:
     def to_bytes(self) -> bytes:
         """The counting filter in sparkbloom's format (FORMAT.md, counting version)."""
     @staticmethod
-    def from_bytes(data: bytes) -> "CountingBloomFilter": ...
+    def from_bytes(data: BytesLike, *, max_bits: int = 2**43) -> "CountingBloomFilter":
+        """The counting filter ``data`` holds; :class:`CorruptFilterError` names a bad field,
+        :class:`FilterTooLargeError` a filter of more than ``max_bits`` counters."""
     def __reduce__(self) -> object: ...
+    def __eq__(self, other: object) -> bool:
+        """Same strategy, shape and counters, as :class:`BloomFilter` compares."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]

@@ -182,7 +182,7 @@ def test_text_batches_answer_as_one_key_at_a_time(strategy):
     assert all(expected[::2]) and sum(expected[1::2]) < 300  # 10,000 absent keys at about 1 %
     kept = batch.retain_absent(words)
     assert kept == [w for w, e in zip(words, expected) if not e] and all(type(k) is str for k in kept)
-    with pytest.raises(UnicodeEncodeError):
+    with pytest.raises(ValueError, match=r"keys\[1\]: key '\\ud800' has no UTF-8 form"):
         batch.might_contain_all(["ok", "\ud800"])  # a lone surrogate has no UTF-8
 
 
@@ -221,7 +221,7 @@ def test_bad_arguments_raise_naming_them():
         ((10, "0.1"), TypeError, "fpp"),
         ((10, 0.01, "NOPE"), ValueError, "strategy"),
         ((10**12, 1e-9), ValueError, "bits"),  # more than 2^43 bits
-        ((2**64 - 1, 0.01), ValueError, "expectedInsertions"),
+        ((2**63, 0.01), ValueError, "expected_insertions"),
     ]
     for args, error, needle in cases:
         with pytest.raises(error, match=needle):
@@ -242,7 +242,7 @@ def test_bad_arguments_raise_naming_them():
         BloomFilter.from_bytes("not bytes")
     with pytest.raises(ValueError, match="num_hashes"):
         BloomFilter.with_shape(64, 0)
-    with pytest.raises(ValueError, match="numHashFunctions"):
+    with pytest.raises(ValueError, match="num_hashes"):
         BloomFilter.with_shape(64, 256)
 
 
@@ -417,5 +417,5 @@ def test_a_filter_beyond_the_memory_limit_is_a_memory_error_before_allocating():
     # 2^43 bits (1 TiB) is the largest shape, beyond this machine's memory: refused, not attempted
     with pytest.raises(MemoryError, match="bit array"):
         BloomFilter.with_shape(2**43, 1)
-    with pytest.raises(ValueError, match="numBits"):
+    with pytest.raises(ValueError, match="num_bits"):
         BloomFilter.with_shape(2**43 + 64, 1)

@@ -3,9 +3,10 @@
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBytes, PyTuple};
-use sparkbloom::format;
+use sparkbloom::sizing::{MAX_NUM_BITS, MAX_NUM_HASHES};
+use sparkbloom::{Strategy, format};
 
-use crate::errors::py_result;
+use crate::errors::{decoded, py_result};
 use crate::keys::{self, Key, Keys};
 use crate::{args, queries, strategy};
 
@@ -28,58 +29,60 @@ impl BloomFilter {
     /// between 0 and 1) with `strategy` (see `sparkbloom.STRATEGIES`): Guava's `create(n, fpp)` shape
     /// for MITZ_64. `ValueError` / `TypeError` name a bad argument.
     #[new]
-    #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
+    #[pyo3(
+        signature = (expected_insertions, fpp, strategy = None),
+        text_signature = "(expected_insertions, fpp, strategy='MURMUR128_MITZ_64')"
+    )]
     fn new(
         expected_insertions: &Bound<'_, PyAny>,
         fpp: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let n = args::expected_insertions(expected_insertions)?;
         let fpp = args::fpp(fpp)?;
-        let strategy = strategy::parse(strategy)?;
+        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
         py_result(sparkbloom::BloomFilter::with_strategy(n, fpp, strategy)).map(Self::from)
     }
 
     /// An empty filter of exactly `num_bits` bits and `num_hashes` hash functions.
     #[staticmethod]
-    #[pyo3(signature = (num_bits, num_hashes, strategy = "MURMUR128_MITZ_64"))]
+    #[pyo3(
+        signature = (num_bits, num_hashes, strategy = None),
+        text_signature = "(num_bits, num_hashes, strategy='MURMUR128_MITZ_64')"
+    )]
     fn with_shape(
         num_bits: &Bound<'_, PyAny>,
         num_hashes: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let shape = shape(num_bits, num_hashes)?;
-        let strategy = strategy::parse(strategy)?;
+        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
         py_result(sparkbloom::BloomFilter::with_shape(shape, strategy)).map(Self::from)
     }
 
     /// Adds `key` (int as Java's `put(long)`, str as UTF-8, bytes); whether any bit changed.
     fn put(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(match keys::key(key)? {
-            Key::Long(long) => self.inner.put(long),
-            Key::Bytes(bytes) => self.inner.put_bytes(&bytes),
-        })
+        Ok(self.put_key(&keys::key(key)?))
     }
 
     /// Adds every key of `keys` (an iterable, or a numpy int64 array read in place with the GIL
-    /// released); whether any bit changed.
+    /// released); whether any bit changed. A bad key raises before any key is put.
     fn put_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
         let batch = keys::keys(keys, "keys")?;
+        let filter = &self.inner;
         if let Some(longs) = batch.longs() {
-            let filter = &self.inner;
             return Ok(py.detach(|| filter.put_all(longs)));
         }
-        let mut changed = false;
-        if let Keys::Mixed(items) = &batch {
-            if let Some(packed) = keys::packed(items)? {
-                let filter = &self.inner;
-                return Ok(py.detach(|| filter.put_all_bytes(packed.keys())));
-            }
-            for item in items {
-                changed |= self.put(item)?;
-            }
+        let Keys::Mixed(items) = &batch else {
+            return Ok(false); // every other batch has longs
+        };
+        if let Some(packed) = keys::packed(items, "keys")? {
+            return Ok(py.detach(|| filter.put_all_bytes(packed.keys())));
         }
-        Ok(changed)
+        let keys = keys::convert(items, "keys")?;
+        Ok(keys
+            .iter()
+            .fold(false, |changed, key| self.put_key(key) | changed))
     }
 
     /// `False`: `key` was certainly never put; `True`: it probably was.
@@ -100,8 +103,8 @@ impl BloomFilter {
         queries::might_contain_all(py, &self.inner, keys)
     }
 
-    /// The keys certainly not in the filter, in order: an int64 array for an int64 array, else a
-    /// list of the keys given.
+    /// The keys certainly not in the filter, in order: a numpy array of the same dtype for a
+    /// numpy array, else a list of the keys given.
     fn retain_absent<'py>(
         &self,
         py: Python<'py>,
@@ -110,9 +113,10 @@ impl BloomFilter {
         queries::retain_absent(py, &self.inner, keys)
     }
 
-    /// Guava's `approximateElementCount`: -m/k · ln(1 − bits set / m), rounded.
+    /// Guava's `approximateElementCount`: -m/k · ln(1 − bits set / m), rounded, at most
+    /// 2**63 - 1 (Java's `Long.MAX_VALUE`, where a saturated filter's estimate ends on the JVM).
     fn approximate_element_count(&self) -> u64 {
-        self.inner.approximate_element_count()
+        self.inner.approximate_element_count().min(i64::MAX as u64)
     }
 
     /// Probability that a key never put is reported present: (bits set / m)^k.
@@ -144,18 +148,21 @@ impl BloomFilter {
     }
 
     /// Whether `merge` / `intersect` accept `other`: same m, k and strategy.
-    fn is_compatible(&self, other: &BloomFilter) -> bool {
-        self.inner.is_compatible(&other.inner)
+    fn is_compatible(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let other = args::instance::<BloomFilter>(other, "other")?;
+        Ok(self.inner.is_compatible(&other.get().inner))
     }
 
     /// ORs `other` into this filter (union); `ValueError` names what differs.
-    fn merge(&self, other: &BloomFilter) -> PyResult<()> {
-        py_result(self.inner.union(&other.inner))
+    fn merge(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = args::instance::<BloomFilter>(other, "other")?;
+        py_result(self.inner.union(&other.get().inner))
     }
 
     /// ANDs `other` into this filter; `ValueError` names what differs.
-    fn intersect(&self, other: &BloomFilter) -> PyResult<()> {
-        py_result(self.inner.intersect(&other.inner))
+    fn intersect(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = args::instance::<BloomFilter>(other, "other")?;
+        py_result(self.inner.intersect(&other.get().inner))
     }
 
     /// An independent copy.
@@ -189,10 +196,17 @@ impl BloomFilter {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The filter `data` holds (FORMAT.md); `CorruptFilterError` names the first bad field.
+    /// The filter `data` (bytes-like) holds (FORMAT.md); `CorruptFilterError` names the first
+    /// bad field, `FilterTooLargeError` a filter of more than `max_bits` bits.
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        py_result(format::decode(data)).map(Self::from)
+    #[pyo3(
+        signature = (data, *, max_bits = None),
+        text_signature = "(data, *, max_bits=8796093022208)"
+    )]
+    fn from_bytes(data: &Bound<'_, PyAny>, max_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let limit = args::max_bits(max_bits)?;
+        let data = args::bytes_like(data, "data")?;
+        decoded(format::decode_with_limit(&data, limit)).map(Self::from)
     }
 
     /// Guava's `BloomFilter.writeTo` stream (MITZ_32 / MITZ_64 filters).
@@ -201,10 +215,19 @@ impl BloomFilter {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The filter of a Guava `writeTo` stream.
+    /// The filter of a Guava `writeTo` stream, of at most `max_bits` bits.
     #[staticmethod]
-    fn from_guava_bytes(data: &[u8]) -> PyResult<Self> {
-        py_result(format::guava::decode(data)).map(Self::from)
+    #[pyo3(
+        signature = (data, *, max_bits = None),
+        text_signature = "(data, *, max_bits=8796093022208)"
+    )]
+    fn from_guava_bytes(
+        data: &Bound<'_, PyAny>,
+        max_bits: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let limit = args::max_bits(max_bits)?;
+        let data = args::bytes_like(data, "data")?;
+        decoded(format::guava::decode_with_limit(&data, limit)).map(Self::from)
     }
 
     /// Spark's `BloomFilter.writeTo` stream (SPARK_SKETCH_V1 / V2 filters).
@@ -213,10 +236,19 @@ impl BloomFilter {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The filter of a Spark `BloomFilter.writeTo` stream.
+    /// The filter of a Spark `BloomFilter.writeTo` stream, of at most `max_bits` bits.
     #[staticmethod]
-    fn from_spark_bytes(data: &[u8]) -> PyResult<Self> {
-        py_result(format::spark_sketch::decode(data)).map(Self::from)
+    #[pyo3(
+        signature = (data, *, max_bits = None),
+        text_signature = "(data, *, max_bits=8796093022208)"
+    )]
+    fn from_spark_bytes(
+        data: &Bound<'_, PyAny>,
+        max_bits: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let limit = args::max_bits(max_bits)?;
+        let data = args::bytes_like(data, "data")?;
+        decoded(format::spark_sketch::decode_with_limit(&data, limit)).map(Self::from)
     }
 
     /// The bits as a Redis bitmap string (`SETBIT` order).
@@ -227,16 +259,20 @@ impl BloomFilter {
 
     /// The filter of `num_bits` bits and `num_hashes` hashes whose Redis bitmap is `bitmap`.
     #[staticmethod]
-    #[pyo3(signature = (bitmap, num_bits, num_hashes, strategy = "MURMUR128_MITZ_32"))]
+    #[pyo3(
+        signature = (bitmap, num_bits, num_hashes, strategy = None),
+        text_signature = "(bitmap, num_bits, num_hashes, strategy='MURMUR128_MITZ_32')"
+    )]
     fn from_redis_bitmap(
-        bitmap: &[u8],
+        bitmap: &Bound<'_, PyAny>,
         num_bits: &Bound<'_, PyAny>,
         num_hashes: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let shape = shape(num_bits, num_hashes)?;
-        let strategy = strategy::parse(strategy)?;
-        py_result(format::redis_bitmap::decode(bitmap, shape, strategy)).map(Self::from)
+        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz32)?;
+        let bitmap = args::bytes_like(bitmap, "bitmap")?;
+        py_result(format::redis_bitmap::decode(&bitmap, shape, strategy)).map(Self::from)
     }
 
     /// Pickles as `BloomFilter.from_bytes(self.to_bytes())`.
@@ -276,20 +312,24 @@ impl BloomFilter {
     }
 }
 
-/// (m, k) from Python ints; the core checks their ranges.
+impl BloomFilter {
+    fn put_key(&self, key: &Key<'_>) -> bool {
+        match key {
+            Key::Long(long) => self.inner.put(*long),
+            Key::Bytes(bytes) => self.inner.put_bytes(bytes),
+        }
+    }
+}
+
+/// (m, k) from Python integers, in the core's ranges: 1..=2**43 bits, 1..=255 hashes.
 pub(crate) fn shape(
     num_bits: &Bound<'_, PyAny>,
     num_hashes: &Bound<'_, PyAny>,
 ) -> PyResult<sparkbloom::Shape> {
-    let num_bits = args::positive_int(num_bits, "num_bits")?;
-    let num_hashes = args::positive_int(num_hashes, "num_hashes")?;
-    let num_hashes = u32::try_from(num_hashes).map_err(|_| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "num_hashes must be at most 255, not {num_hashes}"
-        ))
-    })?;
+    let num_bits = args::int_in(num_bits, "num_bits", 1, MAX_NUM_BITS, "2**43")?;
+    let num_hashes = args::int_in(num_hashes, "num_hashes", 1, MAX_NUM_HASHES.into(), "255")?;
     Ok(sparkbloom::Shape {
         num_bits,
-        num_hashes,
+        num_hashes: num_hashes as u32, // 1..=255, checked above
     })
 }

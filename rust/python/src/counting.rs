@@ -1,11 +1,12 @@
 //! `sparkbloom.CountingBloomFilter`: 4-bit counters instead of bits, so keys can be removed.
 
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBytes, PyTuple};
-use sparkbloom::format;
+use sparkbloom::{Strategy, format};
 
 use crate::bloom::BloomFilter;
-use crate::errors::py_result;
+use crate::errors::{decoded, py_result};
 use crate::keys::{self, Key, Keys};
 use crate::{args, queries, strategy};
 
@@ -26,15 +27,18 @@ impl CountingBloomFilter {
     /// A counting filter (4-bit counters) sized as `BloomFilter(expected_insertions, fpp, strategy)`;
     /// MURMUR128_MITZ_64 or MURMUR128_MITZ_32.
     #[new]
-    #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
+    #[pyo3(
+        signature = (expected_insertions, fpp, strategy = None),
+        text_signature = "(expected_insertions, fpp, strategy='MURMUR128_MITZ_64')"
+    )]
     fn new(
         expected_insertions: &Bound<'_, PyAny>,
         fpp: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let n = args::expected_insertions(expected_insertions)?;
         let fpp = args::fpp(fpp)?;
-        let strategy = strategy::parse(strategy)?;
+        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
         py_result(sparkbloom::CountingBloomFilter::with_strategy(
             n, fpp, strategy,
         ))
@@ -43,50 +47,44 @@ impl CountingBloomFilter {
 
     /// Increments `key`'s counters; whether any changed.
     fn add(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(match keys::key(key)? {
-            Key::Long(long) => self.inner.add(long),
-            Key::Bytes(bytes) => self.inner.add_bytes(&bytes),
-        })
+        Ok(self.add_key(&keys::key(key)?))
     }
 
     /// Adds every key (numpy int64 arrays with the GIL released); whether any counter changed.
+    /// A bad key raises before any key is added.
     fn add_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
         let batch = keys::keys(keys, "keys")?;
         if let Some(longs) = batch.longs() {
             let filter = &self.inner;
             return Ok(py.detach(|| filter.add_all(longs)));
         }
-        let mut changed = false;
-        if let Keys::Mixed(items) = &batch {
-            for item in items {
-                changed |= self.add(item)?;
-            }
-        }
-        Ok(changed)
+        let Keys::Mixed(items) = &batch else {
+            return Ok(false); // every other batch has longs
+        };
+        let keys = keys::convert(items, "keys")?;
+        Ok(keys
+            .iter()
+            .fold(false, |changed, key| self.add_key(key) | changed))
     }
 
     /// Removes one occurrence of `key`; `False`, changing nothing, when it is certainly absent.
     fn remove(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(match keys::key(key)? {
-            Key::Long(long) => self.inner.remove(long),
-            Key::Bytes(bytes) => self.inner.remove_bytes(&bytes),
-        })
+        Ok(self.remove_key(&keys::key(key)?))
     }
 
-    /// Removes every key; how many were possibly present, hence removed.
+    /// Removes every key; how many were possibly present, hence removed. A bad key raises
+    /// before any key is removed, so that a retry removes none twice.
     fn remove_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
         let batch = keys::keys(keys, "keys")?;
         if let Some(longs) = batch.longs() {
             let filter = &self.inner;
             return Ok(py.detach(|| filter.remove_all(longs)));
         }
-        let mut removed = 0;
-        if let Keys::Mixed(items) = &batch {
-            for item in items {
-                removed += u64::from(self.remove(item)?);
-            }
-        }
-        Ok(removed)
+        let Keys::Mixed(items) = &batch else {
+            return Ok(0); // every other batch has longs
+        };
+        let keys = keys::convert(items, "keys")?;
+        Ok(keys.iter().map(|key| u64::from(self.remove_key(key))).sum())
     }
 
     /// The smallest of `key`'s counters: an upper bound on how often it was added (15: 15 or more).
@@ -122,8 +120,8 @@ impl CountingBloomFilter {
         queries::might_contain_all(py, &self.inner, keys)
     }
 
-    /// The keys certainly not in the filter, in order: an int64 array for an int64 array, else a
-    /// list of the keys given.
+    /// The keys certainly not in the filter, in order: a numpy array of the same dtype for a
+    /// numpy array, else a list of the keys given.
     fn retain_absent<'py>(
         &self,
         py: Python<'py>,
@@ -156,13 +154,15 @@ impl CountingBloomFilter {
     }
 
     /// Adds `other`'s counters (saturating at 15).
-    fn merge(&self, other: &CountingBloomFilter) -> PyResult<()> {
-        py_result(self.inner.merge(&other.inner))
+    fn merge(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = args::instance::<CountingBloomFilter>(other, "other")?;
+        py_result(self.inner.merge(&other.get().inner))
     }
 
     /// Subtracts `other`'s counters (floored at 0).
-    fn subtract(&self, other: &CountingBloomFilter) -> PyResult<()> {
-        py_result(self.inner.subtract(&other.inner))
+    fn subtract(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = args::instance::<CountingBloomFilter>(other, "other")?;
+        py_result(self.inner.subtract(&other.get().inner))
     }
 
     /// An independent copy.
@@ -181,10 +181,17 @@ impl CountingBloomFilter {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The counting filter `data` holds; `CorruptFilterError` names the first bad field.
+    /// The counting filter `data` (bytes-like) holds; `CorruptFilterError` names the first bad
+    /// field, `FilterTooLargeError` a filter of more than `max_bits` counters.
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        py_result(format::counting::decode(data)).map(Self::from)
+    #[pyo3(
+        signature = (data, *, max_bits = None),
+        text_signature = "(data, *, max_bits=8796093022208)"
+    )]
+    fn from_bytes(data: &Bound<'_, PyAny>, max_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let limit = args::max_bits(max_bits)?;
+        let data = args::bytes_like(data, "data")?;
+        decoded(format::counting::decode_with_limit(&data, limit)).map(Self::from)
     }
 
     /// Pickles as `CountingBloomFilter.from_bytes(self.to_bytes())`.
@@ -195,6 +202,21 @@ impl CountingBloomFilter {
         PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
     }
 
+    /// Same strategy, shape and counters, as `BloomFilter`'s equality; unhashable, as it is
+    /// mutable.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<CountingBloomFilter>() else {
+            return Ok(py.NotImplemented());
+        };
+        let equal = self.inner == other.get().inner;
+        match op {
+            CompareOp::Eq => Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind()),
+            CompareOp::Ne => Ok((!equal).into_pyobject(py)?.to_owned().into_any().unbind()),
+            _ => Ok(py.NotImplemented()),
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "CountingBloomFilter(bit_size={}, num_hash_functions={}, strategy={:?})",
@@ -202,5 +224,26 @@ impl CountingBloomFilter {
             self.inner.num_hashes(),
             self.inner.strategy().name()
         )
+    }
+
+    #[classattr]
+    fn __hash__(py: Python<'_>) -> Py<PyAny> {
+        py.None()
+    }
+}
+
+impl CountingBloomFilter {
+    fn add_key(&self, key: &Key<'_>) -> bool {
+        match key {
+            Key::Long(long) => self.inner.add(*long),
+            Key::Bytes(bytes) => self.inner.add_bytes(bytes),
+        }
+    }
+
+    fn remove_key(&self, key: &Key<'_>) -> bool {
+        match key {
+            Key::Long(long) => self.inner.remove(*long),
+            Key::Bytes(bytes) => self.inner.remove_bytes(bytes),
+        }
     }
 }

@@ -3,16 +3,19 @@
 //! `put(String)` (its UTF-8 bytes), `bytes` / `bytearray` as `put(byte[])`.
 //!
 //! Batches of keys come either as a one-dimensional numpy int64 array, read in place, or as
-//! any iterable: all-int iterables become one `u64` slice for the core's batch calls, and
-//! all-text ones (`str`, `bytes`) one packed byte buffer for the core's byte batches.
+//! any iterable: all-int iterables become one `u64` slice for the core's batch calls, all-text
+//! ones (`str`, `bytes`) one packed byte buffer for the core's byte batches, and any other mix
+//! is converted key by key (`convert`). Every key is converted before a filter is touched.
 
 use std::borrow::Cow;
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyInt, PyString};
 use sparkbloom::PackedBytes;
+
+use crate::args::{as_int, type_name};
 
 /// One key: a 64-bit long, or the bytes a string or byte string is hashed as.
 pub(crate) enum Key<'a> {
@@ -21,7 +24,7 @@ pub(crate) enum Key<'a> {
 }
 
 /// The key `key` stands for; `TypeError` for a type that is no key, `ValueError` for an int
-/// outside Java's long range.
+/// outside Java's long range or a `str` without UTF-8 form (a lone surrogate).
 pub(crate) fn key<'a>(key: &'a Bound<'_, PyAny>) -> PyResult<Key<'a>> {
     // An exact int first: the common key, and no bool (bool is a subclass, not exactly int).
     if key.is_exact_instance_of::<PyInt>() {
@@ -31,10 +34,7 @@ pub(crate) fn key<'a>(key: &'a Bound<'_, PyAny>) -> PyResult<Key<'a>> {
         return Ok(Key::Bytes(Cow::Borrowed(bytes.as_bytes())));
     }
     if let Ok(string) = key.cast::<PyString>() {
-        return Ok(Key::Bytes(match string.to_cow()? {
-            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
-            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
-        }));
+        return Ok(Key::Bytes(utf8(string)?));
     }
     if let Ok(array) = key.cast::<PyByteArray>() {
         return Ok(Key::Bytes(Cow::Owned(array.to_vec())));
@@ -42,40 +42,61 @@ pub(crate) fn key<'a>(key: &'a Bound<'_, PyAny>) -> PyResult<Key<'a>> {
     Ok(Key::Long(long_key(key)?))
 }
 
-/// Whether `key` is an integer key: an `int` (not a `bool`) or an object with `__index__`
-/// (numpy's integer scalars).
-fn is_integer(key: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if key.is_instance_of::<PyBool>() {
-        return Ok(false);
+/// The UTF-8 bytes of a `str` key.
+fn utf8<'a>(string: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
+    match string.to_cow() {
+        Ok(Cow::Borrowed(s)) => Ok(Cow::Borrowed(s.as_bytes())),
+        Ok(Cow::Owned(s)) => Ok(Cow::Owned(s.into_bytes())),
+        Err(cause) => {
+            let error = PyValueError::new_err(format!(
+                "key {} has no UTF-8 form (a lone surrogate): str keys are hashed as UTF-8",
+                string.repr()?
+            ));
+            error.set_cause(string.py(), Some(cause));
+            Err(error)
+        }
     }
-    Ok(key.is_instance_of::<PyInt>() || key.hasattr("__index__")?)
 }
 
 /// An integer key as Java's `long`, in two's complement.
 pub(crate) fn long_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if !key.is_exact_instance_of::<PyInt>() && !is_integer(key)? {
+    let Some(int) = as_int(key)? else {
         return Err(PyTypeError::new_err(format!(
-            "key {} has type {}: keys are int, str or bytes",
-            key.repr()?,
-            key.get_type().name()?
+            "a key of type {} is not supported ({}): keys are int, str or bytes",
+            type_name(key),
+            key.repr()?
         )));
-    }
-    match key.extract::<i64>() {
+    };
+    match int.extract::<i64>() {
         Ok(value) => Ok(value as u64),
         Err(_) => Err(PyValueError::new_err(format!(
             "key {} is outside Java's long range [-2**63, 2**63 - 1]",
-            key.repr()?
+            int.repr()?
         ))),
     }
+}
+
+/// `error` (about one key) with the key's place in the batch `name` in front: "keys[3]: ...".
+fn at(error: PyErr, py: Python<'_>, name: &str, index: usize) -> PyErr {
+    let message = format!("{name}[{index}]: {}", error.value(py));
+    let placed = if error.is_instance_of::<PyTypeError>(py) {
+        PyTypeError::new_err(message)
+    } else if error.is_instance_of::<PyValueError>(py) {
+        PyValueError::new_err(message)
+    } else {
+        return error;
+    };
+    placed.set_cause(py, error.cause(py));
+    placed
 }
 
 /// A batch of keys.
 pub(crate) enum Keys<'py> {
     /// A contiguous one-dimensional numpy int64 array, read in place.
     Array(PyReadonlyArray1<'py, i64>),
-    /// Integer keys, converted.
+    /// Integer keys, converted: from an iterable of exact ints, or a strided int64 array.
     Longs(Vec<u64>),
-    /// Keys of any kind, one by one.
+    /// Keys of any kind, to `convert` before use.
     Mixed(Vec<Bound<'py, PyAny>>),
 }
 
@@ -97,7 +118,8 @@ fn as_u64(keys: &[i64]) -> &[u64] {
 }
 
 /// `keys` (the argument named `name`) as a batch. A lone `str` or `bytes` is refused: it is
-/// iterable, but its characters are not the keys meant.
+/// iterable, but its characters are not the keys meant; so is a numpy array of other than one
+/// dimension, whose rows are not keys.
 pub(crate) fn keys<'py>(keys: &Bound<'py, PyAny>, name: &str) -> PyResult<Keys<'py>> {
     if keys.is_instance_of::<PyString>()
         || keys.is_instance_of::<PyBytes>()
@@ -105,49 +127,69 @@ pub(crate) fn keys<'py>(keys: &Bound<'py, PyAny>, name: &str) -> PyResult<Keys<'
     {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an iterable of keys, not a single {}",
-            keys.get_type().name()?
+            type_name(keys)
         )));
     }
-    if is_numpy(keys)?
-        && let Ok(array) = keys.cast::<PyArray1<i64>>()
-    {
-        // try_readonly, not readonly: an array another Rust extension is writing is an error
-        // here, not a panic.
-        let array = array.try_readonly().map_err(|e| {
-            PyValueError::new_err(format!("{name}: the array cannot be read now: {e}"))
-        })?;
-        if array.as_slice().is_ok() {
-            return Ok(Keys::Array(array));
+    if let Some(array) = ndarray(keys)? {
+        if array.ndim() != 1 {
+            return Err(PyTypeError::new_err(format!(
+                "{name} must be one-dimensional, not a {}-dimensional array",
+                array.ndim()
+            )));
         }
-        return Ok(Keys::Longs(
-            array.as_array().iter().map(|&k| k as u64).collect(),
-        ));
+        if let Ok(array) = keys.cast::<PyArray1<i64>>() {
+            // try_readonly, not readonly: an array another Rust extension is writing is an
+            // error here, not a panic.
+            let array = array.try_readonly().map_err(|e| {
+                PyValueError::new_err(format!("{name}: the array cannot be read now: {e}"))
+            })?;
+            if array.as_slice().is_ok() {
+                return Ok(Keys::Array(array));
+            }
+            return Ok(Keys::Longs(
+                array.as_array().iter().map(|&k| k as u64).collect(),
+            ));
+        }
     }
     let items: Vec<Bound<'py, PyAny>> = keys
         .try_iter()
         .map_err(|_| {
             PyTypeError::new_err(format!(
                 "{name} must be an iterable of keys, not {}",
-                keys.get_type()
-                    .name()
-                    .map_or_else(|_| "this type".to_owned(), |n| n.to_string())
+                type_name(keys)
             ))
         })?
         .collect::<PyResult<_>>()?;
     let mut longs = Vec::with_capacity(items.len());
-    for item in &items {
-        if !item.is_instance_of::<PyInt>() || item.is_instance_of::<PyBool>() {
+    for (index, item) in items.iter().enumerate() {
+        // Exact ints only: a list of them comes back from retain_absent as the same values.
+        if !item.is_exact_instance_of::<PyInt>() {
             return Ok(Keys::Mixed(items));
         }
-        longs.push(long_key(item)?);
+        longs.push(long_key(item).map_err(|e| at(e, keys.py(), name, index))?);
     }
     Ok(Keys::Longs(longs))
 }
 
-/// Whether `obj` is an instance of a numpy type (checked without importing numpy, so the
-/// module works where numpy is not installed).
-fn is_numpy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(obj.get_type().module()?.to_cow()?.starts_with("numpy"))
+/// `obj` as a numpy array, when it is one (checked without importing numpy, so the module
+/// works where numpy is not installed).
+pub(crate) fn ndarray<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+) -> PyResult<Option<&'a Bound<'py, PyUntypedArray>>> {
+    if !obj.get_type().module()?.to_cow()?.starts_with("numpy") {
+        return Ok(None);
+    }
+    Ok(obj.cast::<PyUntypedArray>().ok())
+}
+
+/// Every key of `items` (the batch named `name`) converted, so that a bad key raises, naming
+/// its place, before any key changes a filter.
+pub(crate) fn convert<'a>(items: &'a [Bound<'_, PyAny>], name: &str) -> PyResult<Vec<Key<'a>>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| key(item).map_err(|e| at(e, item.py(), name, index)))
+        .collect()
 }
 
 /// Text keys (`str` as UTF-8, `bytes`) packed one after another for the core's byte batches.
@@ -163,15 +205,15 @@ impl Packed {
     }
 }
 
-/// `items` packed, when every one is a `str` or `bytes` (the usual batch of string ids), so one
-/// GIL-free batch call hashes them all; `None` for any other mix (and for more than 4 GiB of
-/// key bytes, beyond u32 ends), which then goes key by key.
-pub(crate) fn packed(items: &[Bound<'_, PyAny>]) -> PyResult<Option<Packed>> {
+/// `items` (the batch named `name`) packed, when every one is a `str` or `bytes` (the usual
+/// batch of string ids), so one GIL-free batch call hashes them all; `None` for any other mix
+/// (and for more than 4 GiB of key bytes, beyond u32 ends), which then goes through `convert`.
+pub(crate) fn packed(items: &[Bound<'_, PyAny>], name: &str) -> PyResult<Option<Packed>> {
     let mut data = Vec::new();
     let mut ends = Vec::with_capacity(items.len());
-    for item in items {
+    for (index, item) in items.iter().enumerate() {
         if let Ok(string) = item.cast::<PyString>() {
-            data.extend_from_slice(string.to_cow()?.as_bytes());
+            data.extend_from_slice(&utf8(string).map_err(|e| at(e, item.py(), name, index))?);
         } else if let Ok(bytes) = item.cast::<PyBytes>() {
             data.extend_from_slice(bytes.as_bytes());
         } else {

@@ -24,6 +24,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "CorruptFilterError",
         m.py().get_type::<errors::CorruptFilterError>(),
     )?;
+    m.add(
+        "FilterTooLargeError",
+        m.py().get_type::<errors::FilterTooLargeError>(),
+    )?;
     m.add("STRATEGIES", strategy::names())?;
     Ok(())
 }

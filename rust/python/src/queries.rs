@@ -53,10 +53,7 @@ impl Membership for sparkbloom::CountingBloomFilter {
 
 /// `might_contain` of one key of any kind.
 pub(crate) fn contains(filter: &impl Membership, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(match keys::key(key)? {
-        Key::Long(long) => filter.contains_long(long),
-        Key::Bytes(bytes) => filter.contains_bytes(&bytes),
-    })
+    Ok(contains_key(filter, &keys::key(key)?))
 }
 
 /// `might_contain` of every key of the batch, in order.
@@ -64,17 +61,23 @@ fn answers<F: Membership>(py: Python<'_>, filter: &F, batch: &Keys<'_>) -> PyRes
     if let Some(longs) = batch.longs() {
         return Ok(py.detach(|| filter.contains_all(longs)));
     }
-    match batch {
-        Keys::Mixed(items) => {
-            if F::BYTE_BATCHES
-                && let Some(packed) = keys::packed(items)?
-                && let Some(answers) = py.detach(|| filter.contains_all_bytes(packed.keys()))
-            {
-                return Ok(answers);
-            }
-            items.iter().map(|key| contains(filter, key)).collect()
-        }
-        _ => Ok(Vec::new()), // every other batch has longs
+    let Keys::Mixed(items) = batch else {
+        return Ok(Vec::new()); // every other batch has longs
+    };
+    if F::BYTE_BATCHES
+        && let Some(packed) = keys::packed(items, "keys")?
+        && let Some(answers) = py.detach(|| filter.contains_all_bytes(packed.keys()))
+    {
+        return Ok(answers);
+    }
+    let keys = keys::convert(items, "keys")?;
+    Ok(keys.iter().map(|key| contains_key(filter, key)).collect())
+}
+
+fn contains_key(filter: &impl Membership, key: &Key<'_>) -> bool {
+    match key {
+        Key::Long(long) => filter.contains_long(*long),
+        Key::Bytes(bytes) => filter.contains_bytes(bytes),
     }
 }
 
@@ -98,8 +101,8 @@ pub(crate) fn might_contain_all<'py>(
     }
 }
 
-/// The keys the filter certainly does not hold, in order: an int64 array for an int64 array,
-/// else a list of the keys given.
+/// The keys the filter certainly does not hold, in order: a numpy array of the input's dtype for
+/// a numpy array, else a list of the keys given.
 pub(crate) fn retain_absent<'py>(
     py: Python<'py>,
     filter: &impl Membership,
@@ -107,22 +110,21 @@ pub(crate) fn retain_absent<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let batch = keys::keys(keys, "keys")?;
     let answers = answers(py, filter, &batch)?;
+    if keys::ndarray(keys)?.is_some() {
+        // numpy selects the absent keys itself, so every dtype comes back as it came.
+        let absent: Vec<bool> = answers.iter().map(|&present| !present).collect();
+        return keys.get_item(PyArray1::from_vec(py, absent));
+    }
     let absent = |i: &usize| !answers[*i];
     match &batch {
-        Keys::Array(_) => {
-            let longs = batch.longs().unwrap_or_default();
-            let kept: Vec<i64> = (0..longs.len())
-                .filter(absent)
-                .map(|i| longs[i] as i64)
-                .collect();
-            Ok(PyArray1::from_vec(py, kept).into_any())
-        }
-        Keys::Longs(longs) => {
-            let kept = (0..longs.len()).filter(absent).map(|i| longs[i] as i64);
-            Ok(PyList::new(py, kept)?.into_any())
-        }
         Keys::Mixed(items) => {
             let kept = (0..items.len()).filter(absent).map(|i| &items[i]);
+            Ok(PyList::new(py, kept)?.into_any())
+        }
+        _ => {
+            // exact ints: the values are the keys given
+            let longs = batch.longs().unwrap_or_default();
+            let kept = (0..longs.len()).filter(absent).map(|i| longs[i] as i64);
             Ok(PyList::new(py, kept)?.into_any())
         }
     }

@@ -75,12 +75,11 @@ impl RedisLayout {
     }
 
     /// The k offsets of one key, appended to `out`.
-    fn push(&self, key: &Bound<'_, PyAny>, out: &mut Vec<u64>) -> PyResult<()> {
-        match keys::key(key)? {
-            Key::Long(long) => self.offsets.of_u64(long, out),
-            Key::Bytes(bytes) => self.offsets.of_bytes(&bytes, out),
+    fn push(&self, key: &Key<'_>, out: &mut Vec<u64>) {
+        match key {
+            Key::Long(long) => self.offsets.of_u64(*long, out),
+            Key::Bytes(bytes) => self.offsets.of_bytes(bytes, out),
         }
-        Ok(())
     }
 }
 
@@ -89,15 +88,18 @@ impl RedisLayout {
     /// The layout of an explicit shape: `num_bits` in 1..2**32, `num_hashes` in 1..255, and a
     /// strategy with a Redis bitmap form (any but BLOCKED); `ValueError` names a bad argument.
     #[new]
-    #[pyo3(signature = (num_bits, num_hashes, strategy = "MURMUR128_MITZ_32"))]
+    #[pyo3(
+        signature = (num_bits, num_hashes, strategy = None),
+        text_signature = "(num_bits, num_hashes, strategy='MURMUR128_MITZ_32')"
+    )]
     fn new(
         num_bits: &Bound<'_, PyAny>,
         num_hashes: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         RedisLayout::make(
             bloom::shape(num_bits, num_hashes)?,
-            strategy::parse(strategy)?,
+            strategy::parse_or(strategy, Strategy::Murmur128Mitz32)?,
         )
     }
 
@@ -109,7 +111,7 @@ impl RedisLayout {
         expected_insertions: &Bound<'_, PyAny>,
         fpp: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let n = args::expected_insertions(expected_insertions)?;
         let fpp = args::fpp(fpp)?;
         // The helper computes in Java ints: beyond them its casts saturate, and the layout
         // would silently be another filter than the one asked for.
@@ -124,8 +126,9 @@ impl RedisLayout {
         let k = (shape.num_bits as f64 / n as f64 * std::f64::consts::LN_2 + 0.5).floor();
         if shape.num_bits > int_max || k > sizing::MAX_NUM_HASHES as f64 {
             return Err(PyValueError::new_err(format!(
-                "fpp: {n} insertions at fpp {fpp} need {} bits and {k} hash functions, beyond the \
+                "fpp: {n} insertions at fpp {} need {} bits and {k} hash functions, beyond the \
                  helper's 2**31 - 1 bits or 255 hash functions",
+                args::float_text(fpp),
                 shape.num_bits
             )));
         }
@@ -135,16 +138,28 @@ impl RedisLayout {
     /// The shape of `BloomFilter(expected_insertions, fpp, strategy)` (`guavaCompatible` in
     /// Java), so a filter built that way is stored as it is.
     #[staticmethod]
-    #[pyo3(signature = (expected_insertions, fpp, strategy = "MURMUR128_MITZ_64"))]
+    #[pyo3(
+        signature = (expected_insertions, fpp, strategy = None),
+        text_signature = "(expected_insertions, fpp, strategy='MURMUR128_MITZ_64')"
+    )]
     fn guava_compatible(
         expected_insertions: &Bound<'_, PyAny>,
         fpp: &Bound<'_, PyAny>,
-        strategy: &str,
+        strategy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let n = args::positive_int(expected_insertions, "expected_insertions")?;
+        let n = args::expected_insertions(expected_insertions)?;
         let fpp = args::fpp(fpp)?;
-        let strategy = strategy::parse(strategy)?;
+        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
         let shape = py_result(sizing::shape_for_strategy(n, fpp, strategy))?;
+        // Blamed on this call's arguments: the caller gave no num_bits.
+        if shape.num_bits > MAX_BITMAP_BITS {
+            return Err(PyValueError::new_err(format!(
+                "expected_insertions, fpp: {n} insertions at fpp {} need {} bits, more than a \
+                 Redis string's 2**32",
+                args::float_text(fpp),
+                shape.num_bits
+            )));
+        }
         RedisLayout::make(shape, strategy)
     }
 
@@ -176,7 +191,7 @@ impl RedisLayout {
     /// order the strategy visits them; repeats are possible.
     fn offsets(&self, key: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
         let mut out = Vec::with_capacity(self.shape.num_hashes as usize);
-        self.push(key, &mut out)?;
+        self.push(&keys::key(key)?, &mut out);
         Ok(out)
     }
 
@@ -193,11 +208,12 @@ impl RedisLayout {
         let mut out = Vec::new();
         let rows = match &batch {
             Keys::Mixed(items) => {
-                reserve(&mut out, items.len(), k)?;
-                for item in items {
-                    self.push(item, &mut out)?;
+                let keys = keys::convert(items, "keys")?;
+                reserve(&mut out, keys.len(), k)?;
+                for key in &keys {
+                    self.push(key, &mut out);
                 }
-                items.len()
+                keys.len()
             }
             _ => {
                 let longs = batch.longs().unwrap_or_default();

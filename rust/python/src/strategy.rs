@@ -1,8 +1,11 @@
 //! Strategies by their Guava / FORMAT.md names ("MURMUR128_MITZ_64", "BLOCKED", ...).
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use sparkbloom::Strategy;
+
+use crate::args::type_name;
 
 /// Every strategy the core knows, by ordinal.
 fn all() -> impl Iterator<Item = Strategy> {
@@ -14,12 +17,34 @@ pub(crate) fn names() -> Vec<&'static str> {
     all().map(Strategy::name).collect()
 }
 
-/// The strategy named `name`; a `ValueError` listing the names otherwise.
-pub(crate) fn parse(name: &str) -> PyResult<Strategy> {
-    all().find(|s| s.name() == name).ok_or_else(|| {
+/// The `strategy` argument: a `TypeError` unless it is a `str`, a `ValueError` listing the names
+/// unless it is one of them.
+pub(crate) fn parse(value: &Bound<'_, PyAny>) -> PyResult<Strategy> {
+    let Ok(name) = value.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "strategy must be a str, not {}",
+            type_name(value)
+        )));
+    };
+    // A str that is no UTF-8 (a lone surrogate) names no strategy either.
+    let found = name
+        .to_cow()
+        .ok()
+        .and_then(|name| all().find(|s| s.name() == name));
+    found.ok_or_else(|| {
         PyValueError::new_err(format!(
-            "strategy {name:?} is not one of {}",
+            "strategy {} is not one of {}",
+            name.repr()
+                .map_or_else(|_| "?".to_owned(), |repr| repr.to_string()),
             names().join(", ")
         ))
     })
+}
+
+/// The optional `strategy` argument: `default` when it is not given (or `None`).
+pub(crate) fn parse_or(value: Option<&Bound<'_, PyAny>>, default: Strategy) -> PyResult<Strategy> {
+    match value {
+        Some(value) if !value.is_none() => parse(value),
+        _ => Ok(default),
+    }
 }
