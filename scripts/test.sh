@@ -304,7 +304,7 @@ gradle_consumer_tests() {
 spark_newest_tests() {
   echo "sparkbloom-spark_2.13 against Spark $spark_newest"
   mvn -B -ntp -Dstyle.color=never -f jvm/pom.xml -pl sparkbloom-spark verify -Dspark.version="$spark_newest" \
-    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest,StringItemsTest,SqlArgumentTypesTest'
+    -Dtest='BloomFunctionsTest,PipelineKryoRegistratorTest,RegistrationCheckTest,KryoClassesToRegisterTest,StringItemsTest,SqlArgumentTypesTest,CollationTest,SqlSizingTest,DecodeLimitTest'
 }
 
 # Needs a Spark distribution for local-cluster: the pip pyspark the PySpark suite installed

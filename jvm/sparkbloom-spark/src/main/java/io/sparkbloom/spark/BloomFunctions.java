@@ -3,14 +3,14 @@ package io.sparkbloom.spark;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
 import io.sparkbloom.spark.sql.BuildAggregate;
-import io.sparkbloom.spark.sql.ApproximateCount;
 import io.sparkbloom.spark.sql.BuildArrayExpression;
 import io.sparkbloom.spark.sql.CoreJarCheck;
-import io.sparkbloom.spark.sql.MergeAggregator;
 import io.sparkbloom.spark.sql.MightContainExpression;
 import io.sparkbloom.spark.sql.RetainAbsentExpression;
 import io.sparkbloom.spark.sql.RetainAbsentUdf;
+import io.sparkbloom.spark.sql.SparkBloomSql;
 import io.sparkbloom.spark.sql.SqlArgumentCheck;
+import io.sparkbloom.spark.sql.SqlFunction;
 import io.sparkbloom.spark.sql.SqlItems;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoders;
@@ -56,7 +56,10 @@ import org.apache.spark.sql.types.DataTypes;
  * caller's back); the query functions check each value as well ({@code SqlItems}). The Column
  * aggregates ({@link #build(Column, long, double)}) take what Spark casts to {@code bigint}: pass
  * them integer columns. Constant sizing arguments ({@code n}, {@code p}) are checked at analysis
- * too, so a filter too large for the process fails on the driver.
+ * too ({@code AnalysisException} naming the call and the argument), so a p outside (0, 1) or a
+ * filter too large for the process fails on the driver. String items must have the default
+ * collation (UTF8_BINARY); the filter arguments are read under {@code
+ * spark.sparkbloom.sql.maxNumBits} ({@code SqlDecodeLimit}).
  */
 public final class BloomFunctions {
   private BloomFunctions() {}
@@ -113,7 +116,7 @@ public final class BloomFunctions {
         new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, 1, 2, integralNote),
         3, args -> new BuildAggregate(BUILD, args));
     SqlArgumentCheck.register(spark, BUILD_PER_KEY, buildPerKeySqlUdaf(),
-        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, -1, integralNote),
+        new SqlArgumentCheck.Rule(0, false, SqlArgumentCheck.Items.INTEGRAL, -1, 1, integralNote),
         2, args -> new BuildAggregate(BUILD_PER_KEY, args));
     SqlArgumentCheck.register(spark, RETAIN_ABSENT, retainAbsentUdf(),
         new SqlArgumentCheck.Rule(1, true, SqlArgumentCheck.Items.INTEGRAL, -1, -1,
@@ -131,8 +134,12 @@ public final class BloomFunctions {
             " (for integer candidates call " + RETAIN_ABSENT + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
     SqlArgumentCheck.register(spark, BuildArrayExpression.function());
-    spark.udf().register(MergeAggregator.NAME, MergeAggregator.udaf());
-    spark.udf().register(ApproximateCount.NAME, ApproximateCount.udf());
+    for (SqlFunction function : SparkBloomSql.functions()) {
+      // as the extension builds them: each call under the session's decode limit at that time
+      if (function.name().equals(SparkBloomSql.MERGE) || function.name().equals(SparkBloomSql.COUNT)) {
+        SqlArgumentCheck.register(spark, function);
+      }
+    }
   }
 
   /**
@@ -343,7 +350,8 @@ public final class BloomFunctions {
 
   /**
    * {@code (filter BINARY, item INT | BIGINT | STRING) -> BOOLEAN}; null filter: false (nothing
-   * seen). Integers are hashed as {@link BloomFilter#mightContain(long)}, strings as {@link
+   * seen); null item: null. Non-null filter bytes are always read, whatever the item. Integers
+   * are hashed as {@link BloomFilter#mightContain(long)}, strings as {@link
    * BloomFilter#mightContain(String)}; ask with the type the filter was built from.
    */
   public static final class MightContain implements UDF2<byte[], Object, Boolean> {
@@ -352,19 +360,19 @@ public final class BloomFunctions {
     /** @throws IllegalArgumentException naming the item's SQL type if it is none of the three */
     @Override
     public Boolean call(byte[] filterBytes, Object item) throws CorruptFilterException {
-      if (item == null) {
-        return null;
-      }
       String key = item instanceof String ? (String) item : null;
-      if (key == null && !SqlItems.isIntegral(item)) {
+      if (item != null && key == null && !SqlItems.isIntegral(item)) {
         throw SqlItems.unsupported(item, MIGHT_CONTAIN, "item", "int, bigint or string");
       }
-      long value = key == null ? ((Number) item).longValue() : 0;
       if (filterBytes == null) {
-        return false;
+        return item == null ? null : false;
       }
+      // non-null bytes are read (and refused if they are not a filter) whatever the item
       try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-        return key != null ? f.mightContain(key) : f.mightContain(value);
+        if (item == null) {
+          return null;
+        }
+        return key != null ? f.mightContain(key) : f.mightContain(((Number) item).longValue());
       }
     }
   }

@@ -4,31 +4,50 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * A growable primitive {@code long[]}: groups candidate items per key without boxing (the
- * aggregation buffer of {@link PerKeyFilters#dedupPairs}). Plain fields, so Java serialization
- * and Kryo's default field serializer both handle it.
+ * A growable primitive {@code long[]}: groups items per key without boxing, every occurrence kept
+ * (the candidates of {@link PerKeyFilters#dedupPairs}, and a counting filter's items, where each
+ * occurrence counts). Plain fields, so Java serialization and Kryo's default field serializer
+ * both handle it. A key of more items than one Java array holds fails with an {@link
+ * IllegalArgumentException} naming the count, never an array index or size overflow.
  */
 public final class LongArrayBuilder implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The most items one builder holds: the largest Java array the JVMs allocate. */
+  static final int MAX_ITEMS = Integer.MAX_VALUE - 8;
 
   private long[] values = new long[0];
   private int size;
 
   public LongArrayBuilder add(long v) {
     if (size == values.length) {
-      values = Arrays.copyOf(values, Math.max(8, size * 2));
+      values = Arrays.copyOf(values, grownCapacity(values.length, size + 1L));
     }
     values[size++] = v;
     return this;
   }
 
   public LongArrayBuilder addAll(LongArrayBuilder other) {
-    if (size + other.size > values.length) {
-      values = Arrays.copyOf(values, Math.max(size + other.size, size * 2));
+    long required = (long) size + other.size;
+    if (required > values.length) {
+      values = Arrays.copyOf(values, grownCapacity(values.length, required));
     }
     System.arraycopy(other.values, 0, values, size, other.size);
     size += other.size;
     return this;
+  }
+
+  /**
+   * Double {@code capacity}, at least {@code required} (and 8), at most {@link #MAX_ITEMS}.
+   *
+   * @throws IllegalArgumentException naming the count if {@code required} exceeds {@link #MAX_ITEMS}
+   */
+  static int grownCapacity(int capacity, long required) {
+    if (required > MAX_ITEMS) {
+      throw new IllegalArgumentException("a key of " + required + " items does not fit in one"
+          + " array (at most " + MAX_ITEMS + ")");
+    }
+    return (int) Math.min(MAX_ITEMS, Math.max(Math.max(8, required), 2L * capacity));
   }
 
   public int size() {

@@ -1,6 +1,7 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.DistinctLongs;
 import io.sparkbloom.spark.build.NullItems;
 import io.sparkbloom.spark.dedup.BatchedRetainAbsent;
 import io.sparkbloom.spark.dedup.BroadcastDedup;
@@ -128,8 +129,8 @@ public final class PerKeyFilters {
    * options' partitions (hash-partitioned) if given. Fixed sizing aggregates into a {@link
    * FilterBuilder}, which buffers items in a {@code long[]} and hands them to the native side in
    * batches ({@code putAll}), never one JNI call per record; per-key sizing gathers each key's
-   * items into a primitive {@code long[]} (8 bytes per item through the shuffle), counts the
-   * distinct ones, then builds a filter of that size.
+   * distinct items into a primitive {@code long[]} (8 bytes per distinct item through the shuffle,
+   * duplicates dropped as they come: {@code DistinctLongs}), then builds a filter of their count.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, PerKeyOptions options) {
     Sizing sizing = options.requireSizing("buildPerKey");
@@ -139,8 +140,9 @@ public final class PerKeyFilters {
       return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), partitions);
     }
     return pairs
-        .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::add, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.build(items.toArray()));
+        .aggregateByKey(new DistinctLongs("PerKeyFilters.buildPerKey"), partitions,
+            (b, item) -> item == null ? b : b.add(item), DistinctLongs::addAll)
+        .mapValues(items -> items.putInto(sizing.create(items.distinctCount())));
   }
 
   /**
@@ -180,8 +182,9 @@ public final class PerKeyFilters {
       return aggregate(records, zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), partitions);
     }
     return records
-        .aggregateByKey(new LongArrayBuilder(), partitions, PerKeyFilters::addAll, LongArrayBuilder::addAll)
-        .mapValues(items -> sizing.build(items.toArray()));
+        .aggregateByKey(new DistinctLongs("PerKeyFilters.buildPerKeyFromArrays"), partitions,
+            (b, items) -> b.addAll(NullItems.orEmpty(items)), DistinctLongs::addAll)
+        .mapValues(items -> items.putInto(sizing.create(items.distinctCount())));
   }
 
   /**
@@ -237,13 +240,6 @@ public final class PerKeyFilters {
 
   private static LongArrayBuilder add(LongArrayBuilder b, Long item) {
     return item == null ? b : b.add(item);
-  }
-
-  private static LongArrayBuilder addAll(LongArrayBuilder b, long[] items) {
-    for (long v : NullItems.orEmpty(items)) {
-      b.add(v);
-    }
-    return b;
   }
 
   // ---- storage -----------------------------------------------------------------------------

@@ -1,14 +1,16 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.DistinctLongs;
 import java.io.Serializable;
 
 /**
  * The aggregation buffer of the per-key-sized build aggregate (public only because Spark's
  * {@code Encoders.javaSerialization} requires it) ({@link SizedBuildAggregator}):
- * every item of the group in a primitive {@code long[]} (8 bytes per item, no boxing), because the
- * filter's size is known only once all items are counted. {@link #build()} sorts them, counts the
- * distinct ones, creates the filter and inserts them in one native call.
+ * the group's distinct items ({@link DistinctLongs}: a primitive {@code long[]} whose duplicates
+ * are dropped whenever it fills, so its memory follows the distinct items, not the rows), because
+ * the filter's size is known only once all items are counted. {@link #buildBytes()} creates the
+ * filter for their count and inserts them in one native call.
  *
  * <p>The sizing is null in the SQL aggregate's zero value until the first row brings its fpp.
  */
@@ -16,7 +18,7 @@ public final class SizedItems implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private Sizing sizing;
-  private LongArrayBuilder items = new LongArrayBuilder();
+  private DistinctLongs items = new DistinctLongs(BloomFunctions.BUILD_PER_KEY);
 
   SizedItems(Sizing sizing) {
     this.sizing = sizing;
@@ -60,7 +62,7 @@ public final class SizedItems implements Serializable {
     if (sizing == null) {
       return null;
     }
-    try (BloomFilter f = sizing.build(items.toArray())) {
+    try (BloomFilter f = items.putInto(sizing.create(items.distinctCount()))) {
       return f.toByteArray();
     }
   }

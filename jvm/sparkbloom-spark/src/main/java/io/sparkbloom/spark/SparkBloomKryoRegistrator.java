@@ -5,6 +5,7 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.BloomFilterKryoSerializer;
 import io.sparkbloom.CountingBloomFilter;
 import io.sparkbloom.CountingBloomFilterKryoSerializer;
+import io.sparkbloom.spark.build.DistinctLongs;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -35,5 +36,7 @@ public class SparkBloomKryoRegistrator implements KryoRegistrator {
     // The broadcast dedup's value (PerKeyFilters.dedupBroadcast): each key's filters as bytes.
     kryo.register(java.util.HashMap.class);
     kryo.register(byte[][].class);
+    // The per-key sized builds' buffer of a key's distinct items: last, for the same reason.
+    kryo.register(DistinctLongs.class);
   }
 }

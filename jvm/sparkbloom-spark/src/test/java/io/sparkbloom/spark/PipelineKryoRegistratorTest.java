@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.build.DistinctLongs;
 import java.nio.ByteBuffer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
@@ -50,6 +51,18 @@ class PipelineKryoRegistratorTest extends AbstractPipelineTest {
       FilterBuilder copy = roundTrip(ser, b, FilterBuilder.class);
       assertEquals(b.toString(), copy.toString());
       assertArrayEquals(b.buildBytes(), copy.buildBytes());
+    }
+
+    // the per-key sized builds' buffer of a key's distinct items
+    DistinctLongs items = new DistinctLongs("test");
+    for (long i = 0; i < 1000; i++) {
+      items.add(i % 37);
+    }
+    DistinctLongs itemsCopy = roundTrip(ser, items, DistinctLongs.class);
+    assertEquals(37, itemsCopy.distinctCount());
+    try (BloomFilter a = items.putInto(BloomFilter.create(100, 0.01));
+        BloomFilter b = itemsCopy.putInto(BloomFilter.create(100, 0.01))) {
+      assertArrayEquals(a.toByteArray(), b.toByteArray());
     }
 
     // the broadcast dedup's value: each user's filters as their FORMAT bytes

@@ -5,13 +5,16 @@
  * without boxing; {@link io.sparkbloom.spark.build.FilterAllocation} creates a
  * filter whose size comes from an argument and names that sizing when the core refuses it;
  * {@link io.sparkbloom.spark.build.DistinctCount} counts a key's distinct items for per-key
- * sizing; {@link io.sparkbloom.spark.build.NullItems} is the one null policy of items (skipped
- * when building, dropped from candidates).
+ * sizing, and {@link io.sparkbloom.spark.build.DistinctLongs} buffers them, duplicates dropped as
+ * they come, so per-key builds take memory for the distinct items, not the rows; {@link
+ * io.sparkbloom.spark.build.NullItems} is the one null policy of items (skipped when building,
+ * dropped from candidates).
  *
  * <p>The builders themselves ({@code FilterBuilder}, {@code StringFilterBuilder}, their base
  * {@code BufferedFilterBuilder}, {@code LongArrayBuilder}, {@code SizedItems}) stay in {@code
  * io.sparkbloom.spark}: they are aggregation buffers that Java serialization and Kryo write with
  * their class names, into shuffles and into the state a streaming query checkpoints, so their
- * names are part of their serialized form.
+ * names are part of their serialized form. {@code DistinctLongs}, written the same way inside
+ * {@code SizedItems} and by the RDD per-key builds, has had its name here from the start.
  */
 package io.sparkbloom.spark.build;

@@ -18,10 +18,18 @@ import org.apache.spark.sql.types.StringType;
  * smallint}, {@code int} and {@code bigint} all query the same filter.
  */
 enum ArgumentType {
-  /** An integer item or sizing: tinyint, smallint, int or bigint. */
+  /** An integer item: tinyint, smallint, int or bigint. */
   INTEGRAL("\"INT\" or \"BIGINT\" (or \"TINYINT\", \"SMALLINT\")"),
-  /** A probability: any numeric type (double, float, decimal or integer literals). */
-  NUMERIC("a numeric type (\"DOUBLE\", \"DECIMAL\", ...)"),
+  /**
+   * The sizing argument n, the expected insertions: an integer type, as {@link #INTEGRAL}. A
+   * constant n is checked with p when the call is built ({@link SqlArgumentCheck}).
+   */
+  SIZE(INTEGRAL.required),
+  /**
+   * The sizing argument p, the false-positive probability: any numeric type (double, float,
+   * decimal or integer literals). A constant p is checked when the call is built.
+   */
+  NUMERIC("\"NUMERIC\" (\"DOUBLE\", \"DECIMAL\", ...)"),
   /** A string item. */
   STRING("\"STRING\""),
   /** An integer or string item. */
@@ -52,6 +60,7 @@ enum ArgumentType {
     }
     switch (this) {
       case INTEGRAL:
+      case SIZE:
         return integral(type);
       case NUMERIC:
         return type instanceof NumericType;

@@ -3,6 +3,7 @@ package io.sparkbloom.spark.sql;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
@@ -17,9 +18,9 @@ import org.apache.spark.sql.types.NullType;
  *
  * <ul>
  *   <li>{@value #PER_KEY}{@code (item BIGINT | INT | SMALLINT | TINYINT, p NUMERIC)}: each group's
- *       items gathered in a primitive {@code long[]} ({@link PerKeyItems}) and its filter sized for
- *       its own distinct count at p when the group is done, the bytes of {@code
- *       Sizing.perKeyCount(p).build(items)};
+ *       distinct items gathered in a primitive {@code long[]} ({@link PerKeyItems}: memory that
+ *       follows the distinct items, not the rows) and its filter sized for their count at p when
+ *       the group is done, the bytes of {@code Sizing.perKeyCount(p).build(items)};
  *   <li>{@value #FIXED}{@code (item <integer type>, n, p)} and {@value #FIXED_STRING}{@code (item
  *       STRING, n, p)}: a filter sized for n items at p, built by the same {@code FilterBuilder}
  *       or {@code StringFilterBuilder} as the UDF forms ({@link FixedItems}), so the bytes are
@@ -32,7 +33,11 @@ import org.apache.spark.sql.types.NullType;
  * into a Scala tuple and Java-serialize the buffer.
  *
  * <p>Same rules as the UDF forms: null items are skipped; the sizing arguments must be non-null
- * and the same for every row of a group; a global aggregate over no rows gives null.
+ * and the same for every row of a group; a global aggregate over no rows gives null. Constant
+ * sizing arguments are checked when the call is built ({@link
+ * SqlArgumentCheck#checkConstantSizing}); others row by row, with the same messages naming the
+ * call and the argument ({@link SqlSizing}). String items must have the default collation
+ * ({@link Collations}).
  */
 public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     implements java.io.Serializable {
@@ -103,8 +108,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   }
 
   /**
-   * @throws IllegalArgumentException if a sizing argument is null, refused by the core, or
-   *     differs from the group's earlier rows'
+   * @throws IllegalArgumentException naming the call and the argument if a sizing argument is
+   *     null, refused by the core, or differs from the group's earlier rows'
    */
   @Override
   public BuildBuffer update(BuildBuffer buffer, InternalRow input) {
@@ -172,8 +177,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   }
 
   private IllegalArgumentException nullSizing() {
-    return new IllegalArgumentException(perKey() ? name + "(item, p): p must not be null"
-        : name + "(item, n, p): n and p must not be null");
+    return SqlSizing.isNull(perKey() ? PerKeyItems.CALL : name + "(item, n, p)");
   }
 
   @Override
@@ -194,6 +198,12 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   @Override
   public BuildBuffer deserialize(byte[] bytes) {
     return perKey() ? PerKeyItems.fromBytes(bytes) : FixedItems.fromBytes(bytes, strings());
+  }
+
+  /** Refuses string items of a collation other than UTF8_BINARY ({@link Collations}). */
+  @Override
+  public TypeCheckResult checkInputDataTypes() {
+    return Collations.check(children());
   }
 
   @Override

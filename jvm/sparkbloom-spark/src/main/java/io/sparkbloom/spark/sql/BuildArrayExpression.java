@@ -27,8 +27,11 @@ import org.apache.spark.sql.types.StringType;
  * <p>A {@code bigint} array without nulls is copied out of Spark's array in one piece and built
  * with one {@code putAll} call. A null array gives null; null elements are skipped, as the
  * aggregates skip null items; an array with no items gives an empty filter of the sizing. The
- * sizing arguments must not be null. Evaluated by {@link #eval} also inside generated code ({@link
- * TypedExpression}): the work per row is one native build over the whole array.
+ * sizing arguments must not be null; constant ones are checked when the call is built ({@link
+ * SqlArgumentCheck#checkConstantSizing}), others row by row with the same messages. String items
+ * must have the default collation ({@link Collations}). Evaluated by {@link #eval} also inside
+ * generated code ({@link TypedExpression}): the work per row is one native build over the whole
+ * array.
  */
 public final class BuildArrayExpression extends TypedExpression {
   private static final long serialVersionUID = 1L;
@@ -65,7 +68,7 @@ public final class BuildArrayExpression extends TypedExpression {
             + " sizes it for n items. Null elements skipped; a null array gives null.",
         BuildArrayExpression.class, BuildArrayExpression::new,
         List.of(List.of(ArgumentType.ITEM_ARRAY, ArgumentType.NUMERIC),
-            List.of(ArgumentType.ITEM_ARRAY, ArgumentType.INTEGRAL, ArgumentType.NUMERIC)));
+            List.of(ArgumentType.ITEM_ARRAY, ArgumentType.SIZE, ArgumentType.NUMERIC)));
   }
 
   /** The column {@code sparkbloom_build_array(items, p)}. */
@@ -104,8 +107,8 @@ public final class BuildArrayExpression extends TypedExpression {
   }
 
   /**
-   * @throws IllegalArgumentException if a sizing argument is null or refused, or the elements are
-   *     of a type the function does not hash
+   * @throws IllegalArgumentException naming the call and the argument if a sizing argument is
+   *     null or refused, or the elements are of a type the function does not hash
    */
   @Override
   public Object eval(InternalRow row) {
@@ -132,12 +135,16 @@ public final class BuildArrayExpression extends TypedExpression {
     }
   }
 
+  /** The call as errors name it. */
+  private String call() {
+    return NAME + (perKey() ? "(items, p)" : "(items, n, p)");
+  }
+
   private Sizing sizing(InternalRow row) {
     Object p = arguments[arguments.length - 1].eval(row);
     Object n = perKey() ? null : arguments[1].eval(row);
     if (p == null || (!perKey() && n == null)) {
-      throw new IllegalArgumentException(perKey() ? NAME + "(items, p): p must not be null"
-          : NAME + "(items, n, p): n and p must not be null");
+      throw SqlSizing.isNull(call());
     }
     double fpp = p instanceof Decimal ? ((Decimal) p).toDouble() : ((Number) p).doubleValue();
     long count = n == null ? 0 : n instanceof Decimal ? ((Decimal) n).toLong() : ((Number) n).longValue();
@@ -145,20 +152,12 @@ public final class BuildArrayExpression extends TypedExpression {
     // arguments (fixed sizing's expectedInsertions(0) is its n)
     Sizing s = sizing;
     if (s == null || s.fpp() != fpp || (!perKey() && s.expectedInsertions(0) != count)) {
-      s = perKey() ? Sizing.perKeyCount(fpp) : Sizing.fixed(count, fpp);
+      s = perKey() ? SqlSizing.perKey(call(), fpp) : SqlSizing.fixed(call(), count, fpp);
       sizing = s;
     }
     return s;
   }
 
-  /** In plans, {@code sparkbloom_build_array(arguments...)}. */
-  @Override
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  public scala.collection.Iterator<Object> stringArgs() {
-    return (scala.collection.Iterator) children().iterator();
-  }
-
-  /** One field, the arguments as a sequence: the constructor of every field takes them so. */
   @Override
   Object[] fields() {
     return new Object[] {children()};

@@ -2,8 +2,8 @@ package io.sparkbloom.spark.sql;
 
 /**
  * The aggregation buffer of {@link BuildAggregate}, one kind per sizing: {@link PerKeyItems}
- * gathers a group's {@code long} items, because a per-key filter's size is known only once they
- * are all counted; {@link FixedItems} holds a fixed-size filter's builder, which flushes items into
+ * gathers a group's distinct {@code long} items, because a per-key filter's size is known only
+ * once they are all counted; {@link FixedItems} holds a fixed-size filter's builder, which flushes items into
  * the native filter in batches, so its size stays bounded by the filter's. Between the aggregate's
  * phases a buffer travels as the bytes of {@link #toBytes}, read back by the kind's {@code
  * fromBytes}.

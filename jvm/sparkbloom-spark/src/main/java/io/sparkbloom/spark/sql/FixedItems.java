@@ -23,26 +23,40 @@ final class FixedItems extends BuildBuffer {
     this.strings = strings;
   }
 
+  /** The call as errors name it. */
+  private String call() {
+    return (strings ? BuildAggregate.FIXED_STRING : BuildAggregate.FIXED) + "(item, n, p)";
+  }
+
   /**
    * Sets the sizing from a row's n and p; every row of a group must bring the same ones.
    *
-   * @throws IllegalArgumentException as {@code BloomFilter.create(n, p)} refuses them, or if they
-   *     differ from the group's earlier rows'
+   * @throws IllegalArgumentException naming the call and the argument if {@code
+   *     BloomFilter.create(n, p)} refuses them, or if they differ from the group's earlier rows'
    */
   void configure(long n, double p) {
     if (longs == null && texts == null) {
       if (strings) {
-        texts = new StringFilterBuilder(n, p);
+        texts = SqlSizing.fixed(call(), n, p, () -> new StringFilterBuilder(n, p));
       } else {
-        longs = new FilterBuilder(n, p);
+        longs = SqlSizing.fixed(call(), n, p, () -> new FilterBuilder(n, p));
       }
       return;
     }
-    long n0 = strings ? texts.expectedInsertions() : longs.expectedInsertions();
-    double p0 = strings ? texts.fpp() : longs.fpp();
-    if (n0 != n || p0 != p) {
-      throw new IllegalArgumentException("n and p must be the same for every row of a group: got (n="
-          + n0 + ", p=" + p0 + ") and then (n=" + n + ", p=" + p + ")");
+    requireSameSizing(n, p);
+  }
+
+  private long n() {
+    return strings ? texts.expectedInsertions() : longs.expectedInsertions();
+  }
+
+  private double p() {
+    return strings ? texts.fpp() : longs.fpp();
+  }
+
+  private void requireSameSizing(long n, double p) {
+    if (n() != n || p() != p) {
+      throw SqlSizing.differs(call(), "n=" + n() + ", p=" + p(), "n=" + n + ", p=" + p);
     }
   }
 
@@ -65,6 +79,8 @@ final class FixedItems extends BuildBuffer {
     if (longs == null && texts == null) {
       return other;
     }
+    // rows of one group with different sizing, met in different partitions
+    requireSameSizing(other.n(), other.p());
     if (strings) {
       texts = texts.merge(other.texts);
     } else {

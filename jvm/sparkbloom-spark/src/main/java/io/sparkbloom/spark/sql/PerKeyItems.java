@@ -2,40 +2,47 @@ package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.Sizing;
+import io.sparkbloom.spark.build.DistinctLongs;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
- * The buffer of {@link BuildAggregate} with per-key sizing: a group's sizing (null until the first row brings
- * its p) and every item of the group in a primitive {@code long[]}, because the filter's size is
- * known only once all items are counted ({@link Sizing#build}). Between the aggregate's phases it
- * travels as its raw bytes ({@link #toBytes}): p, the count, the items, 8 bytes each.
+ * The buffer of {@link BuildAggregate} with per-key sizing: a group's sizing (null until the first
+ * row brings its p) and the group's distinct items ({@link DistinctLongs}: duplicates dropped
+ * whenever the array fills, so its memory follows the distinct items, not the rows), because the
+ * filter's size is known only once they are all counted. The filter is {@code
+ * Sizing.perKeyCount(p).build(items)}'s: sized for the distinct count, holding the same items.
+ * Between the aggregate's phases it travels as its raw bytes ({@link #toBytes}): p, the count,
+ * the distinct items, 8 bytes each.
  */
 final class PerKeyItems extends BuildBuffer {
-  private Sizing sizing;
-  private long[] items = new long[16];
-  private int size;
+  /** The call as errors name it. */
+  static final String CALL = BuildAggregate.PER_KEY + "(item, p)";
+  private static final int HEADER = 12;
 
-  /** Sets the sizing from a row's p; every row of a group must bring the same one. */
+  private Sizing sizing;
+  private DistinctLongs items = new DistinctLongs(CALL);
+
+  /**
+   * Sets the sizing from a row's p; every row of a group must bring the same one.
+   *
+   * @throws IllegalArgumentException naming the call and p if p is not in (0, 1) or differs from
+   *     the group's earlier rows'
+   */
   void configure(double p) {
     if (sizing == null) {
-      sizing = Sizing.perKeyCount(p);
+      sizing = SqlSizing.perKey(CALL, p);
     } else if (sizing.fpp() != p) {
-      throw new IllegalArgumentException("the sizing must be the same for every row of a group: got "
-          + sizing + " and then " + Sizing.perKeyCount(p));
+      throw SqlSizing.differs(CALL, "p=" + sizing.fpp(), "p=" + p);
     }
   }
 
   @Override
   void add(long item) {
-    if (size == items.length) {
-      items = Arrays.copyOf(items, size * 2);
-    }
-    items[size++] = item;
+    items.add(item);
   }
 
-  /** Appends {@code other}'s items (of the same sizing) to this buffer; returns the merged one. */
+  /** Adds {@code other}'s items (of the same sizing) to this buffer; returns the merged one. */
   @Override
   PerKeyItems merge(BuildBuffer buffer) {
     PerKeyItems other = (PerKeyItems) buffer;
@@ -46,11 +53,7 @@ final class PerKeyItems extends BuildBuffer {
       return other;
     }
     configure(other.sizing.fpp());
-    if (size + other.size > items.length) {
-      items = Arrays.copyOf(items, Math.max(size + other.size, size * 2));
-    }
-    System.arraycopy(other.items, 0, items, size, other.size);
-    size += other.size;
+    items.addAll(other.items);
     return this;
   }
 
@@ -60,17 +63,17 @@ final class PerKeyItems extends BuildBuffer {
     if (sizing == null) {
       return null;
     }
-    try (BloomFilter f = sizing.build(size == items.length ? items : Arrays.copyOf(items, size))) {
+    try (BloomFilter f = items.putInto(sizing.create(items.distinctCount()))) {
       return f.toByteArray();
     }
   }
 
-  /** p (NaN for no sizing), the item count, then the items. */
+  /** p (NaN for no sizing), the distinct item count, then the distinct items. */
   @Override
   byte[] toBytes() {
-    ByteBuffer out = ByteBuffer.allocate(12 + 8 * size).order(ByteOrder.LITTLE_ENDIAN);
-    out.putDouble(sizing == null ? Double.NaN : sizing.fpp()).putInt(size);
-    out.asLongBuffer().put(items, 0, size);
+    int count = items.distinctCount();
+    ByteBuffer out = items.toBytes(HEADER);
+    out.putDouble(0, sizing == null ? Double.NaN : sizing.fpp()).putInt(8, count);
     return out.array();
   }
 
@@ -79,17 +82,20 @@ final class PerKeyItems extends BuildBuffer {
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     double p = in.getDouble();
     int n = in.getInt();
-    if (n < 0 || 12L + 8L * n != bytes.length) {
-      throw new IllegalStateException(BuildAggregate.PER_KEY + ": a partial buffer of "
-          + bytes.length + " bytes does not hold " + n + " items");
+    if (n < 0 || HEADER + 8L * n != bytes.length) {
+      throw new IllegalStateException(CALL + ": a partial buffer of " + bytes.length
+          + " bytes does not hold " + n + " items");
     }
     PerKeyItems b = new PerKeyItems();
     if (!Double.isNaN(p)) {
-      b.sizing = Sizing.perKeyCount(p);
+      b.sizing = SqlSizing.perKey(CALL, p);
     }
-    b.items = new long[Math.max(16, n)];
-    in.asLongBuffer().get(b.items, 0, n);
-    b.size = n;
+    b.items = DistinctLongs.fromBytes(CALL, in, n);
     return b;
+  }
+
+  /** The buffer's slots, for tests of its memory bound. */
+  int capacity() {
+    return items.capacity();
   }
 }

@@ -23,9 +23,12 @@ import org.apache.spark.unsafe.types.UTF8String;
  * String candidates are hashed as {@code BloomFilter.put(String)} hashes them, as the UDF does.
  *
  * <p>Same answers as the UDF forms: null candidates give null; null elements are dropped; a null
- * filter (a key with no history) keeps every candidate; order is kept. The argument types are
- * checked when the call is built ({@link SqlFunction}, {@link SqlArgumentCheck}); the element type
- * is read from the resolved candidates here.
+ * filter (a key with no history) keeps every candidate; order is kept. Non-null filter bytes are
+ * always read, whatever the candidates (null or empty ones too): bytes that are not a filter, or
+ * a filter larger than {@value SqlDecodeLimit#KEY} allows (the limit when the call was built),
+ * fail the query naming the function. The argument types are checked when the call is built
+ * ({@link SqlFunction}, {@link SqlArgumentCheck}), string candidates' collation when the query is
+ * analyzed ({@link Collations}); the element type is read from the resolved candidates here.
  *
  * <p>Evaluated by {@link #eval} also inside generated code ({@link TypedExpression}): the work per
  * row is one native call over the whole array, so a generated call would save nothing measurable.
@@ -43,17 +46,26 @@ public final class RetainAbsentExpression extends TypedExpression {
   private final Expression candidates;
   /** True for {@value #STRING_NAME}. */
   private final boolean strings;
+  /** The largest filter decoded, in bits ({@link SqlDecodeLimit}). */
+  private final long maxNumBits;
 
-  /** {@value #NAME}{@code (filter, candidates)}. */
+  /** {@value #NAME}{@code (filter, candidates)}, under the current session's decode limit. */
   public RetainAbsentExpression(Expression filter, Expression candidates) {
     this(filter, candidates, false);
   }
 
-  /** {@value #STRING_NAME} if {@code strings}, else {@value #NAME}. */
+  /** {@value #STRING_NAME} if {@code strings}, else {@value #NAME}; the current decode limit. */
   public RetainAbsentExpression(Expression filter, Expression candidates, boolean strings) {
+    this(filter, candidates, strings, SqlDecodeLimit.current());
+  }
+
+  /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */
+  public RetainAbsentExpression(Expression filter, Expression candidates, boolean strings,
+      long maxNumBits) {
     this.filter = filter;
     this.candidates = candidates;
     this.strings = strings;
+    this.maxNumBits = maxNumBits;
   }
 
   /** The column {@code sparkbloom_retain_absent[_string](filter, candidates)}. */
@@ -85,33 +97,26 @@ public final class RetainAbsentExpression extends TypedExpression {
 
   @Override
   public Object eval(InternalRow row) {
-    ArrayData array = (ArrayData) candidates.eval(row);
-    if (array == null) {
-      return null;
-    }
-    ArrayType type = (ArrayType) candidates.dataType();
-    if (strings) {
-      UTF8String[] keys = CatalystStrings.withoutNulls(array, type, STRING_NAME,
-          " (for integer candidates call " + NAME + ")");
-      byte[] bytes = (byte[]) filter.eval(row);
-      return new GenericArrayData(bytes == null || keys.length == 0 ? keys : retainAbsent(bytes, keys));
-    }
-    long[] keys = CatalystLongs.withoutNulls(array, type, NAME);
     byte[] bytes = (byte[]) filter.eval(row);
-    if (bytes != null && keys.length > 0) {
-      try (BloomFilter f = CatalystFilters.read(bytes, NAME)) {
-        keys = f.retainAbsent(keys);
+    try (BloomFilter f = bytes == null ? null : CatalystFilters.read(bytes, prettyName(), maxNumBits)) {
+      ArrayData array = (ArrayData) candidates.eval(row);
+      if (array == null) {
+        return null;
       }
+      ArrayType type = (ArrayType) candidates.dataType();
+      if (strings) {
+        UTF8String[] keys = CatalystStrings.withoutNulls(array, type, STRING_NAME,
+            " (for integer candidates call " + NAME + ")");
+        return new GenericArrayData(f == null || keys.length == 0 ? keys : retainAbsent(f, keys));
+      }
+      long[] keys = CatalystLongs.withoutNulls(array, type, NAME);
+      return UnsafeArrayData.fromPrimitiveArray(f == null || keys.length == 0 ? keys : f.retainAbsent(keys));
     }
-    return UnsafeArrayData.fromPrimitiveArray(keys);
   }
 
-  /** The keys {@code filterBytes} has definitely not seen, in order. */
-  private static Object[] retainAbsent(byte[] filterBytes, UTF8String[] keys) {
-    boolean[] seen;
-    try (BloomFilter f = CatalystFilters.read(filterBytes, STRING_NAME)) {
-      seen = f.mightContainAll(CatalystStrings.decoded(keys));
-    }
+  /** The keys {@code filter} has definitely not seen, in order. */
+  private static Object[] retainAbsent(BloomFilter filter, UTF8String[] keys) {
+    boolean[] seen = filter.mightContainAll(CatalystStrings.decoded(keys));
     int kept = 0;
     for (int i = 0; i < keys.length; i++) {
       if (!seen[i]) {
@@ -123,11 +128,11 @@ public final class RetainAbsentExpression extends TypedExpression {
 
   @Override
   Object[] fields() {
-    return new Object[] {filter, candidates, strings};
+    return new Object[] {filter, candidates, strings, maxNumBits};
   }
 
   @Override
   Expression withChildren(Expression[] children) {
-    return new RetainAbsentExpression(children[0], children[1], strings);
+    return new RetainAbsentExpression(children[0], children[1], strings, maxNumBits);
   }
 }

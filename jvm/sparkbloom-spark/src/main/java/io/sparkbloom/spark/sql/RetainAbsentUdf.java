@@ -9,7 +9,8 @@ import org.apache.spark.sql.api.java.UDF2;
  * What the {@code bigint} and string {@code retain_absent} UDFs share: {@code (filter BINARY,
  * candidates ARRAY<...>)}, the candidates the filter has definitely not seen, in order, in one
  * native call per row. Null candidates give null; null elements are dropped; a null filter keeps
- * every candidate. A subclass turns the non-null elements into its key array (refusing an element
+ * every candidate; non-null filter bytes are always read (and refused if they are not a filter),
+ * whatever the candidates. A subclass turns the non-null elements into its key array (refusing an element
  * of the wrong SQL type); the batch call is that array's ({@link ItemArrays}).
  *
  * @param <A> the key array: {@code long[]} or {@code String[]}
@@ -27,9 +28,13 @@ public abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collectio
   @Override
   public A call(byte[] filterBytes, scala.collection.Seq<Object> candidates)
       throws CorruptFilterException {
-    if (candidates == null) {
-      return null;
+    try (BloomFilter f = filterBytes == null ? null : BloomFilter.fromByteArray(filterBytes)) {
+      return candidates == null ? null : retainAbsent(f, candidates);
     }
+  }
+
+  /** The candidates {@code filter} (null: none) has definitely not seen, in order. */
+  private A retainAbsent(BloomFilter filter, scala.collection.Seq<Object> candidates) {
     Object[] elements = new Object[candidates.size()];
     int n = 0;
     scala.collection.Iterator<Object> it = candidates.iterator();
@@ -40,11 +45,6 @@ public abstract class RetainAbsentUdf<A> implements UDF2<byte[], scala.collectio
       }
     }
     A keys = keys(elements, n);
-    if (filterBytes == null || n == 0) {
-      return keys;
-    }
-    try (BloomFilter f = BloomFilter.fromByteArray(filterBytes)) {
-      return ItemArrays.of(keys, "retain_absent: keys").retainAbsent(f, keys);
-    }
+    return filter == null || n == 0 ? keys : ItemArrays.of(keys, "retain_absent: keys").retainAbsent(filter, keys);
   }
 }

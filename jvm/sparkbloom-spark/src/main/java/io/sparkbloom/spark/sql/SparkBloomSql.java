@@ -5,6 +5,7 @@ import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL;
 import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL_ARRAY;
 import static io.sparkbloom.spark.sql.ArgumentType.INTEGRAL_OR_STRING;
 import static io.sparkbloom.spark.sql.ArgumentType.NUMERIC;
+import static io.sparkbloom.spark.sql.ArgumentType.SIZE;
 import static io.sparkbloom.spark.sql.ArgumentType.STRING;
 import static io.sparkbloom.spark.sql.ArgumentType.STRING_ARRAY;
 
@@ -27,6 +28,11 @@ public final class SparkBloomSql {
   /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}: the approximate distinct items put. */
   public static final String COUNT = ApproximateCount.NAME;
 
+  /** The rule for the filter argument, as the functions' descriptions state it. */
+  private static final String FILTER_BYTES = "Non-null filter bytes are always read, whatever the"
+      + " other argument: bytes that are not a sparkbloom filter (empty ones too), or a filter of"
+      + " more bits than " + SqlDecodeLimit.KEY + " allows (default 2^35), fail the query.";
+
   /** The functions in the order they are injected. */
   public static List<SqlFunction> functions() {
     return List.of(
@@ -34,7 +40,7 @@ public final class SparkBloomSql {
             "_FUNC_(item, n, p) - Aggregate: the FORMAT.md bytes of a Bloom filter sized for n"
                 + " items at false-positive probability p, holding the group's integer items.",
             BuildAggregate.class, BloomFunctions::buildSqlUdaf,
-            args -> new BuildAggregate(BuildAggregate.FIXED, args), INTEGRAL, INTEGRAL, NUMERIC),
+            args -> new BuildAggregate(BuildAggregate.FIXED, args), INTEGRAL, SIZE, NUMERIC),
         new SqlFunction(BloomFunctions.BUILD_PER_KEY,
             "_FUNC_(item, p) - Aggregate: the bytes of a Bloom filter sized for the group's own"
                 + " distinct item count at false-positive probability p.",
@@ -42,31 +48,34 @@ public final class SparkBloomSql {
             args -> new BuildAggregate(BuildAggregate.PER_KEY, args), INTEGRAL, NUMERIC),
         new SqlFunction(BloomFunctions.RETAIN_ABSENT,
             "_FUNC_(filter, candidates) - The integer candidates the filter has definitely not"
-                + " seen, order kept; a null filter keeps them all.",
+                + " seen, order kept; a null filter keeps them all. " + FILTER_BYTES,
             RetainAbsentExpression.class, BloomFunctions::retainAbsentUdf,
             args -> new RetainAbsentExpression(args.get(0), args.get(1)), BINARY, INTEGRAL_ARRAY),
         new SqlFunction(BloomFunctions.MIGHT_CONTAIN,
             "_FUNC_(filter, item) - Whether the filter might contain the integer or string item"
-                + " (false: definitely not).",
+                + " (false: definitely not); a null filter gives false, a null item null. "
+                + FILTER_BYTES,
             MightContainExpression.class, BloomFunctions::mightContainUdf,
             args -> new MightContainExpression(args.get(0), args.get(1)), BINARY, INTEGRAL_OR_STRING),
         new SqlFunction(BloomFunctions.BUILD_STRING,
             "_FUNC_(item, n, p) - Aggregate: the bytes of a Bloom filter sized for n items at"
                 + " false-positive probability p, holding the group's string items (UTF-8, as Guava).",
             BuildAggregate.class, BloomFunctions::buildStringsSqlUdaf,
-            args -> new BuildAggregate(BuildAggregate.FIXED_STRING, args), STRING, INTEGRAL, NUMERIC),
+            args -> new BuildAggregate(BuildAggregate.FIXED_STRING, args), STRING, SIZE, NUMERIC),
         new SqlFunction(BloomFunctions.RETAIN_ABSENT_STRING,
             "_FUNC_(filter, candidates) - The string candidates the filter has definitely not"
-                + " seen, order kept; a null filter keeps them all.",
+                + " seen, order kept; a null filter keeps them all. " + FILTER_BYTES,
             RetainAbsentExpression.class, BloomFunctions::retainAbsentStringsUdf,
             args -> new RetainAbsentExpression(args.get(0), args.get(1), true), BINARY, STRING_ARRAY),
         BuildArrayExpression.function(),
         new SqlFunction(MERGE,
             "_FUNC_(filter) - Aggregate: the union (bitwise OR) of the group's filters, which must"
-                + " have the same shape (built with the same n and p); nulls skipped.",
+                + " have the same shape (built with the same n and p); nulls skipped. "
+                + FILTER_BYTES,
             MergeAggregator.class, SparkBloomSql::mergeUdaf, BINARY),
         new SqlFunction(COUNT,
-            "_FUNC_(filter) - The filter's estimate of the distinct items put into it.",
+            "_FUNC_(filter) - The filter's estimate of the distinct items put into it; null for"
+                + " a null filter. " + FILTER_BYTES,
             ApproximateCount.class, SparkBloomSql::countUdf, BINARY));
   }
 

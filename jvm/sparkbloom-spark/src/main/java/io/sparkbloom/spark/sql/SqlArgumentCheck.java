@@ -1,10 +1,10 @@
 package io.sparkbloom.spark.sql;
 
-import io.sparkbloom.spark.build.FilterAllocation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
@@ -31,8 +31,11 @@ import scala.runtime.AbstractFunction1;
  * (1.5 and 1.9 alike) and over a {@code string} column the strings' numeric values. Each function
  * is registered as Spark registers a UDF, then its builder is wrapped with a check of the
  * resolved argument types: an item of a type the function does not hash exactly fails with an
- * {@link IllegalArgumentException} naming the function and the SQL type. Sizing arguments given
- * as constants are checked here too, so an n too large for the process fails on the driver.
+ * {@link IllegalArgumentException} naming the function and the SQL type. The sizing arguments (n,
+ * p) are checked as the session extension checks them ({@link SqlFunction#build}): of a numeric
+ * type, and when constant, by the rules the filter is made by ({@link #checkConstantSizing}), so a
+ * p outside (0, 1) or an n too large for the process fails on the driver, with an {@link
+ * AnalysisException} naming the call and the argument.
  */
 public final class SqlArgumentCheck {
   private SqlArgumentCheck() {}
@@ -71,7 +74,10 @@ public final class SqlArgumentCheck {
     final int itemArgument;
     final boolean itemIsArray;
     final Items items;
-    /** The positions of n and p when the function takes a fixed sizing; -1 if not. */
+    /**
+     * The positions of n and p: both for a fixed sizing, p alone (n at -1) for per-key sizing,
+     * both -1 for a function without sizing arguments.
+     */
     final int sizeArgument;
     final int fppArgument;
     /** Appended to the error, e.g. which function takes the other item type. */
@@ -113,7 +119,11 @@ public final class SqlArgumentCheck {
       @Override
       public Object apply(Object arguments) {
         scala.collection.Seq<Expression> args = (scala.collection.Seq<Expression>) arguments;
-        check(name, args, rule);
+        try {
+          check(name, args, rule);
+        } catch (AnalysisException e) {
+          throw SqlErrors.rethrow(e);
+        }
         if (typed != null && args.length() == arity) {
           List<Expression> list = new ArrayList<>(arity);
           for (int i = 0; i < arity; i++) {
@@ -165,7 +175,16 @@ public final class SqlArgumentCheck {
     return registered;
   }
 
-  static void check(String function, scala.collection.Seq<Expression> arguments, Rule rule) {
+  /**
+   * Checks a call of a registered function by {@code rule}.
+   *
+   * @throws IllegalArgumentException naming the function and the SQL type of an item it does not
+   *     hash exactly
+   * @throws AnalysisException as the session extension's functions report them, for a sizing
+   *     argument of the wrong type or a constant one that the filter's sizing refuses
+   */
+  static void check(String function, scala.collection.Seq<Expression> arguments, Rule rule)
+      throws AnalysisException {
     if (arguments.length() <= rule.itemArgument) {
       return; // Spark reports the wrong number of arguments itself
     }
@@ -186,26 +205,65 @@ public final class SqlArgumentCheck {
             + rule.hint);
       }
     }
-    if (rule.sizeArgument >= 0 && arguments.length() > Math.max(rule.sizeArgument, rule.fppArgument)) {
-      Object n = constant(arguments.apply(rule.sizeArgument));
-      Object p = constant(arguments.apply(rule.fppArgument));
-      if (n != null && p != null) {
-        try {
-          FilterAllocation.check(toLong(n), toDouble(p));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(function + "(item, n, p): " + e.getMessage(), e);
+    if (rule.fppArgument < 0 || arguments.length() <= Math.max(rule.sizeArgument, rule.fppArgument)) {
+      return;
+    }
+    List<Expression> args = new ArrayList<>(arguments.length());
+    for (int i = 0; i < arguments.length(); i++) {
+      args.add(arguments.apply(i));
+    }
+    for (int i : new int[] {rule.sizeArgument, rule.fppArgument}) {
+      ArgumentType type = i == rule.sizeArgument ? ArgumentType.SIZE : ArgumentType.NUMERIC;
+      if (i >= 0 && args.get(i).resolved() && !type.accepts(args.get(i).dataType())) {
+        throw SqlErrors.wrongType(function, args, i, args.get(i), type);
+      }
+    }
+    String call = function + (rule.sizeArgument >= 0 ? "(item, n, p)" : "(item, p)");
+    checkConstantSizing(function, args, rule.sizeArgument, rule.fppArgument, call);
+  }
+
+  /**
+   * Checks the sizing arguments of a call that are constants, by the rules the filter is made
+   * by ({@link SqlSizing}), before any job: n and p (a fixed sizing: its filter must be one this
+   * process can allocate), or p alone (per-key sizing, {@code sizeArgument} -1). A constant SQL
+   * NULL is refused too. Arguments that are not constants are checked row by row when the query
+   * runs, with the same messages.
+   *
+   * @param call the call as the messages name it, e.g. "sparkbloom_build(item, n, p)"
+   * @throws AnalysisException {@code DATATYPE_MISMATCH.TYPE_CHECK_FAILURE_WITH_HINT} naming the
+   *     call and the argument, the {@link IllegalArgumentException} of the check as its cause
+   */
+  static void checkConstantSizing(String function, List<Expression> arguments, int sizeArgument,
+      int fppArgument, String call) throws AnalysisException {
+    Expression n = sizeArgument >= 0 ? arguments.get(sizeArgument) : null;
+    Expression p = arguments.get(fppArgument);
+    boolean constantN = n != null && isConstant(n);
+    boolean constantP = isConstant(p);
+    try {
+      Object nValue = constantN ? n.eval(null) : null;
+      Object pValue = constantP ? p.eval(null) : null;
+      if ((constantN && nValue == null) || (constantP && pValue == null)) {
+        throw SqlSizing.isNull(call);
+      }
+      // a value that is not a constant (or not a number, which the type checks refuse) is
+      // checked row by row
+      if (isNumber(pValue)) {
+        SqlSizing.checkP(call, toDouble(pValue));
+        if (isNumber(nValue)) {
+          SqlSizing.fixed(call, toLong(nValue), toDouble(pValue));
         }
       }
+    } catch (IllegalArgumentException e) {
+      throw SqlErrors.invalidArgument(function, arguments, e);
     }
   }
 
-  /** The value of a constant argument, or null if it is not one (or is SQL NULL). */
-  private static Object constant(Expression e) {
-    if (!e.resolved() || !e.foldable()) {
-      return null;
-    }
-    Object v = e.eval(null);
-    return v instanceof Number || v instanceof Decimal ? v : null;
+  private static boolean isConstant(Expression e) {
+    return e.resolved() && e.foldable();
+  }
+
+  private static boolean isNumber(Object v) {
+    return v instanceof Number || v instanceof Decimal;
   }
 
   private static long toLong(Object v) {

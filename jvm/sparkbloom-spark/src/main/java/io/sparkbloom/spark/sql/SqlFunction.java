@@ -20,8 +20,9 @@ import scala.runtime.AbstractFunction1;
  * ({@code DESCRIBE FUNCTION}), the types of its arguments, and what evaluates it: a typed
  * Catalyst expression where the function has one ({@link BuildAggregate}, {@link
  * RetainAbsentExpression}, {@link MightContainExpression}, {@link BuildArrayExpression}), else the
- * UDF or aggregate's expression as {@code spark.udf().register} would make it. {@link #build} checks the call at analysis time (argument count, then each
- * resolved argument's type) and returns that expression; {@code BloomFunctions.register} builds
+ * UDF or aggregate's expression as {@code spark.udf().register} would make it. {@link #build}
+ * checks the call at analysis time (argument count, each resolved argument's type, constant
+ * sizing arguments) and returns that expression; {@code BloomFunctions.register} builds
  * the same ones ({@link #typed}), so a query sees the same function either way.
  */
 public final class SqlFunction {
@@ -85,7 +86,10 @@ public final class SqlFunction {
    *
    * @throws org.apache.spark.sql.AnalysisException {@code WRONG_NUM_ARGS} if the count differs,
    *     {@code DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE} naming the argument and the accepted types
-   *     if a resolved argument has another type
+   *     if a resolved argument has another type, {@code
+   *     DATATYPE_MISMATCH.TYPE_CHECK_FAILURE_WITH_HINT} naming the call and the argument if a
+   *     constant sizing argument (n, p) is null or refused ({@link
+   *     SqlArgumentCheck#checkConstantSizing})
    */
   public Expression build(List<Expression> args) throws AnalysisException {
     List<ArgumentType> arguments = null;
@@ -102,6 +106,13 @@ public final class SqlFunction {
       if (arg.resolved() && !arguments.get(i).accepts(arg.dataType())) {
         throw SqlErrors.wrongType(name, args, i, arg, arguments.get(i));
       }
+    }
+    int p = arguments.indexOf(ArgumentType.NUMERIC);
+    if (p >= 0) {
+      int n = arguments.indexOf(ArgumentType.SIZE);
+      String items = arguments.get(0) == ArgumentType.ITEM_ARRAY ? "items" : "item";
+      SqlArgumentCheck.checkConstantSizing(name, args, n, p,
+          name + "(" + items + (n >= 0 ? ", n" : "") + ", p)");
     }
     if (typed != null) {
       return typed.apply(args);
@@ -160,17 +171,8 @@ public final class SqlFunction {
       try {
         return function.build(Collections.unmodifiableList(args));
       } catch (AnalysisException e) {
-        throw Builder.<RuntimeException>rethrow(e);
+        throw SqlErrors.rethrow(e);
       }
-    }
-
-    /**
-     * Throws {@code e} as is: Scala has no checked exceptions, and Spark's analyzer reports an
-     * AnalysisException from a function builder to the user as it does its own.
-     */
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T rethrow(Throwable e) throws T {
-      throw (T) e;
     }
   }
 }

@@ -16,7 +16,11 @@
  * io.sparkbloom.spark.sql.BuildAggregate}, {@link io.sparkbloom.spark.sql.RetainAbsentExpression},
  * {@link io.sparkbloom.spark.sql.MightContainExpression}, {@link
  * io.sparkbloom.spark.sql.BuildArrayExpression}) that read Spark's internal rows and arrays in
- * place, integers as {@code long}s ({@link io.sparkbloom.spark.sql.CatalystLongs}). Compiled from
- * the same sources for Spark 4 / Scala 2.13 and Spark 3.5 / Scala 2.12.
+ * place, integers as {@code long}s ({@link io.sparkbloom.spark.sql.CatalystLongs}). Their sizing
+ * arguments are checked, and named in errors, by {@link io.sparkbloom.spark.sql.SqlSizing}; string
+ * arguments of a collation other than UTF8_BINARY are refused ({@link
+ * io.sparkbloom.spark.sql.Collations}); filter bytes are read under the limit {@link
+ * io.sparkbloom.spark.sql.SqlDecodeLimit} sets. Compiled from the same sources for Spark 4 /
+ * Scala 2.13 and Spark 3.5 / Scala 2.12.
  */
 package io.sparkbloom.spark.sql;

@@ -170,6 +170,28 @@ class SparkBloomExtensionsTest {
     assertTrue(iae.getMessage().startsWith("sparkbloom_count: not a sparkbloom filter"), iae.getMessage());
   }
 
+  /**
+   * Non-null filter bytes are always read, whatever the other argument: empty bytes are refused
+   * by merge as by count (null filters stay skipped), and a corrupt filter fails even with no
+   * candidates, null candidates or a null item.
+   */
+  @Test
+  void nonNullFilterBytesAreAlwaysChecked() {
+    for (String call : List.of("sparkbloom_merge(X'')", "sparkbloom_count(X'')",
+        "sparkbloom_retain_absent(X'00', array())", "sparkbloom_retain_absent(X'00', NULL)",
+        "sparkbloom_retain_absent_string(X'00', CAST(array() AS ARRAY<STRING>))",
+        "sparkbloom_might_contain(X'00', CAST(NULL AS BIGINT))")) {
+      Exception e = assertThrows(Exception.class, () -> spark.sql("SELECT " + call).collectAsList(), call);
+      IllegalArgumentException iae = cause(e, IllegalArgumentException.class);
+      assertNotNull(iae, e::toString);
+      String name = call.substring(0, call.indexOf('('));
+      assertTrue(iae.getMessage().startsWith(name + ": not a sparkbloom filter (corrupt filter: "),
+          iae.getMessage());
+    }
+    Row r = spark.sql("SELECT sparkbloom_merge(f) FROM VALUES (CAST(NULL AS BINARY)) AS t(f)").first();
+    assertNull(r.get(0), "a group of null filters only: null");
+  }
+
   @Test
   void wrongArgumentCountOrTypeFailsAnalysis() {
     assertAnalysisError("SELECT sparkbloom_count()", "WRONG_NUM_ARGS", "`sparkbloom_count`",
@@ -183,7 +205,7 @@ class SparkBloomExtensionsTest {
     assertAnalysisError("SELECT sparkbloom_build_string(item, 10, 0.1) FROM history",
         "UNEXPECTED_INPUT_TYPE", "\"STRING\"", "\"BIGINT\"");
     assertAnalysisError("SELECT sparkbloom_build(item, 10, 'x') FROM history",
-        "UNEXPECTED_INPUT_TYPE", "third", "numeric");
+        "UNEXPECTED_INPUT_TYPE", "third", "requires the \"NUMERIC\" (\"DOUBLE\", \"DECIMAL\", ...) type");
   }
 
   @Test

@@ -135,8 +135,25 @@ class TypedExpressionsTest {
         rootMessage(nullP));
     Exception mixed = assertThrows(Exception.class, () -> spark.sql(
         "SELECT sparkbloom_build_per_key(id, IF(id < 5, 0.01, 0.02)) FROM range(10)").collect());
-    assertTrue(rootMessage(mixed).contains("the sizing must be the same for every row of a group"),
-        rootMessage(mixed));
+    assertTrue(rootMessage(mixed).contains(BloomFunctions.BUILD_PER_KEY
+        + "(item, p): p must be the same for every row of a group"), rootMessage(mixed));
+  }
+
+  /**
+   * Millions of rows of ten distinct items in one group, the rows spread over partitions (so the
+   * partial buffers are merged too): the bytes of the filter of the ten items alone. The buffers
+   * keep the distinct items only ({@link PerKeyItemsTest} checks their size).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"extension", "register"})
+  void buildPerKeyOfManyRowsOfFewItemsIsTheFilterOfTheDistinctItems(String which) {
+    Row row = session(which).sql("SELECT sparkbloom_build_per_key(id % 10, " + FPP + "),"
+        + " sparkbloom_build_per_key(id % 10, " + FPP + ") FILTER (WHERE id < 20)"
+        + " FROM range(0, 4000000, 1, 4)").first();
+    long[] ten = new long[10];
+    Arrays.setAll(ten, i -> i);
+    assertArrayEquals(expectedFilter(ten), (byte[]) row.get(0));
+    assertArrayEquals(expectedFilter(ten), (byte[]) row.get(1));
   }
 
   @ParameterizedTest

@@ -303,8 +303,11 @@ class TypedUdfParityTest {
       assertFalse(row.getBoolean(5));
       assertTrue(row.getBoolean(6));
       assertTrue(row.isNullAt(7));
+      // non-null filter bytes are read whatever the other argument, empty bytes too
       for (String call : List.of("sparkbloom_retain_absent_string(X'00010203', array('a'))",
-          "sparkbloom_might_contain(X'00010203', 1L)")) {
+          "sparkbloom_might_contain(X'00010203', 1L)", "sparkbloom_merge(X'')",
+          "sparkbloom_retain_absent_string(X'00', CAST(NULL AS ARRAY<STRING>))",
+          "sparkbloom_might_contain(X'00', CAST(NULL AS STRING))")) {
         Exception e = assertThrows(Exception.class, () -> spark.sql("SELECT " + call).collect());
         String name = call.substring(0, call.indexOf('('));
         assertTrue(rootMessage(e).contains(name + ": not a sparkbloom filter"), rootMessage(e));
