@@ -12,15 +12,13 @@
 //!   when misses stop at their first clear bit (7 lines per hit, ~3 per miss);
 //! * `read_7`, `write_7`: k = 7 lines per key, a classic query of a present key or a put.
 //!
-//! The words are allocated as a filter's are (on 2 MiB pages where the system gives them to
-//! memory that asks, `testutil::filter_like_words`), so the floor pays the TLB what the filters
-//! pay. Each is measured with groups of 4, 8 and 16 keys in flight (`/g4` …): how many lines a core
+//! Each is measured with groups of 4, 8 and 16 keys in flight (`/g4` …): how many lines a core
 //! keeps in flight best depends on its miss buffers, and the floor is the fastest of the three.
 //! Batches of 4096 keys, as the filter benchmarks' largest batch; the group is named
 //! `random_lines@<shape>` after the filter shape whose size it measures.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sparkbloom::testutil::{filter_like_words, splitmix64};
+use sparkbloom::testutil::splitmix64;
 use std::hint::black_box;
 
 /// Words of the (10^7, 10^-2) filter: Guava's m = 95,850,584 bits in whole 64-bit words.
@@ -102,8 +100,9 @@ fn visit(words: &mut [u64], at: &[usize], write: bool) -> u64 {
 }
 
 fn bench_floor(c: &mut Criterion) {
+    let mut words = vec![0u64; WORDS];
     let mut state = 0x5eed_u64;
-    let mut words = filter_like_words(WORDS, || splitmix64(&mut state));
+    words.iter_mut().for_each(|w| *w = splitmix64(&mut state));
     // 2^20 keys, cycled a batch at a time: far more lines than cache holds.
     let pool: Vec<u64> = (0..1 << 20).map(|_| splitmix64(&mut state)).collect();
     let mut group = c.benchmark_group("random_lines@n1e7_p1e-2");

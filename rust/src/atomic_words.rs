@@ -167,25 +167,12 @@ pub(crate) fn zeroed(num_words: usize, align: Align, what: &'static str) -> Resu
         }
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, padded))
     };
-    crate::huge_pages::advise(storage.as_ptr().cast(), padded * 8);
     // The allocation is 8-byte aligned, so 0..=7 words reach the next line.
     let before = match align {
         Align::Word => 0,
         Align::Line => (storage.as_ptr() as usize).wrapping_neg() % 64 / 8,
     };
     Ok(Words::new(storage, num_words, Padding { line, before }))
-}
-
-/// An empty vector with room for exactly `num_words` words, for a decoder to write once and
-/// [`from_vec`] to adopt: its pages are advised as [`zeroed`]'s are, before they are written.
-/// Allocation failure is an error naming `what`.
-pub(crate) fn reserve(num_words: usize, what: &'static str) -> Result<Vec<u64>> {
-    let mut words: Vec<u64> = Vec::new();
-    words
-        .try_reserve_exact(num_words)
-        .map_err(|_| Error::allocation(what, (num_words as u64).saturating_mul(8)))?;
-    crate::huge_pages::advise(words.as_ptr().cast(), num_words * 8);
-    Ok(words)
 }
 
 /// A copy of `words` (each read once: a snapshot per word if other threads write), starting as
@@ -273,21 +260,5 @@ mod tests {
         assert_eq!(std::mem::size_of::<Words>(), 16);
         let mut adopted = from_vec(vec![1, 2, 3]);
         assert_eq!(as_mut_u64(&mut adopted), &[1, 2, 3]);
-    }
-
-    /// Arrays of several 2 MiB extents, new or reserved for a decoder, are advised onto huge
-    /// pages before they are written (`huge_pages`).
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn large_arrays_ask_for_huge_pages() {
-        use crate::huge_pages::tests::advised;
-        let num_words = 3 << 18; // 6 MiB: at least two whole extents, wherever it starts
-        let middle = |start: *const u64| start as usize + num_words * 4;
-        for align in [Align::Word, Align::Line] {
-            let words = zeroed(num_words, align, "test").unwrap();
-            assert!(advised(middle(words.as_ptr().cast())), "{align:?}");
-        }
-        let reserved = reserve(num_words, "test").unwrap();
-        assert!(advised(middle(reserved.as_ptr())));
     }
 }

@@ -62,7 +62,6 @@ pub mod guava_format {
     pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
 }
 pub mod hashing;
-mod huge_pages;
 mod kernels;
 // The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
 // `Java_io_sparkbloom_*` exports are `pub` for the dynamic linker, not for Rust callers.

@@ -80,7 +80,10 @@ pub(crate) fn read(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<B
 /// ([`u64::from_be_bytes`]). Allocation failure is an error, not an abort. Written once, not
 /// zeroed first and then overwritten.
 pub(crate) fn words_from_bytes(bytes: &[u8], word_of: fn([u8; 8]) -> u64) -> Result<Vec<u64>> {
-    let mut words = crate::atomic_words::reserve(bytes.len() / 8, "the bit array")?;
+    let mut words = Vec::new();
+    words
+        .try_reserve_exact(bytes.len() / 8)
+        .map_err(|_| Error::allocation("the bit array", bytes.len() as u64))?;
     words.extend(
         bytes
             .chunks_exact(8)

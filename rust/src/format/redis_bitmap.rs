@@ -68,7 +68,10 @@ pub fn decode(bitmap: &[u8], shape: Shape, strategy: Strategy) -> Result<BloomFi
         ));
     }
     let num_words = shape.num_bits.div_ceil(64) as usize;
-    let mut words = crate::atomic_words::reserve(num_words, "the bit array")?;
+    let mut words = Vec::new();
+    words
+        .try_reserve_exact(num_words)
+        .map_err(|_| Error::allocation("the bit array", num_words as u64 * 8))?;
     for chunk in bitmap.chunks(8) {
         let mut be = [0u8; 8];
         be[..chunk.len()].copy_from_slice(chunk);
