@@ -8,12 +8,12 @@ import java.util.Arrays;
 
 /**
  * A group's {@code long} items for per-key sizing, which needs only the distinct ones (their
- * count sizes the filter; a duplicate sets the same bits again). When the array fills, it is
- * sorted and its duplicates are dropped in place; it grows (doubling) only if more than half of
- * it is still distinct items. Its memory therefore follows the distinct items, under four times
- * their count (8 bytes each), however many rows repeat them: 10<sup>8</sup> rows of 10 distinct
- * items take 32 slots. A compaction follows at least half an array of new items, so sorting costs
- * O(log n) per item.
+ * count sizes the filter; a duplicate sets the same bits again). When an array of {@link
+ * #COMPACT_MIN_CAPACITY} slots or more fills, it is sorted and its duplicates are dropped in
+ * place; it grows (doubling) only if more than half of it is still distinct items. Its memory
+ * therefore follows the distinct items, under four times their count (8 bytes each) or 8 KiB,
+ * however many rows repeat them: 10<sup>8</sup> rows of 10 distinct items take 1,024 slots. A
+ * compaction follows at least half an array of new items, so sorting costs O(log n) per item.
  *
  * <p>At most {@link #MAX_ITEMS} distinct items, so that their serialized form ({@link #toBytes})
  * fits in one Java array. Beyond that, or if the heap cannot hold the grown array, adding fails
@@ -28,6 +28,12 @@ public final class DistinctLongs implements Serializable {
   public static final int MAX_ITEMS = (Integer.MAX_VALUE - 64) / 8;
 
   private static final int INITIAL_CAPACITY = 16;
+
+  /**
+   * Below this many slots (8 KiB) a full array just grows: a typical group (a user's few hundred
+   * items) is then sorted once, at the end, instead of at every doubling.
+   */
+  public static final int COMPACT_MIN_CAPACITY = 1024;
 
   /** Names the buffer in errors, e.g. "sparkbloom_build_per_key(item, p)". */
   private String owner;
@@ -138,17 +144,22 @@ public final class DistinctLongs implements Serializable {
     return b;
   }
 
-  /** The slots allocated (8 bytes each): at most four times the distinct items, or 16. */
+  /**
+   * The slots allocated (8 bytes each): at most four times the distinct items, or {@link
+   * #COMPACT_MIN_CAPACITY}.
+   */
   public int capacity() {
     return items.length;
   }
 
   /**
-   * Makes room for at least one more item in a full array: drops the duplicates, then grows the
-   * array unless that freed at least half of it.
+   * Makes room for at least one more item in a full array: drops the duplicates (from {@link
+   * #COMPACT_MIN_CAPACITY} slots), then grows the array unless that freed at least half of it.
    */
   private void makeRoom() {
-    compact();
+    if (items.length >= COMPACT_MIN_CAPACITY) {
+      compact();
+    }
     if (items.length - size < Math.max(1, items.length / 2)) {
       int capacity = grownCapacity(items.length, size + 1L, owner);
       if (capacity > items.length) {

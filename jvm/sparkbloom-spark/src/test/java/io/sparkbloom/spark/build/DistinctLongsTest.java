@@ -28,7 +28,8 @@ class DistinctLongsTest {
     DistinctLongs b = new DistinctLongs(OWNER);
     for (long i = 0; i < 3_000_000; i++) {
       b.add(i % 10 * 1_000_003);
-      assertTrue(b.capacity() <= 32, () -> "capacity " + b.capacity() + " for 10 distinct items");
+      assertTrue(b.capacity() <= DistinctLongs.COMPACT_MIN_CAPACITY,
+          () -> "capacity " + b.capacity() + " for 10 distinct items");
     }
     assertEquals(10, b.distinctCount());
     DistinctLongs distinct = new DistinctLongs(OWNER);
