@@ -5,10 +5,10 @@ import io.sparkbloom.CorruptFilterException;
 import io.sparkbloom.spark.sql.BuildAggregate;
 import io.sparkbloom.spark.sql.BuildArrayExpression;
 import io.sparkbloom.spark.sql.CoreJarCheck;
+import io.sparkbloom.spark.sql.FilterFunctions;
 import io.sparkbloom.spark.sql.MightContainExpression;
 import io.sparkbloom.spark.sql.RetainAbsentExpression;
 import io.sparkbloom.spark.sql.RetainAbsentUdf;
-import io.sparkbloom.spark.sql.SparkBloomSql;
 import io.sparkbloom.spark.sql.SqlArgumentCheck;
 import io.sparkbloom.spark.sql.SqlFunction;
 import io.sparkbloom.spark.sql.SqlItems;
@@ -134,11 +134,8 @@ public final class BloomFunctions {
             " (for integer candidates call " + RETAIN_ABSENT + ")"),
         2, args -> new RetainAbsentExpression(args.get(0), args.get(1), true));
     SqlArgumentCheck.register(spark, BuildArrayExpression.function());
-    for (SqlFunction function : SparkBloomSql.functions()) {
-      // as the extension builds them: each call under the session's decode limit at that time
-      if (function.name().equals(SparkBloomSql.MERGE) || function.name().equals(SparkBloomSql.COUNT)) {
-        SqlArgumentCheck.register(spark, function);
-      }
+    for (SqlFunction function : FilterFunctions.functions()) {
+      SqlArgumentCheck.register(spark, function);
     }
   }
 

@@ -10,15 +10,16 @@ import static io.sparkbloom.spark.sql.ArgumentType.STRING;
 import static io.sparkbloom.spark.sql.ArgumentType.STRING_ARRAY;
 
 import io.sparkbloom.spark.BloomFunctions;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 
 /**
  * Every sparkbloom SQL function, as {@link io.sparkbloom.spark.SparkBloomExtensions} injects them
- * into each session: the seven of {@link BloomFunctions} and the two filter-level functions
- * defined here, {@value #MERGE} and {@value #COUNT} (also usable from the DataFrame API through
- * {@link #merge} and {@link #approximateCount}).
+ * into each session: the seven of {@link BloomFunctions} and the two filter-level functions of
+ * {@link FilterFunctions}, {@value #MERGE} and {@value #COUNT} (also usable from the DataFrame API
+ * through {@link #merge} and {@link #approximateCount}).
  */
 public final class SparkBloomSql {
   private SparkBloomSql() {}
@@ -28,14 +29,11 @@ public final class SparkBloomSql {
   /** SQL {@code sparkbloom_count(filter BINARY) -> BIGINT}: the approximate distinct items put. */
   public static final String COUNT = ApproximateCount.NAME;
 
-  /** The rule for the filter argument, as the functions' descriptions state it. */
-  private static final String FILTER_BYTES = "Non-null filter bytes are always read, whatever the"
-      + " other argument: bytes that are not a sparkbloom filter (empty ones too), or a filter of"
-      + " more bits than " + SqlDecodeLimit.KEY + " allows (default 2^35), fail the query.";
+  private static final String FILTER_BYTES = FilterFunctions.FILTER_BYTES;
 
   /** The functions in the order they are injected. */
   public static List<SqlFunction> functions() {
-    return List.of(
+    List<SqlFunction> all = new ArrayList<>(List.of(
         new SqlFunction(BloomFunctions.BUILD,
             "_FUNC_(item, n, p) - Aggregate: the FORMAT.md bytes of a Bloom filter sized for n"
                 + " items at false-positive probability p, holding the group's integer items.",
@@ -67,16 +65,9 @@ public final class SparkBloomSql {
                 + " seen, order kept; a null filter keeps them all. " + FILTER_BYTES,
             RetainAbsentExpression.class, BloomFunctions::retainAbsentStringsUdf,
             args -> new RetainAbsentExpression(args.get(0), args.get(1), true), BINARY, STRING_ARRAY),
-        BuildArrayExpression.function(),
-        new SqlFunction(MERGE,
-            "_FUNC_(filter) - Aggregate: the union (bitwise OR) of the group's filters, which must"
-                + " have the same shape (built with the same n and p); nulls skipped. "
-                + FILTER_BYTES,
-            MergeAggregator.class, SparkBloomSql::mergeUdaf, BINARY),
-        new SqlFunction(COUNT,
-            "_FUNC_(filter) - The filter's estimate of the distinct items put into it; null for"
-                + " a null filter. " + FILTER_BYTES,
-            ApproximateCount.class, SparkBloomSql::countUdf, BINARY));
+        BuildArrayExpression.function()));
+    all.addAll(FilterFunctions.functions());
+    return all;
   }
 
   /** Aggregate: the union of the group's same-shaped filters ({@value #MERGE}). */
