@@ -27,6 +27,10 @@ public final class DistinctLongs implements Serializable {
   /** The most distinct items one buffer holds: their 8 bytes each, plus a header, fit an array. */
   public static final int MAX_ITEMS = (Integer.MAX_VALUE - 64) / 8;
 
+  /**
+   * The first array's slots, allocated by the first item: an empty buffer is the zero value that
+   * Spark's {@code aggregateByKey} deserializes once per key, so it holds none.
+   */
   private static final int INITIAL_CAPACITY = 16;
 
   /**
@@ -44,7 +48,7 @@ public final class DistinctLongs implements Serializable {
 
   /** An empty buffer; {@code owner} names it in errors (the SQL call, or the API method). */
   public DistinctLongs(String owner) {
-    this(owner, INITIAL_CAPACITY);
+    this(owner, 0);
   }
 
   private DistinctLongs(String owner, int capacity) {
@@ -170,7 +174,7 @@ public final class DistinctLongs implements Serializable {
 
   /**
    * The capacity after growing from {@code capacity} to hold {@code required} items: double, at
-   * least {@code required}, at most {@link #MAX_ITEMS}.
+   * least {@code required} and the first array's, at most {@link #MAX_ITEMS}.
    *
    * @throws IllegalArgumentException naming {@code owner} and the count if {@code required} is
    *     more than {@link #MAX_ITEMS}
@@ -181,7 +185,7 @@ public final class DistinctLongs implements Serializable {
           + " cannot be buffered; per-key sizing buffers at most " + MAX_ITEMS + " distinct items"
           + " per group (use fixed sizing for larger groups)");
     }
-    return (int) Math.min(MAX_ITEMS, Math.max(required, 2L * capacity));
+    return (int) Math.min(MAX_ITEMS, Math.max(Math.max(required, 2L * capacity), INITIAL_CAPACITY));
   }
 
   /** Sorts the items and drops duplicates in place. */
