@@ -50,15 +50,18 @@ final class SqlSizing {
 
   /** The error of a row whose sizing differs from its group's, {@code first} and {@code then} named. */
   static IllegalArgumentException differs(String call, String first, String then) {
-    String arguments = call.endsWith("n, p)") ? "n and p" : "p";
-    return new IllegalArgumentException(call + ": " + arguments + " must be the same for every row"
-        + " of a group: got (" + first + ") and then (" + then + ")");
+    return new IllegalArgumentException(call + ": " + sizingArguments(call) + " must be the same"
+        + " for every row of a group: got (" + first + ") and then (" + then + ")");
   }
 
   /** The error of a null sizing argument. */
   static IllegalArgumentException isNull(String call) {
-    String arguments = call.endsWith("n, p)") ? "n and p" : "p";
-    return new IllegalArgumentException(call + ": " + arguments + " must not be null");
+    return new IllegalArgumentException(call + ": " + sizingArguments(call) + " must not be null");
+  }
+
+  /** The sizing arguments {@code call} takes: "n and p" for fixed sizing, "p" for per-key. */
+  private static String sizingArguments(String call) {
+    return call.endsWith("n, p)") ? "n and p" : "p";
   }
 
   /**
