@@ -84,13 +84,32 @@ pub fn hash_bytes(bytes: &[u8]) -> Hash128 {
             .wrapping_add(0x3849_5ab5);
     }
     let tail = blocks.remainder();
-    if tail.len() > 8 {
-        h2 ^= mix_k2(le::u64_padded(&tail[8..]));
-    }
-    if !tail.is_empty() {
-        h1 ^= mix_k1(le::u64_padded(&tail[..tail.len().min(8)]));
-    }
+    let (k1, k2) = if bytes.len() >= 8 {
+        tail_words(bytes, tail.len())
+    } else {
+        (le::u64_padded(tail), 0)
+    };
+    // An absent tail word is 0, and mixing 0 changes nothing (0 · c = 0): no branch on the
+    // tail's length, which varies from key to key in a batch.
+    h1 ^= mix_k1(k1);
+    h2 ^= mix_k2(k2);
     finish(h1, h2, bytes.len() as u64)
+}
+
+/// Murmur3's two tail words of a key of at least 8 bytes whose last `t` (< 16) bytes are its
+/// tail: bytes `0..8` of the tail, and bytes `8..t` (0 where absent), each read as whole words
+/// ending within the key, never as a variable-length copy.
+#[inline(always)]
+fn tail_words(bytes: &[u8], t: usize) -> (u64, u64) {
+    let end = bytes.len();
+    let last = le::u64_at(bytes, end - 8);
+    // The key's last `n` (≤ 8) bytes as a word's low bytes; 0 for none.
+    let last_bytes = |n: usize| last.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+    if t > 8 {
+        (le::u64_at(bytes, end - t), last_bytes(t - 8))
+    } else {
+        (last_bytes(t), 0)
+    }
 }
 
 #[cfg(test)]
