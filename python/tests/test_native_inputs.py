@@ -169,6 +169,48 @@ def test_a_batch_with_a_bad_key_removes_nothing(batch, error, where):
     assert re.match(where, str(raised.value))
 
 
+# Text batches are packed and hashed a few thousand keys at a time: what a batch means must not
+# depend on where those chunks end.
+LONG_TEXT = [f"id-{i}-\u00e9\u4e2d" if i % 3 else f"id-{i}" for i in range(10_000)]
+
+
+class Text(str):
+    """A str subclass: a key as its str value."""
+
+
+def test_a_text_batch_longer_than_a_chunk_with_a_bad_key_at_its_end_puts_nothing():
+    f = BloomFilter(20_000, 0.01)
+    with pytest.raises(ValueError, match=r"keys\[9999\]: key '\\ud800' has no UTF-8 form"):
+        f.put_all(LONG_TEXT[:-1] + ["\ud800"])
+    assert f.bits_set() == 0
+    with pytest.raises(TypeError, match=r"keys\[9999\]"):
+        f.put_all(LONG_TEXT[:-1] + [None])
+    assert f.bits_set() == 0
+
+
+def test_long_text_batches_answer_as_key_by_key_queries_whatever_follows_them():
+    f = BloomFilter(20_000, 0.01)
+    assert f.put_all(LONG_TEXT[::2]) is True
+    one_by_one = BloomFilter(20_000, 0.01)
+    for key in LONG_TEXT[::2]:
+        one_by_one.put(key)
+    assert f == one_by_one
+    expected = [f.might_contain(k) for k in LONG_TEXT]
+    assert all(expected[::2]) and sum(expected[1::2]) < 150  # 5,000 absent at 1 %: mean 50
+    assert f.might_contain_all(LONG_TEXT).tolist() == expected
+    assert f.might_contain_all([k.encode() for k in LONG_TEXT]).tolist() == expected
+    assert f.might_contain_all([Text(k) for k in LONG_TEXT]).tolist() == expected
+    # ints after more than a chunk of text: the text in chunks, the rest key by key
+    mixed = LONG_TEXT + [7, b"x", "y"]
+    assert f.might_contain_all(mixed).tolist() == expected + [f.might_contain(k) for k in mixed[-3:]]
+    assert f.retain_absent(mixed)[: -3] == [k for k, e in zip(LONG_TEXT, expected) if not e]
+    with pytest.raises(TypeError, match=r"keys\[10000\]"):
+        f.might_contain_all(LONG_TEXT + [None])
+    c = CountingBloomFilter(20_000, 0.01)
+    c.add_all(LONG_TEXT[::2])
+    assert c.might_contain_all(mixed).tolist()[:-3] == [c.might_contain(k) for k in LONG_TEXT]
+
+
 def test_a_saturated_filters_count_stops_at_javas_long_max():
     f = BloomFilter.with_shape(64, 1)
     f.put_all(range(10_000))

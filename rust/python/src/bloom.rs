@@ -76,8 +76,12 @@ impl BloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(false); // every other batch has longs
         };
-        if let Some(packed) = keys::packed(items, "keys")? {
-            return Ok(py.detach(|| filter.put_all_bytes(packed.keys())));
+        if keys::all_text(py, items, "keys")? {
+            let mut changed = false;
+            keys::in_text_chunks(py, items, "keys", |chunk| {
+                changed |= filter.put_all_bytes(chunk);
+            })?;
+            return Ok(changed);
         }
         let keys = keys::convert(items, "keys")?;
         Ok(keys

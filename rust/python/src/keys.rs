@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyString};
 use sparkbloom::PackedBytes;
@@ -42,20 +42,62 @@ pub(crate) fn key<'a>(key: &'a Bound<'_, PyAny>) -> PyResult<Key<'a>> {
     Ok(Key::Long(long_key(key)?))
 }
 
-/// The UTF-8 bytes of a `str` key.
+/// The UTF-8 bytes of a `str` key: CPython's own UTF-8 view where the interpreter offers it
+/// (no copy; for an ASCII string it is the string's storage), otherwise a fresh encoding.
 fn utf8<'a>(string: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, [u8]>> {
+    if let Some(view) = utf8_view(string) {
+        return view.map(Cow::Borrowed);
+    }
     match string.to_cow() {
         Ok(Cow::Borrowed(s)) => Ok(Cow::Borrowed(s.as_bytes())),
         Ok(Cow::Owned(s)) => Ok(Cow::Owned(s.into_bytes())),
-        Err(cause) => {
-            let error = PyValueError::new_err(format!(
-                "key {} has no UTF-8 form (a lone surrogate): str keys are hashed as UTF-8",
-                string.repr()?
-            ));
-            error.set_cause(string.py(), Some(cause));
-            Err(error)
-        }
+        Err(cause) => Err(no_utf8(string, cause)),
     }
+}
+
+/// The error for a `str` without UTF-8 form, `cause` being Python's `UnicodeEncodeError`.
+fn no_utf8(string: &Bound<'_, PyString>, cause: PyErr) -> PyErr {
+    let repr = match string.repr() {
+        Ok(repr) => repr.to_string(),
+        Err(e) => return e,
+    };
+    let error = PyValueError::new_err(format!(
+        "key {repr} has no UTF-8 form (a lone surrogate): str keys are hashed as UTF-8"
+    ));
+    error.set_cause(string.py(), Some(cause));
+    error
+}
+
+// `PyUnicode_AsUTF8AndSize` is in the stable ABI from CPython 3.10; the bindings of this
+// abi3-py39 build leave it out, so it is declared here and called only on 3.10 and later.
+unsafe extern "C" {
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::ffi::c_char;
+}
+
+/// `string`'s UTF-8 bytes as the interpreter caches them in the object, valid while it lives;
+/// `None` before Python 3.10.
+fn utf8_view<'a>(string: &'a Bound<'_, PyString>) -> Option<PyResult<&'a [u8]>> {
+    static HAS_VIEW: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*HAS_VIEW.get_or_init(|| string.py().version_info() >= (3, 10)) {
+        return None;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `string` is a live str (the GIL is held, `'a` borrows it); the returned buffer
+    // belongs to the object and stays unchanged while it lives (a str is immutable).
+    let data = unsafe { PyUnicode_AsUTF8AndSize(string.as_ptr(), &mut size) };
+    if data.is_null() {
+        let cause =
+            PyErr::take(string.py()).unwrap_or_else(|| PyValueError::new_err("no UTF-8 form"));
+        return Some(Err(no_utf8(string, cause)));
+    }
+    let len = usize::try_from(size).unwrap_or(0);
+    // SAFETY: CPython returns `size` bytes at `data` (a non-negative size on success).
+    Some(Ok(unsafe {
+        std::slice::from_raw_parts(data.cast::<u8>(), len)
+    }))
 }
 
 /// An integer key as Java's `long`, in two's complement.
@@ -77,7 +119,7 @@ pub(crate) fn long_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
 }
 
 /// `error` (about one key) with the key's place in the batch `name` in front: "keys[3]: ...".
-fn at(error: PyErr, py: Python<'_>, name: &str, index: usize) -> PyErr {
+pub(crate) fn at(error: PyErr, py: Python<'_>, name: &str, index: usize) -> PyErr {
     let message = format!("{name}[{index}]: {}", error.value(py));
     let placed = if error.is_instance_of::<PyTypeError>(py) {
         PyTypeError::new_err(message)
@@ -192,37 +234,92 @@ pub(crate) fn convert<'a>(items: &'a [Bound<'_, PyAny>], name: &str) -> PyResult
         .collect()
 }
 
-/// Text keys (`str` as UTF-8, `bytes`) packed one after another for the core's byte batches.
-pub(crate) struct Packed {
-    pub(crate) data: Vec<u8>,
-    pub(crate) ends: Vec<u32>,
-}
+/// Keys per chunk of a text batch: a chunk's packed bytes stay in cache and one buffer serves
+/// every chunk, where packing the whole batch first would allocate (and fault in) a buffer as
+/// large as all its keys.
+const TEXT_CHUNK: usize = 16384;
 
-impl Packed {
-    pub(crate) fn keys(&self) -> PackedBytes<'_> {
-        // The ends rise within the data by construction; `new` checks it once more.
-        PackedBytes::new(&self.data, &self.ends).expect("packed keys rise within their data")
+/// A text key's bytes: a `str`'s UTF-8, a `bytes`' own; `None` for any other key.
+fn text<'a>(item: &'a Bound<'_, PyAny>) -> Option<PyResult<Cow<'a, [u8]>>> {
+    // Exact types first: one pointer comparison each, where `cast` asks the type for its flags.
+    if item.is_exact_instance_of::<PyString>() {
+        // SAFETY: `item` is a str, just checked.
+        return Some(utf8(unsafe { item.cast_unchecked::<PyString>() }));
+    }
+    if item.is_exact_instance_of::<PyBytes>() {
+        // SAFETY: `item` is a bytes, just checked.
+        return Some(Ok(Cow::Borrowed(
+            unsafe { item.cast_unchecked::<PyBytes>() }.as_bytes(),
+        )));
+    }
+    if let Ok(string) = item.cast::<PyString>() {
+        Some(utf8(string))
+    } else if let Ok(bytes) = item.cast::<PyBytes>() {
+        Some(Ok(Cow::Borrowed(bytes.as_bytes())))
+    } else {
+        None
     }
 }
 
-/// `items` (the batch named `name`) packed, when every one is a `str` or `bytes` (the usual
-/// batch of string ids), so one GIL-free batch call hashes them all; `None` for any other mix
-/// (and for more than 4 GiB of key bytes, beyond u32 ends), which then goes through `convert`.
-pub(crate) fn packed(items: &[Bound<'_, PyAny>], name: &str) -> PyResult<Option<Packed>> {
-    let mut data = Vec::new();
-    let mut ends = Vec::with_capacity(items.len());
+/// Whether every key of `items` is a `str` or `bytes` (the usual batch of string ids) of less
+/// than 4 GiB (the packing's u32 ends), the batch [`in_text_chunks`] takes whole; a `str`
+/// without UTF-8 form raises, naming its place in the batch `name`.
+pub(crate) fn all_text(py: Python<'_>, items: &[Bound<'_, PyAny>], name: &str) -> PyResult<bool> {
     for (index, item) in items.iter().enumerate() {
-        if let Ok(string) = item.cast::<PyString>() {
-            data.extend_from_slice(&utf8(string).map_err(|e| at(e, item.py(), name, index))?);
-        } else if let Ok(bytes) = item.cast::<PyBytes>() {
-            data.extend_from_slice(bytes.as_bytes());
-        } else {
-            return Ok(None);
-        }
-        match u32::try_from(data.len()) {
-            Ok(end) => ends.push(end),
-            Err(_) => return Ok(None),
+        match text(item) {
+            Some(Ok(key)) if u32::try_from(key.len()).is_ok() => {}
+            Some(Err(e)) => return Err(at(e, py, name, index)),
+            _ => return Ok(false),
         }
     }
-    Ok(Some(Packed { data, ends }))
+    Ok(true)
+}
+
+/// Runs `each` on the text keys at the head of `items` (the batch named `name`) a chunk at a
+/// time, packed for the core's byte batches, with the GIL released; stops before the first key
+/// that is not text ([`all_text`]) and returns its place (`items.len()` when there is none),
+/// from which the caller goes key by key. A `str` without UTF-8 form raises, naming its place,
+/// with the chunks before it run.
+pub(crate) fn in_text_chunks(
+    py: Python<'_>,
+    items: &[Bound<'_, PyAny>],
+    name: &str,
+    mut each: impl FnMut(PackedBytes<'_>) + Send,
+) -> PyResult<usize> {
+    let mut data: Vec<u8> = Vec::new();
+    let mut ends: Vec<u32> = Vec::with_capacity(TEXT_CHUNK.min(items.len()));
+    let mut flush = |data: &mut Vec<u8>, ends: &mut Vec<u32>| -> PyResult<()> {
+        if ends.is_empty() {
+            return Ok(());
+        }
+        let keys = PackedBytes::new(data, ends)
+            .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+        py.detach(|| each(keys));
+        data.clear();
+        ends.clear();
+        Ok(())
+    };
+    for (index, item) in items.iter().enumerate() {
+        let key = match text(item) {
+            Some(Ok(key)) if u32::try_from(key.len()).is_ok() => key,
+            Some(Err(e)) => return Err(at(e, py, name, index)),
+            _ => {
+                flush(&mut data, &mut ends)?;
+                return Ok(index);
+            }
+        };
+        if ends.len() == TEXT_CHUNK || u32::try_from(data.len() + key.len()).is_err() {
+            flush(&mut data, &mut ends)?;
+        }
+        data.try_reserve(key.len()).map_err(|_| {
+            PyMemoryError::new_err(format!(
+                "{name}[{index}]: no memory to pack {} bytes",
+                key.len()
+            ))
+        })?;
+        data.extend_from_slice(&key);
+        ends.push(data.len() as u32); // < 2^32: flushed above otherwise
+    }
+    flush(&mut data, &mut ends)?;
+    Ok(items.len())
 }

@@ -1,7 +1,7 @@
 //! Batch queries shared by both filter classes: answers for a batch of keys, and the keys a
 //! filter certainly does not hold. Integer batches run in the core's batch calls with the GIL
-//! released, as do batches of only `str`/`bytes` keys on plain filters (packed into one buffer
-//! first); other batches go key by key.
+//! released, as do batches of only `str`/`bytes` keys (packed a chunk at a time); other
+//! batches go key by key.
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -15,12 +15,10 @@ pub(crate) trait Membership: Sync {
     fn contains_long(&self, key: u64) -> bool;
     fn contains_bytes(&self, key: &[u8]) -> bool;
     fn contains_all(&self, keys: &[u64]) -> Vec<bool>;
-    /// Answers for packed text keys, where the filter has a byte batch (`None`: key by key).
-    fn contains_all_bytes(&self, _keys: PackedBytes<'_>) -> Option<Vec<bool>> {
-        None
+    /// Answers for packed text keys (by default one key at a time).
+    fn contains_all_bytes(&self, keys: PackedBytes<'_>) -> Vec<bool> {
+        keys.iter().map(|key| self.contains_bytes(key)).collect()
     }
-    /// Whether `contains_all_bytes` answers (so packing the keys is worth it).
-    const BYTE_BATCHES: bool = false;
 }
 
 impl Membership for sparkbloom::BloomFilter {
@@ -33,10 +31,9 @@ impl Membership for sparkbloom::BloomFilter {
     fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
         self.might_contain_all(keys)
     }
-    fn contains_all_bytes(&self, keys: PackedBytes<'_>) -> Option<Vec<bool>> {
-        Some(self.might_contain_all_bytes(keys))
+    fn contains_all_bytes(&self, keys: PackedBytes<'_>) -> Vec<bool> {
+        self.might_contain_all_bytes(keys)
     }
-    const BYTE_BATCHES: bool = true;
 }
 
 impl Membership for sparkbloom::CountingBloomFilter {
@@ -64,14 +61,15 @@ fn answers<F: Membership>(py: Python<'_>, filter: &F, batch: &Keys<'_>) -> PyRes
     let Keys::Mixed(items) = batch else {
         return Ok(Vec::new()); // every other batch has longs
     };
-    if F::BYTE_BATCHES
-        && let Some(packed) = keys::packed(items, "keys")?
-        && let Some(answers) = py.detach(|| filter.contains_all_bytes(packed.keys()))
-    {
-        return Ok(answers);
+    let mut answers = Vec::with_capacity(items.len());
+    let text = keys::in_text_chunks(py, items, "keys", |chunk| {
+        answers.extend(filter.contains_all_bytes(chunk));
+    })?;
+    for (index, item) in items.iter().enumerate().skip(text) {
+        let key = keys::key(item).map_err(|e| keys::at(e, py, "keys", index))?;
+        answers.push(contains_key(filter, &key));
     }
-    let keys = keys::convert(items, "keys")?;
-    Ok(keys.iter().map(|key| contains_key(filter, key)).collect())
+    Ok(answers)
 }
 
 fn contains_key(filter: &impl Membership, key: &Key<'_>) -> bool {
