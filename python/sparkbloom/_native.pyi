@@ -11,7 +11,8 @@ filter built by Spark or Guava answers here as it answers there:
 
 A batch (``keys``) is any iterable of keys; a one-dimensional numpy int64 array is read in place
 and processed in one call with the GIL released, and so is a batch of only ``str``/``bytes`` keys
-given to a :class:`BloomFilter` (copied into one buffer first). ``bool``, ``float``, ``None`` and
+(copied a few thousand keys at a time into one buffer; on Python 3.10+ a ``str``'s UTF-8 bytes are
+read where CPython keeps them). ``bool``, ``float``, ``None`` and
 numpy arrays are not keys, nor is a numpy array of other than one dimension a batch
 (``TypeError``). Every key of a batch is checked before the filter changes: a bad key raises,
 naming its place (``keys[3]: ...``), and no key of that batch was put, added or removed.

@@ -186,6 +186,18 @@ def test_a_text_batch_longer_than_a_chunk_with_a_bad_key_at_its_end_puts_nothing
     with pytest.raises(TypeError, match=r"keys\[9999\]"):
         f.put_all(LONG_TEXT[:-1] + [None])
     assert f.bits_set() == 0
+    c = CountingBloomFilter(20_000, 0.01)
+    empty = c.to_bytes()
+    with pytest.raises(ValueError, match=r"keys\[9999\]"):
+        c.add_all(LONG_TEXT[:-1] + ["\ud800"])
+    assert c.to_bytes() == empty
+    assert c.add_all(LONG_TEXT) is True
+    full = c.to_bytes()
+    with pytest.raises(ValueError, match=r"keys\[9999\]"):
+        c.remove_all(LONG_TEXT[:-1] + ["\ud800"])
+    assert c.to_bytes() == full
+    assert c.remove_all(LONG_TEXT) == len(LONG_TEXT)
+    assert c.to_bytes() == empty
 
 
 def test_long_text_batches_answer_as_key_by_key_queries_whatever_follows_them():

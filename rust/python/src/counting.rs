@@ -50,8 +50,8 @@ impl CountingBloomFilter {
         Ok(self.add_key(&keys::key(key)?))
     }
 
-    /// Adds every key (numpy int64 arrays with the GIL released); whether any counter changed.
-    /// A bad key raises before any key is added.
+    /// Adds every key (numpy int64 arrays, and batches of only `str` / `bytes`, with the GIL
+    /// released); whether any counter changed. A bad key raises before any key is added.
     fn add_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
         let batch = keys::keys(keys, "keys")?;
         if let Some(longs) = batch.longs() {
@@ -61,6 +61,15 @@ impl CountingBloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(false); // every other batch has longs
         };
+        if keys::all_text(py, items, "keys")? {
+            let (filter, mut changed) = (&self.inner, false);
+            keys::in_text_chunks(py, items, "keys", |chunk| {
+                changed = chunk
+                    .iter()
+                    .fold(changed, |changed, key| filter.add_bytes(key) | changed);
+            })?;
+            return Ok(changed);
+        }
         let keys = keys::convert(items, "keys")?;
         Ok(keys
             .iter()
@@ -83,6 +92,16 @@ impl CountingBloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(0); // every other batch has longs
         };
+        if keys::all_text(py, items, "keys")? {
+            let (filter, mut removed) = (&self.inner, 0);
+            keys::in_text_chunks(py, items, "keys", |chunk| {
+                removed += chunk
+                    .iter()
+                    .map(|key| u64::from(filter.remove_bytes(key)))
+                    .sum::<u64>();
+            })?;
+            return Ok(removed);
+        }
         let keys = keys::convert(items, "keys")?;
         Ok(keys.iter().map(|key| u64::from(self.remove_key(key))).sum())
     }
