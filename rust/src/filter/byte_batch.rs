@@ -78,7 +78,7 @@ impl BloomFilter {
         {
             return changed;
         }
-        if self.plan.query == Query::Gather && self.plan.put == Put::Walk {
+        if self.plan.put == Put::Walk {
             return self.put_all_bytes_prefetched(keys);
         }
         let mut changed = false;
@@ -122,8 +122,8 @@ impl BloomFilter {
         changed
     }
 
-    /// `put_all_bytes` on a filter beyond L2 that L3 holds (`queries_gather` and
-    /// `walks_prefetched`): the keys hashed [`QUERY_GROUP`] at a time, each such chunk's first
+    /// `put_all_bytes` on a filter beyond L2 with the prefetched vector walk ([`Put::Walk`]):
+    /// the keys hashed [`QUERY_GROUP`] at a time, each such chunk's first
     /// [`GROUP`] keys queried in lanes and only their absent keys set; once a group turns out
     /// mostly new keys (a filter being built), the rest of the chunk is set without a query
     /// through the prefetched walk, each group's words fetched while the group before sets its
@@ -145,9 +145,9 @@ impl BloomFilter {
             let mut at = 0;
             while at < count {
                 let group = GROUP.min(count - at);
-                // SAFETY: the plan has lanes (`walks_prefetched`): a CPU with AVX-512 F and DQ,
-                // a bit filter in the vector path's range; `scratch` has 8 · k slots per eight
-                // keys (k ≤ PREFETCHED_MAX_HASHES).
+                // SAFETY: the plan walks (`Put::Walk`) only with the lanes: a CPU with AVX-512
+                // F and DQ, a bit filter in the vector path's range; `scratch` has 8 · k slots
+                // per eight keys (k ≤ PREFETCHED_MAX_HASHES).
                 let to_set = unsafe {
                     super::avx512::lane_indexes_of_absent(
                         target,
@@ -169,8 +169,7 @@ impl BloomFilter {
                 }
             }
             if at < count {
-                // SAFETY: `walks_prefetched` holds: the vector lanes and k ≤
-                // PREFETCHED_MAX_HASHES.
+                // SAFETY: `Put::Walk` holds: the vector lanes and k ≤ PREFETCHED_MAX_HASHES.
                 changed |= unsafe {
                     super::avx512::for_each_index_prefetched_hashed(
                         target,
