@@ -76,11 +76,10 @@ impl BloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(false); // every other batch has longs
         };
-        if keys::all_text(py, items, "keys")? {
-            let mut changed = false;
-            keys::in_text_chunks(py, items, "keys", |chunk| {
-                changed |= filter.put_all_bytes(chunk);
-            })?;
+        let mut changed = false;
+        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
+            changed |= filter.put_all_bytes(chunk);
+        })? {
             return Ok(changed);
         }
         let keys = keys::convert(items, "keys")?;

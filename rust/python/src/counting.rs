@@ -61,13 +61,12 @@ impl CountingBloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(false); // every other batch has longs
         };
-        if keys::all_text(py, items, "keys")? {
-            let (filter, mut changed) = (&self.inner, false);
-            keys::in_text_chunks(py, items, "keys", |chunk| {
-                changed = chunk
-                    .iter()
-                    .fold(changed, |changed, key| filter.add_bytes(key) | changed);
-            })?;
+        let (filter, mut changed) = (&self.inner, false);
+        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
+            changed = chunk
+                .iter()
+                .fold(changed, |changed, key| filter.add_bytes(key) | changed);
+        })? {
             return Ok(changed);
         }
         let keys = keys::convert(items, "keys")?;
@@ -92,14 +91,13 @@ impl CountingBloomFilter {
         let Keys::Mixed(items) = &batch else {
             return Ok(0); // every other batch has longs
         };
-        if keys::all_text(py, items, "keys")? {
-            let (filter, mut removed) = (&self.inner, 0);
-            keys::in_text_chunks(py, items, "keys", |chunk| {
-                removed += chunk
-                    .iter()
-                    .map(|key| u64::from(filter.remove_bytes(key)))
-                    .sum::<u64>();
-            })?;
+        let (filter, mut removed) = (&self.inner, 0);
+        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
+            removed += chunk
+                .iter()
+                .map(|key| u64::from(filter.remove_bytes(key)))
+                .sum::<u64>();
+        })? {
             return Ok(removed);
         }
         let keys = keys::convert(items, "keys")?;

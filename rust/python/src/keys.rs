@@ -262,9 +262,9 @@ fn text<'a>(item: &'a Bound<'_, PyAny>) -> Option<PyResult<Cow<'a, [u8]>>> {
 }
 
 /// Whether every key of `items` is a `str` or `bytes` (the usual batch of string ids) of less
-/// than 4 GiB (the packing's u32 ends), the batch [`in_text_chunks`] takes whole; a `str`
-/// without UTF-8 form raises, naming its place in the batch `name`.
-pub(crate) fn all_text(py: Python<'_>, items: &[Bound<'_, PyAny>], name: &str) -> PyResult<bool> {
+/// than 4 GiB (the packing's u32 ends); a `str` without UTF-8 form raises, naming its place in
+/// the batch `name`.
+fn all_text(py: Python<'_>, items: &[Bound<'_, PyAny>], name: &str) -> PyResult<bool> {
     for (index, item) in items.iter().enumerate() {
         match text(item) {
             Some(Ok(key)) if u32::try_from(key.len()).is_ok() => {}
@@ -272,6 +272,23 @@ pub(crate) fn all_text(py: Python<'_>, items: &[Bound<'_, PyAny>], name: &str) -
             _ => return Ok(false),
         }
     }
+    Ok(true)
+}
+
+/// For batches that change a filter: when every key of `items` is text ([`all_text`]), runs
+/// `each` on all of them as [`in_text_chunks`] does and returns `true`; otherwise runs nothing
+/// and returns `false` (the batch goes key by key). Every key is checked before the first
+/// chunk runs, so a bad one raises before `each` changes anything.
+pub(crate) fn in_text_chunks_all_checked(
+    py: Python<'_>,
+    items: &[Bound<'_, PyAny>],
+    name: &str,
+    each: impl FnMut(PackedBytes<'_>) + Send,
+) -> PyResult<bool> {
+    if !all_text(py, items, name)? {
+        return Ok(false);
+    }
+    in_text_chunks(py, items, name, each)?;
     Ok(true)
 }
 
