@@ -1,11 +1,11 @@
-//! The fast kernel's AVX2 build for MITZ_64 on cache-resident filters: sixteen keys as four
-//! vectors of four, walked in lockstep. Everything happens in lanes: the keys' Murmur3_x64_128
-//! (each 64-bit multiply as three 32-bit ones, AVX2 having none wider), the walk's start (its
-//! two exact remainders, [`remainder`]), and every further index, a handful of vector ops for
-//! four keys: `a += d`, the step chosen by `a`'s top bit (a blend), `idx += step`, one
+//! The fast kernel's AVX2 build for MITZ_64 on cache-resident filters: keys in vectors of four,
+//! several vectors walked in lockstep (sixteen keys here, thirty-two in [`screened`]).
+//! Everything happens in lanes: the keys' Murmur3_x64_128 (each 64-bit multiply as three 32-bit
+//! ones, AVX2 having none wider), the walk's start (its two exact remainders, [`remainder`]),
+//! and every further index, a handful of vector ops for four keys: `a += d`, the step chosen by `a`'s top bit (a blend), `idx += step`, one
 //! conditional subtract of m. Queries test each round's four bits (four loads); batches of
 //! [`SCREEN_MIN_KEYS`] and more test every key's first probes and walk only the survivors on
-//! ([`screened`]), shorter ones stop when no key of the sixteen is left. Puts OR each index
+//! ([`screened`]), shorter ones stop when no key of a block is left. Puts OR each index
 //! into the private words.
 //!
 //! x86-64 only: `kernels/mod.rs` compiles it under one `cfg(target_arch)` gate, and the plan
@@ -23,9 +23,10 @@ mod screened;
 /// packing of the survivors costs.
 const SCREEN_MIN_KEYS: usize = 64;
 
-/// Keys walked together: four vectors of four.
-const BLOCK: usize = 16;
-const GROUPS: usize = BLOCK / 4;
+/// Vectors of four keys walked together by the lockstep query and the puts: sixteen keys.
+const GROUPS: usize = 4;
+/// Keys walked together by the lockstep query and the puts.
+const BLOCK: usize = 4 * GROUPS;
 
 /// The smallest m whose remainders [`remainder`] computes exactly: the quotient's estimate
 /// in doubles is off by at most (2^63 / m) · 3 · 2^-53 = 3 · 2^10 / m, below 1 from 2^12.
@@ -37,14 +38,14 @@ pub(crate) const MAX_BITS: u64 = u32::MAX as u64;
 /// The bits of the double 2^52: OR-ed with an integer below 2^52, the double 2^52 + it.
 const TWO_52_BITS: i64 = 0x4330_0000_0000_0000;
 
-/// The walks of up to sixteen keys, field by field, four lanes a vector
+/// The walks of up to 4 · G keys, field by field, four lanes a vector
 /// (`strategy::Mitz64Walk` in lanes).
-struct Walks {
-    idx: [__m256i; GROUPS],
-    a: [__m256i; GROUPS],
-    d: [__m256i; GROUPS],
-    step: [__m256i; GROUPS],
-    step_wrapped: [__m256i; GROUPS],
+struct Walks<const G: usize> {
+    idx: Lanes<G>,
+    a: Lanes<G>,
+    d: Lanes<G>,
+    step: Lanes<G>,
+    step_wrapped: Lanes<G>,
 }
 
 /// Per-filter constants in every lane.
@@ -59,18 +60,18 @@ struct Consts {
 }
 
 /// Vectors processed op by op.
-type Lanes = [__m256i; GROUPS];
+type Lanes<const G: usize> = [__m256i; G];
 
 /// `op` on each vector of `x`.
 #[inline(always)]
-fn each(x: Lanes, op: impl Fn(__m256i) -> __m256i) -> Lanes {
+fn each<const G: usize>(x: Lanes<G>, op: impl Fn(__m256i) -> __m256i) -> Lanes<G> {
     x.map(op)
 }
 
 /// `x · c mod 2^64` in each lane, from 32-bit multiplies.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mul64(x: Lanes, c: u64) -> Lanes {
+fn mul64<const G: usize>(x: Lanes<G>, c: u64) -> Lanes<G> {
     let c_lo = _mm256_set1_epi64x(c as u32 as i64);
     let c_hi = _mm256_set1_epi64x((c >> 32) as i64);
     let lo = each(x, |x| _mm256_mul_epu32(x, c_lo));
@@ -85,14 +86,14 @@ fn mul64(x: Lanes, c: u64) -> Lanes {
 /// `k ^ k >> 33` in each lane.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn xor_shift_33(k: Lanes) -> Lanes {
+fn xor_shift_33<const G: usize>(k: Lanes<G>) -> Lanes<G> {
     each(k, |k| _mm256_xor_si256(k, _mm256_srli_epi64::<33>(k)))
 }
 
 /// `hashing::fmix64` in each lane.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn fmix64(k: Lanes) -> Lanes {
+fn fmix64<const G: usize>(k: Lanes<G>) -> Lanes<G> {
     let k = mul64(xor_shift_33(k), FMIX1);
     xor_shift_33(mul64(xor_shift_33(k), FMIX2))
 }
@@ -101,7 +102,7 @@ fn fmix64(k: Lanes) -> Lanes {
 /// bytes, one tail block mixed into h1.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn murmur3_u64(keys: Lanes) -> (Lanes, Lanes) {
+fn murmur3_u64<const G: usize>(keys: Lanes<G>) -> (Lanes<G>, Lanes<G>) {
     let k = mul64(keys, C1);
     let k = each(k, |k| {
         _mm256_or_si256(_mm256_slli_epi64::<31>(k), _mm256_srli_epi64::<33>(k))
@@ -111,7 +112,7 @@ fn murmur3_u64(keys: Lanes) -> (Lanes, Lanes) {
     let h1 = each(k1, |k1| _mm256_add_epi64(_mm256_xor_si256(k1, len), len));
     let h2 = each(h1, |h1| _mm256_add_epi64(len, h1));
     let (h1, h2) = (fmix64(h1), fmix64(h2));
-    let h1: Lanes = std::array::from_fn(|g| _mm256_add_epi64(h1[g], h2[g]));
+    let h1: Lanes<G> = std::array::from_fn(|g| _mm256_add_epi64(h1[g], h2[g]));
     let h2 = std::array::from_fn(|g| _mm256_add_epi64(h2[g], h1[g]));
     (h1, h2)
 }
@@ -121,7 +122,7 @@ fn murmur3_u64(keys: Lanes) -> (Lanes, Lanes) {
 /// so `x − q·m` (in wrapping integers) lies in [−m, 2m) and one correction each way ends it.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn remainder(x: Lanes, c: &Consts) -> Lanes {
+fn remainder<const G: usize>(x: Lanes<G>, c: &Consts) -> Lanes<G> {
     let magic = _mm256_set1_epi64x(TWO_52_BITS);
     let two_52 = _mm256_castsi256_pd(magic);
     let q = x.map(|x| {
@@ -155,7 +156,7 @@ fn remainder(x: Lanes, c: &Consts) -> Lanes {
 /// step + m − wrap < 2m, so one conditional subtract.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn wrapped(step: Lanes, c: &Consts) -> Lanes {
+fn wrapped<const G: usize>(step: Lanes<G>, c: &Consts) -> Lanes<G> {
     step.map(|step| {
         let wrapped = _mm256_add_epi64(step, c.m_minus_wrap);
         let over = _mm256_cmpgt_epi64(wrapped, c.m_minus_1);
@@ -163,11 +164,11 @@ fn wrapped(step: Lanes, c: &Consts) -> Lanes {
     })
 }
 
-impl Walks {
+impl<const G: usize> Walks<G> {
     /// Walks that [`start`](Self::start) overwrites.
     #[target_feature(enable = "avx2")]
-    fn new() -> Walks {
-        let zero = [_mm256_setzero_si256(); GROUPS];
+    fn new() -> Walks<G> {
+        let zero = [_mm256_setzero_si256(); G];
         Walks {
             idx: zero,
             a: zero,
@@ -177,23 +178,21 @@ impl Walks {
         }
     }
 
-    /// Moves the walks to the first index of `keys` (1..=16) (`Indexer::mitz64_start`, lane
+    /// Moves the walks to the first index of `keys` (1..=4 · G) (`Indexer::mitz64_start`, lane
     /// by lane); lanes past them repeat the first key.
     #[inline]
     #[target_feature(enable = "avx2")]
     fn start(&mut self, keys: &[u64], c: &Consts) {
-        let padded: [u64; BLOCK];
-        let lanes: &[u64; BLOCK] = match keys.try_into() {
-            Ok(full) => full,
-            Err(_) => {
-                padded = std::array::from_fn(|j| *keys.get(j).unwrap_or(&keys[0]));
-                &padded
-            }
+        let keys: Lanes<G> = if keys.len() == 4 * G {
+            // SAFETY: four u64s at 4 · g of the 4 · G keys.
+            std::array::from_fn(|g| unsafe { _mm256_loadu_si256(keys.as_ptr().add(4 * g).cast()) })
+        } else {
+            let padded: [[u64; 4]; G] = std::array::from_fn(|g| {
+                std::array::from_fn(|l| *keys.get(4 * g + l).unwrap_or(&keys[0]))
+            });
+            // SAFETY: four u64s.
+            padded.map(|four| unsafe { _mm256_loadu_si256(four.as_ptr().cast()) })
         };
-        // SAFETY: four u64s at 4 · g of a 16-slot array.
-        let keys: [__m256i; GROUPS] = std::array::from_fn(|g| unsafe {
-            _mm256_loadu_si256(lanes.as_ptr().add(4 * g).cast())
-        });
         // All groups op by op, so that their independent chains of multiplies overlap.
         let (h1, h2) = murmur3_u64(keys);
         let a = h1.map(|h| _mm256_and_si256(h, c.low_63));
@@ -210,7 +209,7 @@ impl Walks {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn advance(&mut self, c: &Consts) {
-        for g in 0..GROUPS {
+        for g in 0..G {
             // Both below 2^63: the sum's top bit says whether `a` passed 2^63.
             let sum = _mm256_add_epi64(self.a[g], self.d[g]);
             let step = _mm256_castpd_si256(_mm256_blendv_pd(
@@ -233,7 +232,7 @@ impl Walks {
     /// alive for the call; concurrent puts change them only atomically.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn test(&self, words: *const u64, alive: &mut Lanes) -> bool {
+    unsafe fn test(&self, words: *const u64, alive: &mut Lanes<G>) -> bool {
         let sixty_three = _mm256_set1_epi64x(63);
         let mut any = _mm256_setzero_si256();
         for (alive, &idx) in alive.iter_mut().zip(&self.idx) {
@@ -296,7 +295,7 @@ pub(crate) unsafe fn query(
     }
     let c = consts(indexer);
     let k = indexer.num_hashes();
-    let mut walks = Walks::new();
+    let mut walks = Walks::<GROUPS>::new();
     for (b, block) in keys.chunks(BLOCK).enumerate() {
         walks.start(block, &c);
         let mut alive = lanes_below(block.len());
@@ -316,10 +315,10 @@ pub(crate) unsafe fn query(
     }
 }
 
-/// The lanes below `n` (of sixteen) set, the rest clear.
+/// The lanes below `n` (of 4 · G) set, the rest clear.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn lanes_below(n: usize) -> Lanes {
+fn lanes_below<const G: usize>(n: usize) -> Lanes<G> {
     let n = _mm256_set1_epi64x(n as i64);
     std::array::from_fn(|g| {
         let g = 4 * g as i64;
@@ -327,10 +326,11 @@ fn lanes_below(n: usize) -> Lanes {
     })
 }
 
-/// Bit j set where lane j's top bit is.
+/// Bit j set where lane j's top bit is (at most 32 lanes).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mask_of(lanes: &Lanes) -> u32 {
+fn mask_of<const G: usize>(lanes: &Lanes<G>) -> u32 {
+    const { assert!(G <= 8, "a bit a lane of a u32") };
     let mut mask = 0;
     for (g, lane) in lanes.iter().enumerate() {
         mask |= (_mm256_movemask_pd(_mm256_castsi256_pd(*lane)) as u32) << (4 * g);
@@ -355,7 +355,7 @@ pub(crate) unsafe fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u6
         "a word per 64 bits"
     );
     let mut lanes = [0u64; BLOCK];
-    let mut walks = Walks::new();
+    let mut walks = Walks::<GROUPS>::new();
     for block in keys.chunks(BLOCK) {
         walks.start(block, &c);
         for i in 0..k {

@@ -1,23 +1,31 @@
 //! The AVX2 query in two phases: every key's first [`SCREEN_PROBES`] indexes are tested first,
-//! and only the keys that pass (the survivors) walk the rest, packed sixteen to a block.
+//! and only the keys that pass (the survivors) walk the rest, packed [`LOCKSTEP`] to a block.
 //!
 //! On a half-full filter a key that was never put fails each probe with probability ~1/2, so on
-//! a 50/50 mix of hits and misses a block of sixteen nearly always holds a hit and, in plain
-//! lockstep, runs all k rounds. Screened by two probes, the ~5/8 of keys that survive (the hits
-//! and a quarter of the misses) fill whole blocks for the other k − 2 rounds: at k = 10,
-//! 2 + 5/8 · 8 = 7 rounds per key instead of 10, for one left-pack of four walk fields per four
-//! keys screened.
+//! a 50/50 mix of hits and misses a block nearly always holds a hit and, in plain lockstep, runs
+//! all k rounds. Screened by s probes, the 1/2 + 2^-(s+1) of keys that survive (the hits and
+//! the misses that pass by chance) fill whole blocks for the other k − s rounds: at k = 10,
+//! 3 + 9/16 · 7 ≈ 6.9 rounds per key instead of 10. Two probes would walk as many rounds
+//! (2 + 5/8 · 8 = 7) but pack a tenth more survivors, each a left-pack of four walk fields.
+//!
+//! Both phases walk eight vectors of four keys side by side (the lockstep query and the puts
+//! walk four): their independent chains of multiplies and loads cover each other's latency,
+//! which pays for the walk states the sixteen vector registers cannot all hold.
 //!
 //! A pass's survivors are walked before the next pass is screened (their states, four words a
 //! key, stay in L1 beside the filter), and the pass's answers are emitted in key order.
 
-use super::{BLOCK, Consts, Lanes, Walks, consts, lanes_below, mask_of, wrapped};
+use super::{Consts, Lanes, Walks, consts, lanes_below, mask_of, wrapped};
 use crate::strategy::Indexer;
 use std::arch::x86_64::*;
 use std::mem::MaybeUninit;
 
 /// Indexes every key tests before the survivors are packed.
-const SCREEN_PROBES: u32 = 2;
+const SCREEN_PROBES: u32 = 3;
+/// Vectors of four keys screened, and of four survivors walked, side by side.
+const GROUPS: usize = 8;
+/// Keys a block: screened, or survivors walked, together.
+const LOCKSTEP: usize = 4 * GROUPS;
 /// Keys screened before their survivors walk.
 const PASS: usize = 256;
 /// Room for a pass's survivors and the last four-lane store, which may run past them.
@@ -62,11 +70,11 @@ struct Survivors {
 }
 
 impl Survivors {
-    /// Appends the lanes of `walks` set in `alive`, the keys at positions `first..first + 16`
+    /// Appends the lanes of `walks` set in `alive`, the keys at positions `first..first + 4 · G`
     /// of the pass.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
-    fn push(&mut self, walks: &Walks, alive: &Lanes, first: usize) {
+    fn push<const G: usize>(&mut self, walks: &Walks<G>, alive: &Lanes<G>, first: usize) {
         for (g, alive) in alive.iter().enumerate() {
             let keep = _mm256_movemask_pd(_mm256_castsi256_pd(*alive)) as usize;
             // SAFETY: LEFT_PACK's rows are eight i32s.
@@ -95,16 +103,16 @@ impl Survivors {
         }
     }
 
-    /// The walks of survivors `at..at + n` (n 1..=16, at + n ≤ `len`), moved on to their next
+    /// The walks of survivors `at..at + n` (n 1..=4 · G, at + n ≤ `len`), moved on to their next
     /// index; lanes past them walk index 0.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn load(&self, at: usize, n: usize, c: &Consts) -> Walks {
-        debug_assert!((1..=BLOCK).contains(&n) && at + n <= self.len);
-        let live = lanes_below(n);
+    fn load<const G: usize>(&self, at: usize, n: usize, c: &Consts) -> Walks<G> {
+        debug_assert!((1..=4 * G).contains(&n) && at + n <= self.len);
+        let live: Lanes<G> = lanes_below(n);
         // SAFETY: the masks read only lanes at..at + n, inside the array and written; the other
         // lanes are zero.
-        let load = |field: &Field| -> Lanes {
+        let load = |field: &Field| -> Lanes<G> {
             std::array::from_fn(|g| unsafe {
                 _mm256_maskload_epi64(field.as_ptr().add(at + 4 * g).cast(), live[g])
             })
@@ -153,10 +161,10 @@ pub(super) unsafe fn query(
         len: 0,
     };
     let mut present = [false; PASS];
-    let mut walks = Walks::new();
+    let mut walks = Walks::<GROUPS>::new();
     for (p, pass) in keys.chunks(PASS).enumerate() {
         survivors.len = 0;
-        for (b, block) in pass.chunks(BLOCK).enumerate() {
+        for (b, block) in pass.chunks(LOCKSTEP).enumerate() {
             walks.start(block, &c);
             let mut alive = lanes_below(block.len());
             for i in 0..screened {
@@ -166,12 +174,12 @@ pub(super) unsafe fn query(
                 // SAFETY: forwarded from this function's contract.
                 unsafe { walks.test(words, &mut alive) };
             }
-            survivors.push(&walks, &alive, b * BLOCK);
+            survivors.push(&walks, &alive, b * LOCKSTEP);
         }
         present[..pass.len()].fill(false);
-        for at in (0..survivors.len).step_by(BLOCK) {
-            let n = BLOCK.min(survivors.len - at);
-            let mut walks = survivors.load(at, n, &c);
+        for at in (0..survivors.len).step_by(LOCKSTEP) {
+            let n = LOCKSTEP.min(survivors.len - at);
+            let mut walks = survivors.load::<GROUPS>(at, n, &c);
             let mut alive = lanes_below(n);
             for i in screened..k {
                 if i > screened {

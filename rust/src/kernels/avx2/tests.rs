@@ -42,7 +42,7 @@ fn remainders_are_exact_over_the_whole_range() {
 fn remainders(indexer: &Indexer, lanes: &[u64; 4 * GROUPS]) -> [u64; 4 * GROUPS] {
     let c = consts(indexer);
     // SAFETY: four u64s at 4 · g of a 16-slot array.
-    let x =
+    let x: Lanes<GROUPS> =
         std::array::from_fn(|g| unsafe { _mm256_loadu_si256(lanes.as_ptr().add(4 * g).cast()) });
     let r = remainder(x, &c);
     let mut out = [0u64; 4 * GROUPS];
