@@ -8,9 +8,9 @@
 //! * [`Kernel::Portable`] (`portable.rs`): the fast kernel in plain Rust, sixteen keys in
 //!   flight, every key's first indexes tested without a branch before the survivors walk the
 //!   rest side by side; the remainders by multiplication (no division per probe).
-//! * [`Kernel::Avx2`] (`avx2.rs`): four keys per AVX2 vector, sixteen in lockstep, hashed and
-//!   started in lanes (the remainders through doubles), four loads per probe, the survivors of
-//!   every key's first probes walked on together; where the CPU has AVX2.
+//! * [`Kernel::Avx2`] (`avx2.rs`): four keys per AVX2 vector, several vectors in lockstep,
+//!   hashed and started in lanes (the remainders through doubles), four loads per probe, the
+//!   survivors of every key's first probes walked on together; where the CPU has AVX2.
 //! * [`Kernel::Avx512`] (`avx512.rs`, `avx512/`): eight keys per vector, gathers in lockstep or
 //!   a prefetched walk on filters beyond cache.
 //!
