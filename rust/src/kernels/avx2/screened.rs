@@ -22,10 +22,11 @@ use std::mem::MaybeUninit;
 
 /// Indexes every key tests before the survivors are packed.
 const SCREEN_PROBES: u32 = 3;
-/// Vectors of four keys screened, and of four survivors walked, side by side.
-const GROUPS: usize = 8;
+/// Vectors of four keys screened, and of four survivors walked, side by side (twice the
+/// lockstep query's `GROUPS`).
+const VECTORS: usize = 8;
 /// Keys a block: screened, or survivors walked, together.
-const LOCKSTEP: usize = 4 * GROUPS;
+const LOCKSTEP: usize = 4 * VECTORS;
 /// Keys screened before their survivors walk.
 const PASS: usize = 256;
 /// Room for a pass's survivors and the last four-lane store, which may run past them.
@@ -161,7 +162,7 @@ pub(super) unsafe fn query(
         len: 0,
     };
     let mut present = [false; PASS];
-    let mut walks = Walks::<GROUPS>::new();
+    let mut walks = Walks::<VECTORS>::new();
     for (p, pass) in keys.chunks(PASS).enumerate() {
         survivors.len = 0;
         for (b, block) in pass.chunks(LOCKSTEP).enumerate() {
@@ -179,7 +180,7 @@ pub(super) unsafe fn query(
         present[..pass.len()].fill(false);
         for at in (0..survivors.len).step_by(LOCKSTEP) {
             let n = LOCKSTEP.min(survivors.len - at);
-            let mut walks = survivors.load::<GROUPS>(at, n, &c);
+            let mut walks = survivors.load::<VECTORS>(at, n, &c);
             let mut alive = lanes_below(n);
             for i in screened..k {
                 if i > screened {
