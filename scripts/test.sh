@@ -32,6 +32,17 @@ cd "$(dirname "$0")/.."
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 root=$(pwd)
 
+# A full run writes about 4 GiB under target/ and fetches up to 2 GiB more into the home caches
+# (Maven, pip, the nightly toolchain). A disk that fills midway makes every later suite fail
+# with a compiler or linker crash, so refuse up front, saying why.
+min_free_gib=${SPARKBLOOM_MIN_FREE_GIB:-8}
+free_kib=$(df -Pk "$root" | awk 'NR == 2 { print $4 }')
+if [ "$free_kib" -lt $((min_free_gib * 1024 * 1024)) ]; then
+  echo "scripts/test.sh: $((free_kib / 1024 / 1024)) GiB free on the disk of $root; a full run" \
+    "needs about $min_free_gib GiB (SPARKBLOOM_MIN_FREE_GIB sets the threshold)" >&2
+  exit 1
+fi
+
 passed=0
 failed=0
 failures=()
