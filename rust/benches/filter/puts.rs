@@ -5,7 +5,8 @@
 //!   (inside the timing, amortised over the pool), so puts land in a filter that is filling up,
 //!   as in a real dedup job.
 //! * `put_all`: batches of 1, 16, 256, 4096 keys taken in turn from the pool. fastbloom has no
-//!   batch API: it is a plain loop.
+//!   batch API: it is a plain loop, on its plain filter and on its atomic one (`fastbloom_atomic`,
+//!   whose puts are atomic ORs as ours are).
 
 use crate::fixture::{BATCHES, Fixture, next_batch};
 use crate::peers::{FastAtomic, Filter};
@@ -58,7 +59,7 @@ pub fn bench_put<F: Filter>(c: &mut Criterion, fx: &Fixture, mut filter: F) {
     group.finish();
 }
 
-/// `put_u64` on fastbloom's atomic filter.
+/// `put_u64` and `put_all` on fastbloom's atomic filter (a plain loop, as for its plain one).
 pub fn bench_put_atomic(c: &mut Criterion, fx: &Fixture) {
     let filter = fx.fast_atomic();
     let mut group = c.benchmark_group(fx.group_name("put_u64"));
@@ -73,5 +74,23 @@ pub fn bench_put_atomic(c: &mut Criterion, fx: &Fixture) {
             i += 1;
         })
     });
+    group.finish();
+
+    let mut group = c.benchmark_group(fx.group_name("put_all"));
+    for batch in BATCHES {
+        group.throughput(Throughput::Elements(batch as u64));
+        let mut start = 0;
+        filter.0.clear();
+        group.bench_function(BenchmarkId::new(FastAtomic::NAME, batch), |b| {
+            b.iter(|| {
+                if start + batch > fx.present.len() {
+                    filter.0.clear();
+                }
+                for key in black_box(next_batch(&fx.present, &mut start, batch)) {
+                    filter.0.insert(key);
+                }
+            })
+        });
+    }
     group.finish();
 }
