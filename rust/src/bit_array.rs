@@ -1,43 +1,105 @@
 //! A fixed-size array of bits in 64-bit words, safe to set and read from many threads.
 //!
-//! Bit `b` lives in word `b >> 6` at bit `b & 63` (Guava's and Spark's addressing). Setting a
-//! bit is an atomic OR on its word, so concurrent puts never lose each other's bits.
+//! Bit `b` lives in word `b >> 6` at bit `b & 63` (Guava's and Spark's addressing).
+//!
+//! Writers take turns: every change goes through a [`BitWriter`], which holds the filter's
+//! [`WriterLock`], so a bit is set with a plain load and store of its word, and no concurrent
+//! put can lose another's bits. A put of k bits thus costs one locked instruction (the lock's
+//! swap; the unlock is a plain store) where an atomic OR per bit would cost k, each a full
+//! barrier on x86 that also stalls the misses in flight of a batch on a large filter. Readers
+//! never wait: every word is an atomic, read whole, before or after a writer's store.
 
 use crate::atomic_words::{self, Align};
 use crate::error::Result;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 pub(crate) struct BitArray {
     words: atomic_words::Words,
+}
+
+/// The lock writers of one array take turns on: one byte, so that a filter stays as small as
+/// it was (a `std::sync::Mutex` takes eight). Held only inside the core, for one call, never
+/// across a callback, so a waiter spins briefly, then yields its time slice until the writer
+/// is done: no parking, and nothing allocated.
+#[derive(Default)]
+pub(crate) struct WriterLock {
+    held: AtomicBool,
+}
+
+/// Spins of a waiting writer before it starts yielding.
+const SPINS_BEFORE_YIELD: u32 = 64;
+
+impl WriterLock {
+    /// Waits for the lock, then the right to change `bits`, until the writer is dropped. Not
+    /// reentrant: a thread holding a writer must not ask for another of the same lock.
+    pub(crate) fn write<'a>(&'a self, bits: &'a BitArray) -> BitWriter<'a> {
+        let mut spins = 0;
+        // Acquire: this writer sees every store of the writers before it.
+        while self.held.swap(true, Acquire) {
+            while self.held.load(Relaxed) {
+                if spins < SPINS_BEFORE_YIELD {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+        BitWriter {
+            words: &bits.words,
+            lock: self,
+        }
+    }
+}
+
+/// The right to change a [`BitArray`]'s bits, held by one thread at a time
+/// ([`WriterLock::write`]); dropping it lets the next writer in.
+pub(crate) struct BitWriter<'a> {
+    words: &'a [AtomicU64],
+    lock: &'a WriterLock,
+}
+
+impl Drop for BitWriter<'_> {
+    fn drop(&mut self) {
+        // Release: the next writer sees this one's stores.
+        self.lock.held.store(false, Release);
+    }
 }
 
 impl BitArray {
     /// An all-zero array of `num_words` words starting as `align` says; allocation failure,
     /// or an array beyond the process's memory limit, is an error ([`atomic_words::zeroed`]).
     pub(crate) fn zeroed(num_words: usize, align: Align) -> Result<BitArray> {
-        Ok(BitArray {
-            words: atomic_words::zeroed(num_words, align, "the bit array")?,
-        })
+        Ok(BitArray::of(atomic_words::zeroed(
+            num_words,
+            align,
+            "the bit array",
+        )?))
     }
 
     /// A copy of the words (each read once, so a snapshot per word if other threads write),
     /// starting as `align` says; allocation failure is an error.
     pub(crate) fn try_clone(&self, align: Align) -> Result<BitArray> {
-        Ok(BitArray {
-            words: atomic_words::try_clone(&self.words, align, "the bit array")?,
-        })
+        Ok(BitArray::of(atomic_words::try_clone(
+            &self.words,
+            align,
+            "the bit array",
+        )?))
     }
 
     /// Takes ownership of `words` without copying.
     pub(crate) fn from_words(words: Vec<u64>) -> BitArray {
-        BitArray {
-            words: atomic_words::from_vec(words),
-        }
+        BitArray::of(atomic_words::from_vec(words))
+    }
+
+    fn of(words: atomic_words::Words) -> BitArray {
+        BitArray { words }
     }
 
     /// The first word, for vector loads (`batch_avx512`). Each lane of a gather is an aligned
     /// 8-byte load, which x86 performs atomically, so like a `Relaxed` load it sees a word
-    /// before or after a concurrent OR, never a torn one; puts only ever set bits.
+    /// before or after a writer's store, never a torn one.
     pub(crate) fn as_ptr(&self) -> *const u64 {
         self.words.as_ptr().cast()
     }
@@ -45,23 +107,6 @@ impl BitArray {
     #[inline(always)]
     pub(crate) fn len_words(&self) -> usize {
         self.words.len()
-    }
-
-    /// Sets bit `index`; returns whether it was clear before. Two threads setting the same
-    /// clear bit may both return `true` (as with Guava's `put`); the bit is never lost.
-    #[inline(always)]
-    pub(crate) fn set(&self, index: u64) -> bool {
-        let word = &self.words[(index >> 6) as usize];
-        let mask = 1u64 << (index & 63);
-        // No "already set?" branch: as the filter fills it becomes a coin flip (callgrind: 3.2
-        // of 4.2 mispredictions per put). And the answer comes from a plain load, so the OR's
-        // result is unused and it compiles to `lock or`, cheaper here than `lock bts`.
-        let was_clear = word.load(Relaxed) & mask == 0;
-        // Release: an `intersect_word` that reads this word after the OR also sees the caller's
-        // earlier puts into other filters (see there). Free on x86, where every lock op is a
-        // full barrier.
-        word.fetch_or(mask, Release);
-        was_clear
     }
 
     #[inline(always)]
@@ -91,55 +136,50 @@ impl BitArray {
         self.words.iter().map(|w| w.load(Relaxed))
     }
 
+    pub(crate) fn count_ones(&self) -> u64 {
+        self.words().map(|w| w.count_ones() as u64).sum()
+    }
+}
+
+impl BitWriter<'_> {
+    /// Sets bit `index`; returns whether it was clear before.
+    #[inline(always)]
+    pub(crate) fn set(&self, index: u64) -> bool {
+        let word = &self.words[(index >> 6) as usize];
+        let mask = 1u64 << (index & 63);
+        // No "already set?" branch: as the filter fills it becomes a coin flip (callgrind: 3.2
+        // of 4.2 mispredictions per put).
+        let old = word.load(Relaxed);
+        // Release: a reader that acquires this word (`intersect` reading the other filter)
+        // also sees the writer's earlier puts into other filters. A plain store on x86.
+        word.store(old | mask, Release);
+        old & mask == 0
+    }
+
     /// ORs `bits` into word `i`; returns whether any of them was clear.
     #[inline]
     pub(crate) fn or_word(&self, i: usize, bits: u64) -> bool {
         let word = &self.words[i];
-        if word.load(Relaxed) & bits == bits {
+        let old = word.load(Relaxed);
+        if old & bits == bits {
             return false;
         }
-        word.fetch_or(bits, Release);
+        word.store(old | bits, Release);
         true
     }
 
-    /// Word `i` of `self` becomes its AND with word `i` of `other`, atomically with respect
-    /// to concurrent puts into `self`: the result is what an indivisible AND at some instant
-    /// during the call would leave, plus possibly bits set in `self` during the call. It never
-    /// clears a bit that `other` has by the time the word is done.
-    ///
-    /// A plain `fetch_and(other.word(i))` is not enough: a key put into `other` and then into
-    /// `self` between the read of `other` and the AND loses its bits in `self` (measured: 29 of
-    /// 10^7 keys), and a put into `self` between the read of `self`'s word and a store of the
-    /// AND is overwritten. So: compare-and-swap against the word as read (a put in between
-    /// makes it retry), then re-read `other` and give back the cleared bits it gained
-    /// meanwhile. Bits that `other` gains after that re-read come with puts into `self` that
-    /// follow the swap in `self`'s order, and set their bits again themselves.
-    pub(crate) fn intersect_word(&self, i: usize, other: &BitArray) {
+    /// Word `i` becomes its AND with word `i` of `other`, which other threads may be writing.
+    /// A key put into `other` and then into this array while this runs is not lost: its put
+    /// here waits for this writer, then sets its bits again.
+    pub(crate) fn and_word(&self, i: usize, other: &BitArray) {
         let word = &self.words[i];
-        let mut current = word.load(Acquire);
-        loop {
-            let theirs = other.words[i].load(Acquire);
-            let kept = current & theirs;
-            if kept == current {
-                return;
-            }
-            // Acquire on success: if a put's OR into this word precedes the swap, its earlier
-            // puts into `other` happen before the re-read below (release sequence of `set`).
-            match word.compare_exchange_weak(current, kept, AcqRel, Acquire) {
-                Ok(_) => {
-                    let regained = current & !theirs & other.words[i].load(Acquire);
-                    if regained != 0 {
-                        word.fetch_or(regained, Release);
-                    }
-                    return;
-                }
-                Err(now) => current = now,
-            }
+        let old = word.load(Relaxed);
+        // Acquire: the puts into `other` whose bits this reads happen before what follows
+        // (`set`'s Release).
+        let kept = old & other.words[i].load(Acquire);
+        if kept != old {
+            word.store(kept, Release);
         }
-    }
-
-    pub(crate) fn count_ones(&self) -> u64 {
-        self.words().map(|w| w.count_ones() as u64).sum()
     }
 
     pub(crate) fn clear(&self) {

@@ -7,7 +7,8 @@
 //! * **No false negatives**: a key that was put is always reported as possibly present.
 //! * **False positives at the configured rate**: `BloomFilter::new(n, p)` sizes the filter as
 //!   Guava's `BloomFilter.create(Funnels.longFunnel(), n, p)` does (same m, same k).
-//! * **Fixed size**, thread-safe puts and queries (atomic word OR), union and intersection.
+//! * **Fixed size**, thread-safe puts and queries (writers take turns, readers never wait),
+//!   union and intersection.
 //!
 //! ```
 //! use sparkbloom::BloomFilter;

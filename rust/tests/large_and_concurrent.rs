@@ -85,7 +85,16 @@ fn concurrent_puts_lose_no_bits() {
                 .map(move |_| splitmix64(&mut state))
                 .collect::<Vec<u64>>()
         };
+        // ORed in again and again by one more thread while the others put.
+        let extra = BloomFilter::with_strategy(n, p, strategy).unwrap();
+        extra.put_all(&keys_of(THREADS));
         std::thread::scope(|scope| {
+            let (filter, extra) = (Arc::clone(&shared), &extra);
+            scope.spawn(move || {
+                for _ in 0..200 {
+                    filter.union(extra).unwrap();
+                }
+            });
             for t in 0..THREADS {
                 let filter = Arc::clone(&shared);
                 let keys = keys_of(t);
@@ -109,16 +118,16 @@ fn concurrent_puts_lose_no_bits() {
                 });
             }
         });
-        // Atomic OR is commutative: the shared filter equals one built on a single thread.
+        // OR is commutative: the shared filter equals one built on a single thread.
         let sequential = BloomFilter::with_strategy(n, p, strategy).unwrap();
-        (0..THREADS).for_each(|t| {
+        (0..=THREADS).for_each(|t| {
             sequential.put_all(&keys_of(t));
         });
         assert_eq!(
             *shared, sequential,
             "n={n} {strategy}: concurrent puts lost bits"
         );
-        assert!((0..THREADS).all(|t| shared.retain_absent(&keys_of(t)).is_empty()));
+        assert!((0..=THREADS).all(|t| shared.retain_absent(&keys_of(t)).is_empty()));
     }
 }
 

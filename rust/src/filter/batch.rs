@@ -5,6 +5,7 @@
 //! filters that a batch fills densely, and the answers written eight at a time.
 
 use super::{BloomFilter, avx512};
+use crate::bit_array::BitWriter;
 use crate::hashing::Hash128;
 pub(crate) use crate::kernels::PREFETCH_MIN_BYTES;
 use crate::kernels::{Put, Query, portable, prefetched, scalar};
@@ -19,8 +20,9 @@ const GROUP: usize = 8;
 /// one `fill` call each.
 const CACHED_GROUP: usize = 16;
 /// Batched updates of a cache-resident filter accumulate privately once they average this
-/// many per word: a locked OR (or a counter word's compare-and-swap) costs several plain
-/// updates, and the private copy is zeroed and scanned whole.
+/// many per word: the private copy is zeroed and scanned whole, which pays where the walks
+/// that update the filter in place cost several plain updates per bit (and a counter word's
+/// compare-and-swap does).
 const ACCUMULATE_MIN_UPDATES_PER_WORD: usize = 2;
 
 /// Whether a batch of `batch_len` keys, `num_hashes` updates each, into a filter of `words`
@@ -58,27 +60,25 @@ pub(super) const ANSWERS_OF_MASK: [[bool; 8]; 256] = {
 impl BloomFilter {
     /// `put_all` through the prefetched vector walk (the plan's [`Put::Walk`]): each group's
     /// words are fetched while the group before sets its bits.
-    pub(super) fn put_all_prefetched(&self, keys: &[u64]) -> bool {
+    pub(super) fn put_all_prefetched(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
         debug_assert_eq!(self.plan.put, Put::Walk);
         // SAFETY: the plan walks only with the AVX-512 lanes (a CPU with AVX-512 F and DQ, a
         // shape in their range) and k ≤ PREFETCHED_MAX_HASHES.
         unsafe {
-            avx512::for_each_index_prefetched(self.vector_target(), keys, |index| {
-                self.bits.set(index)
-            })
+            avx512::for_each_index_prefetched(self.vector_target(), keys, |index| bits.set(index))
         }
     }
 
     /// Whether a batch of `batch_len` keys sets enough bits per word of a cache-resident
-    /// filter that ORing them into a private array first, then each word once atomically,
-    /// beats one locked OR per bit.
+    /// filter that ORing them into a private array first, then each word once into the
+    /// filter, beats setting each bit in place.
     pub(super) fn accumulates(&self, batch_len: usize) -> bool {
         accumulates(self.bits.len_words(), batch_len, self.num_hashes())
     }
 
     /// `put_all` through a private word array, ORed into the filter once per word.
-    pub(super) fn put_all_accumulated(&self, keys: &[u64]) -> bool {
-        let accumulated = self.accumulate_privately(|private| {
+    pub(super) fn put_all_accumulated(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
+        let accumulated = self.accumulate_privately(bits, |private| {
             if let Some(avx2) = self.plan.accumulate_walk {
                 portable::accumulate(avx2, &self.indexer, keys, private);
             } else {
@@ -90,25 +90,24 @@ impl BloomFilter {
             }
         });
         // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
-        accumulated.unwrap_or_else(|| {
-            keys.iter()
-                .fold(false, |changed, &key| self.put(key) | changed)
-        })
+        accumulated.unwrap_or_else(|| self.put_each(bits, keys))
     }
 
     /// Runs `fill` on a zeroed private copy of the filter's words, then ORs each nonzero word
-    /// into the filter (one locked OR per word that gains a bit): whether any bit changed, or
-    /// `None` when there was no memory for the copy (nothing put).
-    pub(super) fn accumulate_privately(&self, fill: impl FnOnce(&mut [u64])) -> Option<bool> {
+    /// into the filter with `bits`: whether any bit changed, or `None` when there was no memory
+    /// for the copy (nothing put).
+    pub(super) fn accumulate_privately(
+        &self,
+        bits: &BitWriter<'_>,
+        fill: impl FnOnce(&mut [u64]),
+    ) -> Option<bool> {
         let mut private = private_words(self.bits.len_words())?;
         fill(&mut private);
         Some(
             private
                 .iter()
                 .enumerate()
-                .fold(false, |changed, (i, &bits)| {
-                    self.bits.or_word(i, bits) | changed
-                }),
+                .fold(false, |changed, (i, &word)| bits.or_word(i, word) | changed),
         )
     }
 

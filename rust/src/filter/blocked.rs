@@ -110,13 +110,13 @@ impl BloomFilter {
 
     /// `put_all` for BLOCKED: each key's k bits gathered into its block's eight words, then
     /// ORed in: into a private copy where the batch fills a cache-resident filter densely (then
-    /// one locked OR per word of the filter that gains a bit), else into the filter, the blocks
-    /// of the keys ahead prefetched, one locked OR per word of the block that gains a bit (not
-    /// one per bit).
+    /// into each word of the filter that gains a bit), else into the filter, the blocks of the
+    /// keys ahead prefetched, one store per word of the block that gains a bit.
     pub(super) fn blocked_put_all(&self, keys: &[u64]) -> bool {
         let k = self.num_hashes();
+        let bits = self.write();
         if self.accumulates(keys.len()) {
-            let accumulated = self.accumulate_privately(|private| {
+            let accumulated = self.accumulate_privately(&bits, |private| {
                 self.for_each_block(keys, |_, base, h2| {
                     let first = (base / 64) as usize;
                     let block = &mut private[first..first + WORDS_PER_BLOCK];
@@ -142,7 +142,7 @@ impl BloomFilter {
             }
             while gaining != 0 {
                 let w = gaining.trailing_zeros() as usize;
-                changed |= self.bits.or_word(first + w, masks[w]);
+                changed |= bits.or_word(first + w, masks[w]);
                 gaining &= gaining - 1;
             }
         });

@@ -8,6 +8,7 @@
 use super::BloomFilter;
 use super::batch::ANSWERS_OF_MASK;
 use super::packed_bytes::{GROUP, GroupHashes, PackedBytes};
+use crate::bit_array::BitWriter;
 use crate::error::{Error, Result};
 use crate::kernels::{Put, Query};
 use crate::sizing;
@@ -73,22 +74,22 @@ impl GroupIndexes<'_> {
 impl BloomFilter {
     /// Adds every key as [`put_bytes`](Self::put_bytes) does; returns whether any bit changed.
     pub fn put_all_bytes(&self, keys: PackedBytes<'_>) -> bool {
+        let bits = self.write();
         if self.accumulates(keys.len())
-            && let Some(changed) = self.put_all_bytes_accumulated(keys)
+            && let Some(changed) = self.put_all_bytes_accumulated(&bits, keys)
         {
             return changed;
         }
         if self.plan.put == Put::Walk {
-            return self.put_all_bytes_prefetched(keys);
+            return self.put_all_bytes_prefetched(&bits, keys);
         }
         let mut changed = false;
         if self.plan.query == Query::Gather {
             // Up to filters L3 holds (as the queries): each group queried in lanes, and only
-            // its absent keys' bits set, one locked OR each.
+            // its absent keys' bits set.
             let k = self.num_hashes() as usize;
             self.for_each_absent_group(keys, |lanes_to_set, indexes| {
-                changed |=
-                    for_each_lane_index(lanes_to_set, indexes, k, |index| self.bits.set(index));
+                changed |= for_each_lane_index(lanes_to_set, indexes, k, |index| bits.set(index));
             });
             return changed;
         }
@@ -97,24 +98,22 @@ impl BloomFilter {
             if index_first {
                 let indexes = self.group_indexes(hashes, count, scratch);
                 for j in 0..count {
-                    // A key whose bits are all set changes nothing: plain loads instead of k
-                    // locked ORs, and a branch that follows the workload (mostly new keys, or
+                    // A key whose bits are all set changes nothing: loads only, no line made
+                    // dirty, and a branch that follows the workload (mostly new keys, or
                     // mostly seen ones) where a per-bit one would be a coin flip.
                     let present = indexes
                         .of(j)
                         .fold(true, |all, index| all & self.bits.get(index));
                     if !present {
-                        indexes
-                            .of(j)
-                            .for_each(|index| changed |= self.bits.set(index));
+                        indexes.of(j).for_each(|index| changed |= bits.set(index));
                     }
                 }
             } else {
-                // As above: a key already present costs its probes and no locked OR.
+                // As above: a key already present costs its probes and no write.
                 for j in 0..count {
                     let hash = hashes.get(j);
                     if !self.contains_hash(hash) {
-                        changed |= self.put_hash(hash);
+                        changed |= self.put_hash(&bits, hash);
                     }
                 }
             }
@@ -128,7 +127,7 @@ impl BloomFilter {
     /// mostly new keys (a filter being built), the rest of the chunk is set without a query
     /// through the prefetched walk, each group's words fetched while the group before sets its
     /// bits. Otherwise (re-puts, duplicates) the chunk is queried group by group.
-    fn put_all_bytes_prefetched(&self, keys: PackedBytes<'_>) -> bool {
+    fn put_all_bytes_prefetched(&self, bits: &BitWriter<'_>, keys: PackedBytes<'_>) -> bool {
         let target = self.vector_target();
         let k = self.num_hashes() as usize;
         let mut hashes = GroupHashes::<QUERY_GROUP> {
@@ -159,9 +158,8 @@ impl BloomFilter {
                     )
                 };
                 if to_set > 0 {
-                    changed |= for_each_lane_index(&lanes_to_set, &scratch, k, |index| {
-                        self.bits.set(index)
-                    });
+                    changed |=
+                        for_each_lane_index(&lanes_to_set, &scratch, k, |index| bits.set(index));
                 }
                 at += group;
                 if 2 * to_set > group {
@@ -175,7 +173,7 @@ impl BloomFilter {
                         target,
                         &h1s[at..],
                         &h2s[at..],
-                        |index| self.bits.set(index),
+                        |index| bits.set(index),
                     )
                 };
             }
@@ -184,13 +182,17 @@ impl BloomFilter {
     }
 
     /// `put_all_bytes` through a private word array ORed into the filter once per word (as the
-    /// `long` batches do on a cache-resident filter that a batch fills densely): no locked OR
-    /// per bit, and none at all for words whose bits are all set already. With vector lanes
+    /// `long` batches do on a cache-resident filter that a batch fills densely): one store per
+    /// word that gains a bit, none for words whose bits are all set already. With vector lanes
     /// each group is queried first and only its absent keys are walked again and accumulated
     /// (`avx512::for_each_index_of_absent`): a batch the filter holds already allocates nothing
     /// and merges nothing. `None` if there is no memory for the private copy (at most
     /// `PREFETCH_MIN_BYTES`): the caller puts bit by bit.
-    fn put_all_bytes_accumulated(&self, keys: PackedBytes<'_>) -> Option<bool> {
+    fn put_all_bytes_accumulated(
+        &self,
+        bits: &BitWriter<'_>,
+        keys: PackedBytes<'_>,
+    ) -> Option<bool> {
         let len_words = self.bits.len_words();
         // Allocated (and zeroed) when the first bit to set turns up.
         let mut private = Private {
@@ -227,9 +229,7 @@ impl BloomFilter {
                 .words
                 .iter()
                 .enumerate()
-                .fold(false, |changed, (i, &bits)| {
-                    self.bits.or_word(i, bits) | changed
-                }),
+                .fold(false, |changed, (i, &word)| bits.or_word(i, word) | changed),
         )
     }
 

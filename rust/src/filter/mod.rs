@@ -4,7 +4,7 @@
 //! kernels of `crate::kernels` as the filter's [`Plan`] says.
 
 use crate::atomic_words::Align;
-use crate::bit_array::BitArray;
+use crate::bit_array::{BitArray, BitWriter, WriterLock};
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
@@ -29,10 +29,13 @@ pub(crate) mod blocked;
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
 /// (`Funnels.stringFunnel(UTF_8)`).
 ///
-/// All operations take `&self`: puts are atomic word ORs, so one filter can be filled and
-/// queried from many threads at once with no lost bits and no false negatives.
+/// All operations take `&self`: writers take turns on a one-byte lock while readers never
+/// wait, so one filter can be filled and queried from many threads at once with no lost bits
+/// and no false negatives.
 pub struct BloomFilter {
     bits: BitArray,
+    /// Taken by every change of `bits` ([`write`](Self::write)).
+    writer: WriterLock,
     strategy: Strategy,
     /// m and k, with the constants that turn a hash into indexes.
     indexer: Indexer,
@@ -44,6 +47,13 @@ pub struct BloomFilter {
 // plan's few bytes: 48 bytes, so that a Python filter object (a 16-byte header and this)
 // takes 64, as small as rbloom's.
 const _: () = assert!(std::mem::size_of::<BloomFilter>() <= 48);
+
+/// The most keys a batch puts with one writer: a few milliseconds at most, so a writer waiting
+/// behind a long batch (say a Python thread that holds the interpreter's lock meanwhile) waits
+/// no longer than Python's own thread switch interval (5 ms); and enough for a cache-resident
+/// filter's batch to accumulate privately ([`accumulates`](batch::accumulates): k · 2^16 ≥ 2 ·
+/// 2^15 words for every k).
+pub(crate) const WRITE_PIECE_KEYS: usize = 1 << 16;
 
 /// Where a new array of `strategy` starts: a BLOCKED filter's on a cache line, so that each
 /// 512-bit block is one line; a classic filter's probes touch single words, so its array takes
@@ -174,6 +184,7 @@ impl BloomFilter {
         );
         Ok(BloomFilter {
             bits,
+            writer: WriterLock::default(),
             strategy,
             indexer: Indexer::new(num_bits, shape.num_hashes, strategy),
             plan,
@@ -225,17 +236,17 @@ impl BloomFilter {
         self.strategy
     }
 
-    /// Adds a 64-bit key; returns whether any bit changed (Guava's `put`). Under concurrent
-    /// puts of the same key both may return `true`, as in Guava.
+    /// Adds a 64-bit key; returns whether any bit changed (Guava's `put`). Concurrent puts
+    /// take turns (one writer at a time: a lock per call, no locked instruction per bit).
     #[inline]
     pub fn put(&self, key: u64) -> bool {
-        self.put_hash(self.hash_key(key))
+        self.put_hash(&self.write(), self.hash_key(key))
     }
 
     /// Adds a byte-string key, hashed as Guava's `Funnels.byteArrayFunnel()` hashes it;
     /// returns whether any bit changed.
     pub fn put_bytes(&self, key: &[u8]) -> bool {
-        self.put_hash(self.hash_key_bytes(key))
+        self.put_hash(&self.write(), self.hash_key_bytes(key))
     }
 
     /// Adds a string key by its UTF-8 bytes (Guava's `Funnels.stringFunnel(UTF_8)`): the same
@@ -261,27 +272,31 @@ impl BloomFilter {
         self.might_contain_bytes(key.as_bytes())
     }
 
-    /// Adds every key; returns whether any bit changed.
+    /// Adds every key; returns whether any bit changed. Other writers get their turn between
+    /// pieces of 2^16 keys.
     pub fn put_all(&self, keys: &[u64]) -> bool {
+        keys.chunks(WRITE_PIECE_KEYS)
+            .fold(false, |changed, piece| self.put_piece(piece) | changed)
+    }
+
+    /// [`put_all`](Self::put_all) of up to [`WRITE_PIECE_KEYS`] keys, with one writer.
+    fn put_piece(&self, keys: &[u64]) -> bool {
         if self.indexer.layout().is_blocked() {
             return self.blocked_put_all(keys);
         }
-        let one_by_one = || {
-            keys.iter()
-                .fold(false, |changed, &key| self.put(key) | changed)
-        };
+        let bits = self.write();
         match self.plan.put {
-            Put::Reference => one_by_one(),
-            _ if self.accumulates(keys.len()) => self.put_all_accumulated(keys),
-            Put::Walk => self.put_all_prefetched(keys),
+            Put::Reference => self.put_each(&bits, keys),
+            _ if self.accumulates(keys.len()) => self.put_all_accumulated(&bits, keys),
+            Put::Walk => self.put_all_prefetched(&bits, keys),
             Put::Indexed => {
                 let mut changed = false;
                 self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
-                    changed |= self.set_clear_bits(indexes);
+                    changed |= self.set_clear_bits(&bits, indexes);
                 });
                 changed
             }
-            Put::EachKey => one_by_one(),
+            Put::EachKey => self.put_each(&bits, keys),
         }
     }
 
@@ -327,24 +342,26 @@ impl BloomFilter {
     /// beside concurrent puts into either filter: bits are only ever added.
     pub fn union(&self, other: &BloomFilter) -> Result<()> {
         self.check_compatible(other)?;
+        let bits = self.write();
         (0..self.bits.len_words()).for_each(|i| {
-            self.bits.or_word(i, other.bits.word(i));
+            bits.or_word(i, other.bits.word(i));
         });
         Ok(())
     }
 
     /// ANDs `other` into `self`: answers "probably in both". Same requirements as [`union`](Self::union).
     ///
-    /// Safe beside concurrent puts into either filter, with no false negatives: each word is
-    /// ANDed as if in one indivisible step at some instant during the call (bits put into
-    /// `self` during the call may survive it), so a key that is in both filters when
-    /// `intersect` returns is reported present. `f.intersect(&f)` changes nothing.
+    /// Safe beside concurrent puts into either filter, with no false negatives: puts into
+    /// `self` wait until it is done, and each word is ANDed with `other`'s as it is at one
+    /// instant during the call, so a key put into `other` and then into `self` is reported
+    /// present. `f.intersect(&f)` changes nothing.
     pub fn intersect(&self, other: &BloomFilter) -> Result<()> {
         self.check_compatible(other)?;
         if std::ptr::eq(self, other) {
             return Ok(());
         }
-        (0..self.bits.len_words()).for_each(|i| self.bits.intersect_word(i, &other.bits));
+        let bits = self.write();
+        (0..self.bits.len_words()).for_each(|i| bits.and_word(i, &other.bits));
         Ok(())
     }
 
@@ -396,13 +413,20 @@ impl BloomFilter {
 
     /// Clears every bit.
     pub fn clear(&self) {
-        self.bits.clear()
+        self.write().clear()
     }
 
-    /// ORs `bits` into word `i` (a converter filling a filter word by word: the JNI bridge's).
+    /// ORs `words` into the filter's words from word `first` on (a converter filling a filter
+    /// word by word: the JNI bridge's).
+    ///
+    /// # Panics
+    /// If the words run past the filter's.
     #[cfg(feature = "jni")]
-    pub(crate) fn or_word(&self, i: usize, bits: u64) {
-        self.bits.or_word(i, bits);
+    pub(crate) fn or_words(&self, first: usize, words: &[u64]) {
+        let bits = self.write();
+        for (i, &word) in words.iter().enumerate() {
+            bits.or_word(first + i, word);
+        }
     }
 
     /// The address of the first word of the bit array (bit b in word b >> 6, little-endian on
@@ -445,10 +469,11 @@ impl BloomFilter {
     }
 
     /// Sets the bits at `indexes` (their words cached or on their way): the clear ones found
-    /// first without a branch, then one locked OR each, so a bit already set costs no lock and
-    /// the only branch to predict is each round's loop exit. Whether any was clear.
+    /// first without a branch, then one store each, so a bit already set costs no write (its
+    /// line stays clean) and the only branch to predict is each round's loop exit. Whether any
+    /// was clear.
     #[inline(always)]
-    fn set_clear_bits(&self, indexes: &[u64]) -> bool {
+    fn set_clear_bits(&self, bits: &BitWriter<'_>, indexes: &[u64]) -> bool {
         let mut changed = false;
         for round in indexes.chunks(64) {
             let mut clear = 0u64;
@@ -457,7 +482,7 @@ impl BloomFilter {
             }
             changed |= clear != 0;
             while clear != 0 {
-                self.bits.set(round[clear.trailing_zeros() as usize]);
+                bits.set(round[clear.trailing_zeros() as usize]);
                 clear &= clear - 1;
             }
         }
@@ -465,8 +490,21 @@ impl BloomFilter {
     }
 
     #[inline(always)]
-    fn put_hash(&self, hash: Hash128) -> bool {
-        scalar::put(&self.indexer, hash, |index| self.bits.set(index))
+    fn put_hash(&self, bits: &BitWriter<'_>, hash: Hash128) -> bool {
+        scalar::put(&self.indexer, hash, |index| bits.set(index))
+    }
+
+    /// The right to change the bits, until dropped: one writer at a time.
+    #[inline(always)]
+    fn write(&self) -> BitWriter<'_> {
+        self.writer.write(&self.bits)
+    }
+
+    /// Puts `keys` one by one, with the writer the caller holds.
+    fn put_each(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
+        keys.iter().fold(false, |changed, &key| {
+            self.put_hash(bits, self.hash_key(key)) | changed
+        })
     }
 
     #[inline(always)]

@@ -236,3 +236,24 @@ fn spark_strategies_batches_equal_single_key_calls() {
         );
     }
 }
+
+#[test]
+fn a_batch_of_several_write_pieces_puts_every_key() {
+    // Three pieces and a part, on a cache-resident filter (180 KB: accumulated) and a larger one.
+    let keys: Vec<u64> = (0..3 * WRITE_PIECE_KEYS as u64 + 77)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    for (n, p) in [(100_000, 0.001), (1_000_000, 0.01)] {
+        let batched = BloomFilter::new(n, p).unwrap();
+        let one_by_one = BloomFilter::new(n, p).unwrap();
+        assert!(batched.put_all(&keys));
+        keys.iter().for_each(|&key| {
+            one_by_one.put(key);
+        });
+        assert!(
+            batched == one_by_one,
+            "n={n}: the pieces set the bits put does"
+        );
+        assert!(!batched.put_all(&keys), "keys put again change nothing");
+    }
+}

@@ -144,9 +144,7 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nOrWords<'l>(
             .into());
         }
         let words = read_all(env, &words, "words")?;
-        for (i, &word) in as_u64(&words.as_slice()[..count]).iter().enumerate() {
-            f.or_word(offset + i, word);
-        }
+        f.or_words(offset, as_u64(&words.as_slice()[..count]));
         Ok(())
     })
 }
@@ -195,8 +193,8 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContain<'l>(
 ///
 /// The buffer owns nothing. It stays valid because the words never move while the filter
 /// lives ([`BloomFilter::words_ptr`]) and Java reads it only while the handle is open and its
-/// owner reachable (`NativeHandle`); Java only reads, so Rust's atomic ORs remain the only
-/// writers.
+/// owner reachable (`NativeHandle`); Java only reads, so Rust's writers (one at a time, each
+/// store a whole word) remain the only ones.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nWordsView<'l>(
     env: EnvUnowned<'l>,

@@ -403,7 +403,7 @@ fn prefetched_walks_agree_with_single_keys() {
             f == one_by_one,
             "put_all sets the bits put does, k={num_hashes}"
         );
-        // Every bit of these reads set: the walk skips each one's locked OR.
+        // Every bit of these reads set: the walk skips each one's store.
         assert!(!f.put_all(&put[..5003]), "keys put again change nothing");
         assert!(f == one_by_one);
         for len in (0..=50).chain([4096, 5003]) {

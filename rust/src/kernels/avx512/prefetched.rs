@@ -27,9 +27,9 @@ const SCREEN_DISTANCE: usize = 2;
 const FINISH_DISTANCE: usize = 2;
 /// Groups in flight in a query: walked, screened and finished ones.
 const QUERY_RING: usize = SCREEN_DISTANCE + FINISH_DISTANCE + 1;
-/// Groups walked ahead of the one whose bits are set: the locked ORs set the pace, so one
-/// group ahead suffices. Every bit is ORed, set or not: gathering the words first to skip the
-/// bits already set would make the walk wait on each gather's lines.
+/// Groups walked ahead of the one whose bits are set: the stores set the pace, so one group
+/// ahead suffices. Every bit is ORed, set or not: gathering the words first to skip the bits
+/// already set would make the walk wait on each gather's lines.
 const PUT_DISTANCE: usize = 1;
 const PUT_RING: usize = PUT_DISTANCE + 1;
 

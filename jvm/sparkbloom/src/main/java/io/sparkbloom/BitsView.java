@@ -25,8 +25,8 @@ import java.nio.ByteOrder;
  *       alone ever used the filter, and that thread cannot be inside a read while it closes;
  *       any other thread's {@code handle()} marks the filter shared first, after which only the
  *       Cleaner frees, and the fence keeps the Cleaner away until the read is over.
- *   <li><b>No false negatives beside concurrent puts.</b> Java only reads; Rust writes with
- *       atomic ORs (and intersect with compare-and-swap), never a plain store of a stale word.
+ *   <li><b>No false negatives beside concurrent puts.</b> Java only reads; Rust's writers take
+ *       turns (a lock per call) and store whole words, never a stale one.
  *       Each query first reads the volatile handle, an acquire, so its word reads are neither
  *       hoisted above it nor served from an earlier call; a put that happens-before the query
  *       (any Java synchronization between the two threads) is therefore seen. Each word is one

@@ -24,8 +24,8 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>Puts, queries, {@code merge} and {@code intersect} may run from many threads at once (every
- * bit is set with an atomic OR, so no put is lost). The bits ({@link
+ * <p>Puts, queries, {@code merge} and {@code intersect} may run from many threads at once (the
+ * calls that change the bits take turns, so no put is lost; queries never wait). The bits ({@link
  * #bitSize()} / 8 bytes) live outside the heap until {@link #close()} or collection; drop shared
  * filters rather than close them (the package doc has the exact rules). {@link #toByteArray()}
  * writes {@code FORMAT.md}'s checksummed layout, which Java serialization ({@link Ser}) and Kryo

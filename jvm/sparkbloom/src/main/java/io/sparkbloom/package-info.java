@@ -71,12 +71,12 @@
  * <h2>Threads and memory</h2>
  *
  * {@code put}, {@code putAll}, {@code mightContain*}, {@code retainAbsent}, {@code merge} and
- * {@code intersect} may be called from many threads at once: bits are set with atomic ORs, so
- * no put is lost and there are no false negatives. {@code merge} only adds bits. {@code
- * intersect} acts on each 64-bit word as one indivisible AND at some instant during the call
- * (bits put into this filter during the call may survive it): a put that returned before
- * intersect reached its words is intersected like any other key, and a key that is in both
- * filters when {@code intersect} returns is reported present.
+ * {@code intersect} may be called from many threads at once: the calls that change a filter
+ * take turns on a lock inside it while queries never wait, so no put is lost and there are no
+ * false negatives. {@code merge} only adds bits. {@code intersect} ANDs each 64-bit word with
+ * the other filter's word as it is at one instant during the call, while puts into this filter
+ * wait: a put that returned before intersect began is intersected like any other key, and a
+ * key put into the other filter and then into this one is reported present.
  *
  * <p>The bit array ({@code bitSize() / 8} bytes) lives outside the Java heap. {@code close()}
  * frees it at once when only the creating thread ever used the filter; a filter that is never
