@@ -54,7 +54,7 @@ class BloomFilter:
     ``MURMUR128_MITZ_32``) or Spark's ``BloomFilter`` (``SPARK_SKETCH_V1``/``V2``) puts them, or
     ``BLOCKED`` (one 512-bit block per key; ours only). No false negatives; false positives at
     about ``fpp`` when filled with ``expected_insertions`` keys. Thread-safe: one filter can be
-    filled and queried from several threads at once.
+    filled and queried from several threads at once (writers take turns, readers never wait).
     """
 
     def __init__(self, expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> None:

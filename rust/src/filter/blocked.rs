@@ -5,6 +5,7 @@
 //! blocks, prefetch one line per key, then read or set each key's k bits in its cached line.
 
 use super::{BloomFilter, avx512};
+use crate::bit_array::BitWriter;
 use crate::blocked_layout::{block_of, for_each_position};
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
@@ -112,11 +113,10 @@ impl BloomFilter {
     /// ORed in: into a private copy where the batch fills a cache-resident filter densely (then
     /// into each word of the filter that gains a bit), else into the filter, the blocks of the
     /// keys ahead prefetched, one store per word of the block that gains a bit.
-    pub(super) fn blocked_put_all(&self, keys: &[u64]) -> bool {
+    pub(super) fn blocked_put_all(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
         let k = self.num_hashes();
-        let bits = self.write();
         if self.accumulates(keys.len()) {
-            let accumulated = self.accumulate_privately(&bits, |private| {
+            let accumulated = self.accumulate_privately(bits, |private| {
                 self.for_each_block(keys, |_, base, h2| {
                     let first = (base / 64) as usize;
                     let block = &mut private[first..first + WORDS_PER_BLOCK];

@@ -48,11 +48,12 @@ pub struct BloomFilter {
 // takes 64, as small as rbloom's.
 const _: () = assert!(std::mem::size_of::<BloomFilter>() <= 48);
 
-/// The most keys a batch puts with one writer: a few milliseconds at most, so a writer waiting
-/// behind a long batch (say a Python thread that holds the interpreter's lock meanwhile) waits
-/// no longer than Python's own thread switch interval (5 ms); and enough for a cache-resident
-/// filter's batch to accumulate privately ([`accumulates`](batch::accumulates): k · 2^16 ≥ 2 ·
-/// 2^15 words for every k).
+/// The most keys a batch puts before it hands the lock over to a waiting writer
+/// (`BitWriter::hand_over`): a few milliseconds at most, so a writer waiting behind a long
+/// batch (say a Python thread that holds the interpreter's lock meanwhile) waits about as long
+/// as Python's own thread switch interval (5 ms); and enough for a cache-resident filter's
+/// batch to accumulate privately ([`accumulates`](batch::accumulates): k · 2^16 ≥ 2 · 2^15
+/// words for every k).
 pub(crate) const WRITE_PIECE_KEYS: usize = 1 << 16;
 
 /// Where a new array of `strategy` starts: a BLOCKED filter's on a cache line, so that each
@@ -275,28 +276,32 @@ impl BloomFilter {
     /// Adds every key; returns whether any bit changed. Other writers get their turn between
     /// pieces of 2^16 keys.
     pub fn put_all(&self, keys: &[u64]) -> bool {
-        keys.chunks(WRITE_PIECE_KEYS)
-            .fold(false, |changed, piece| self.put_piece(piece) | changed)
+        let mut changed = false;
+        for piece in keys.chunks(WRITE_PIECE_KEYS) {
+            let bits = self.write();
+            changed |= self.put_piece(&bits, piece);
+            bits.hand_over();
+        }
+        changed
     }
 
-    /// [`put_all`](Self::put_all) of up to [`WRITE_PIECE_KEYS`] keys, with one writer.
-    fn put_piece(&self, keys: &[u64]) -> bool {
+    /// [`put_all`](Self::put_all) of up to [`WRITE_PIECE_KEYS`] keys, with the writer held.
+    fn put_piece(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
         if self.indexer.layout().is_blocked() {
-            return self.blocked_put_all(keys);
+            return self.blocked_put_all(bits, keys);
         }
-        let bits = self.write();
         match self.plan.put {
-            Put::Reference => self.put_each(&bits, keys),
-            _ if self.accumulates(keys.len()) => self.put_all_accumulated(&bits, keys),
-            Put::Walk => self.put_all_prefetched(&bits, keys),
+            Put::Reference => self.put_each(bits, keys),
+            _ if self.accumulates(keys.len()) => self.put_all_accumulated(bits, keys),
+            Put::Walk => self.put_all_prefetched(bits, keys),
             Put::Indexed => {
                 let mut changed = false;
                 self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
-                    changed |= self.set_clear_bits(&bits, indexes);
+                    changed |= self.set_clear_bits(bits, indexes);
                 });
                 changed
             }
-            Put::EachKey => self.put_each(&bits, keys),
+            Put::EachKey => self.put_each(bits, keys),
         }
     }
 
