@@ -131,9 +131,9 @@ class Tables:
                  ("hash", "Murmur3 x64_128 of the 8-byte key"),
                  ("hash_2div", "+ the two 64-bit remainders that start Guava's index walk"),
                  ("hash_fastmod", "+ the same remainders by multiply-only fastmod"),
-                 ("put_check_then_fetch_or", "put model: load, `fetch_or` only if clear (the core's `BitArray::set`)"),
+                 ("put_check_then_fetch_or", "put model: load, `fetch_or` only if clear"),
                  ("put_fetch_or", "put model: always `fetch_or` (fastbloom's atomic filter)"),
-                 ("put_plain_or", "put model: branchless load, OR, store (not thread-safe)")]
+                 ("put_plain_or", "put model: branchless load, OR, store (the core's, under its writer lock)")]
         lines = ["| step | " + " | ".join(s for s, _ in SHAPES) + " |", "|---|---|---|"]
         found = False
         for name, label in names:

@@ -11,8 +11,8 @@ a numpy int64 array, the default layout and ``strategy="BLOCKED"`` (one cache li
 more bits for the same p); rbloom: ``update`` over a list, and the faster of an ``in`` loop and
 ``map(__contains__)``, it has no batch query; both also over lists of ``str`` ids, the same
 objects each run and new ones (rbloom hashes with Python's hash, cached in a str); pybloom-live and the bitarray filter: one key per
-call). The median of ``--repeats`` runs (the pure-Python filters, one run over ``--slow-keys``
-keys: their cost per key does not depend on n). Then sparkbloom's speedup over each, and the
+call). The median of ``--repeats`` runs, puts of at least 10^6 keys in all (the pure-Python
+filters, one run over ``--slow-keys`` keys: their cost per key does not depend on n). Then sparkbloom's speedup over each, and the
 memory per filter: the bit array each allocates, and the resident memory measured per filter
 (many small filters, one large). The CPU and the load average are printed before and after:
 compare only runs under the same load. ``--smoke`` runs tiny sizes once (checks the script runs;
@@ -128,21 +128,24 @@ def case(n, p, args, others):
     rng.shuffle(queries)
     key_list, query_list = keys.tolist(), queries.tolist()
     slow = min(args.slow_keys, n, args.queries)
+    # A put of n keys into a new filter is one call: at n = 10^4 a tenth of a millisecond, so
+    # it is timed over enough runs (10^6 keys in all) for its median to hold still.
+    put_repeats = max(args.repeats, 10**6 // n)
     rows = {}  # name -> (put ns/key, query ns/key, bits)
 
     filled = sparkbloom.BloomFilter(n, p)
     filled.put_all(keys)
-    put = median_ns(lambda f: f.put_all(keys), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
+    put = median_ns(lambda f: f.put_all(keys), put_repeats, lambda: sparkbloom.BloomFilter(n, p))
     query = median_ns(lambda _: filled.might_contain_all(queries), args.repeats)
     rows["sparkbloom (numpy int64)"] = (put / n, query / len(queries), filled.bit_size)
     blocked = sparkbloom.BloomFilter(n, p, strategy="BLOCKED")
     blocked.put_all(keys)
-    put = median_ns(lambda f: f.put_all(keys), args.repeats,
+    put = median_ns(lambda f: f.put_all(keys), put_repeats,
                     lambda: sparkbloom.BloomFilter(n, p, strategy="BLOCKED"))
     query = median_ns(lambda _: blocked.might_contain_all(queries), args.repeats)
     rows["sparkbloom BLOCKED (numpy)"] = (put / n, query / len(queries), blocked.bit_size)
     del blocked
-    put = median_ns(lambda f: f.put_all(key_list), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
+    put = median_ns(lambda f: f.put_all(key_list), put_repeats, lambda: sparkbloom.BloomFilter(n, p))
     query = median_ns(lambda _: filled.might_contain_all(query_list), args.repeats)
     rows["sparkbloom (list of int)"] = (put / n, query / len(queries), filled.bit_size)
     query = median_ns(lambda _: [k in filled for k in query_list], args.repeats)
@@ -150,12 +153,12 @@ def case(n, p, args, others):
     # string ids (hashed as UTF-8, one packed batch), at most 10^6 of them: str objects are large
     strings = [f"item-{k}" for k in key_list[:1_000_000]]
     string_queries = [f"item-{k}" for k in query_list[:1_000_000]]
-    put = median_ns(lambda f: f.put_all(strings), args.repeats, lambda: sparkbloom.BloomFilter(n, p))
+    put = median_ns(lambda f: f.put_all(strings), put_repeats, lambda: sparkbloom.BloomFilter(n, p))
     query = median_ns(lambda _: filled.might_contain_all(string_queries), args.repeats)
     rows["sparkbloom (list of str)"] = (put / len(strings), query / len(string_queries), filled.bit_size)
     # the same ids as new str objects each run, as a service parses them from each request:
     # rbloom's hash is Python's, which a str caches, so the first rows favour it
-    put = median_ns(lambda s: s[0].put_all(s[1]), args.repeats,
+    put = median_ns(lambda s: s[0].put_all(s[1]), put_repeats,
                     lambda: (sparkbloom.BloomFilter(n, p), fresh(strings)))
     query = median_ns(filled.might_contain_all, args.repeats, lambda: fresh(string_queries))
     rows["sparkbloom (new str)"] = (put / len(strings), query / len(string_queries), filled.bit_size)
@@ -169,14 +172,14 @@ def case(n, p, args, others):
         else:
             f = new(n, p)
             put_keys(f, key_list)
-            put = median_ns(lambda g: put_keys(g, key_list), args.repeats, lambda: new(n, p)) / n
+            put = median_ns(lambda g: put_keys(g, key_list), put_repeats, lambda: new(n, p)) / n
             query = median_ns(lambda _: query_keys(f, query_list), args.repeats) / len(queries)
         rows[name] = (put, query, bits(f))
         if name == "rbloom":  # its str keys (hashed by Python's hash of the str)
-            put = median_ns(lambda g: g.update(strings), args.repeats, lambda: new(n, p)) / len(strings)
+            put = median_ns(lambda g: g.update(strings), put_repeats, lambda: new(n, p)) / len(strings)
             query = median_ns(lambda _: [k in f for k in string_queries], args.repeats) / len(string_queries)
             rows["rbloom (str)"] = (put, query, bits(f))
-            put = median_ns(lambda s: s[0].update(s[1]), args.repeats,
+            put = median_ns(lambda s: s[0].update(s[1]), put_repeats,
                             lambda: (new(n, p), fresh(strings))) / len(strings)
             query = median_ns(lambda keys: [k in f for k in keys], args.repeats,
                               lambda: fresh(string_queries)) / len(string_queries)

@@ -104,10 +104,10 @@ pub fn bench(c: &mut Criterion, fx: &Fixture) {
             fastmod(h.h1 & LOW_63, magic, m) ^ fastmod(h.h2 & LOW_63, magic, m)
         })
     });
-    // How a bit is set: the core's way (load, and `fetch_or` only if the bit is clear: a
-    // branch that mispredicts about half the time once the filter is half full); always
-    // `fetch_or` (fastbloom's AtomicBloomFilter); branchless plain load | mask, store
-    // (fastbloom's BloomFilter; not safe for concurrent puts).
+    // How a bit is set: load, and `fetch_or` only if the bit is clear (a branch that
+    // mispredicts about half the time once the filter is half full); always `fetch_or`
+    // (fastbloom's AtomicBloomFilter); branchless plain load | mask, store (fastbloom's
+    // BloomFilter, and the core's under its writer lock; alone, not safe for concurrent puts).
     #[derive(Clone, Copy)]
     enum SetBit {
         CheckFirst,

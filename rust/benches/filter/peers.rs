@@ -104,7 +104,7 @@ impl Filter for Fast {
 }
 
 /// fastbloom's thread-safe variant (atomic `fetch_or`), the like-for-like peer of our puts,
-/// which are atomic too: measured for puts only.
+/// which are thread-safe too (by the filter's writer lock): measured for puts only.
 pub struct FastAtomic(pub fastbloom::AtomicBloomFilter);
 
 impl FastAtomic {

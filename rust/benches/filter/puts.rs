@@ -6,7 +6,7 @@
 //!   as in a real dedup job.
 //! * `put_all`: batches of 1, 16, 256, 4096 keys taken in turn from the pool. fastbloom has no
 //!   batch API: it is a plain loop, on its plain filter and on its atomic one (`fastbloom_atomic`,
-//!   whose puts are atomic ORs as ours are).
+//!   thread-safe as ours is).
 
 use crate::fixture::{BATCHES, Fixture, next_batch};
 use crate::peers::{FastAtomic, Filter};
