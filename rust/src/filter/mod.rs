@@ -4,7 +4,7 @@
 //! kernels of `crate::kernels` as the filter's [`Plan`] says.
 
 use crate::atomic_words::Align;
-use crate::bit_array::{BitArray, BitWriter, WriterLock};
+use crate::bit_array::{BitArray, WriterLock};
 use crate::error::{Error, Result};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
@@ -12,7 +12,7 @@ use crate::spark_hashing;
 use crate::strategy::{Indexer, Strategy};
 
 pub(crate) use crate::kernels::avx512;
-use crate::kernels::{self, Plan, Put, scalar};
+use crate::kernels::{self, Plan, scalar};
 pub(crate) mod batch;
 // Batches of byte-string keys.
 mod byte_batch;
@@ -21,7 +21,10 @@ pub(crate) use checks::first_bit_at_or_above;
 use checks::{check_shape, check_words_fit};
 mod packed_bytes;
 mod std_impls;
+// How the bits change: the writer, the put paths.
+mod writes;
 pub use packed_bytes::PackedBytes;
+use writes::WRITE_PIECE_KEYS;
 // The BLOCKED layout's checks and batch paths.
 pub(crate) mod blocked;
 
@@ -47,14 +50,6 @@ pub struct BloomFilter {
 // plan's few bytes: 48 bytes, so that a Python filter object (a 16-byte header and this)
 // takes 64, as small as rbloom's.
 const _: () = assert!(std::mem::size_of::<BloomFilter>() <= 48);
-
-/// The most keys a batch puts before it hands the lock over to a waiting writer
-/// (`BitWriter::hand_over`): a few milliseconds at most, so a writer waiting behind a long
-/// batch (say a Python thread that holds the interpreter's lock meanwhile) waits about as long
-/// as Python's own thread switch interval (5 ms); and enough for a cache-resident filter's
-/// batch to accumulate privately ([`accumulates`](batch::accumulates): k · 2^16 ≥ 2 · 2^15
-/// words for every k).
-pub(crate) const WRITE_PIECE_KEYS: usize = 1 << 16;
 
 /// Where a new array of `strategy` starts: a BLOCKED filter's on a cache line, so that each
 /// 512-bit block is one line; a classic filter's probes touch single words, so its array takes
@@ -285,26 +280,6 @@ impl BloomFilter {
         changed
     }
 
-    /// [`put_all`](Self::put_all) of up to [`WRITE_PIECE_KEYS`] keys, with the writer held.
-    fn put_piece(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
-        if self.indexer.layout().is_blocked() {
-            return self.blocked_put_all(bits, keys);
-        }
-        match self.plan.put {
-            Put::Reference => self.put_each(bits, keys),
-            _ if self.accumulates(keys.len()) => self.put_all_accumulated(bits, keys),
-            Put::Walk => self.put_all_prefetched(bits, keys),
-            Put::Indexed => {
-                let mut changed = false;
-                self.for_each_indexed(keys, self.plan.prefetch, |_, indexes| {
-                    changed |= self.set_clear_bits(bits, indexes);
-                });
-                changed
-            }
-            Put::EachKey => self.put_each(bits, keys),
-        }
-    }
-
     /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
     pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
         if out.len() != keys.len() {
@@ -471,45 +446,6 @@ impl BloomFilter {
         } else {
             hash_bytes(key)
         }
-    }
-
-    /// Sets the bits at `indexes` (their words cached or on their way): the clear ones found
-    /// first without a branch, then one store each, so a bit already set costs no write (its
-    /// line stays clean) and the only branch to predict is each round's loop exit. Whether any
-    /// was clear.
-    #[inline(always)]
-    fn set_clear_bits(&self, bits: &BitWriter<'_>, indexes: &[u64]) -> bool {
-        let mut changed = false;
-        for round in indexes.chunks(64) {
-            let mut clear = 0u64;
-            for (j, &index) in round.iter().enumerate() {
-                clear |= u64::from(!self.bits.get(index)) << j;
-            }
-            changed |= clear != 0;
-            while clear != 0 {
-                bits.set(round[clear.trailing_zeros() as usize]);
-                clear &= clear - 1;
-            }
-        }
-        changed
-    }
-
-    #[inline(always)]
-    fn put_hash(&self, bits: &BitWriter<'_>, hash: Hash128) -> bool {
-        scalar::put(&self.indexer, hash, |index| bits.set(index))
-    }
-
-    /// The right to change the bits, until dropped: one writer at a time.
-    #[inline(always)]
-    fn write(&self) -> BitWriter<'_> {
-        self.writer.write(&self.bits)
-    }
-
-    /// Puts `keys` one by one, with the writer the caller holds.
-    fn put_each(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
-        keys.iter().fold(false, |changed, &key| {
-            self.put_hash(bits, self.hash_key(key)) | changed
-        })
     }
 
     #[inline(always)]
