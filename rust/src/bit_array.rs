@@ -122,30 +122,24 @@ impl BitArray {
     /// An all-zero array of `num_words` words starting as `align` says; allocation failure,
     /// or an array beyond the process's memory limit, is an error ([`atomic_words::zeroed`]).
     pub(crate) fn zeroed(num_words: usize, align: Align) -> Result<BitArray> {
-        Ok(BitArray::of(atomic_words::zeroed(
-            num_words,
-            align,
-            "the bit array",
-        )?))
+        Ok(BitArray {
+            words: atomic_words::zeroed(num_words, align, "the bit array")?,
+        })
     }
 
     /// A copy of the words (each read once, so a snapshot per word if other threads write),
     /// starting as `align` says; allocation failure is an error.
     pub(crate) fn try_clone(&self, align: Align) -> Result<BitArray> {
-        Ok(BitArray::of(atomic_words::try_clone(
-            &self.words,
-            align,
-            "the bit array",
-        )?))
+        Ok(BitArray {
+            words: atomic_words::try_clone(&self.words, align, "the bit array")?,
+        })
     }
 
     /// Takes ownership of `words` without copying.
     pub(crate) fn from_words(words: Vec<u64>) -> BitArray {
-        BitArray::of(atomic_words::from_vec(words))
-    }
-
-    fn of(words: atomic_words::Words) -> BitArray {
-        BitArray { words }
+        BitArray {
+            words: atomic_words::from_vec(words),
+        }
     }
 
     /// The first word, for vector loads (`batch_avx512`). Each lane of a gather is an aligned
