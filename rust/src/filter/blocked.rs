@@ -11,6 +11,8 @@ use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
 
 use crate::kernels::Kernel;
+#[cfg(target_arch = "x86_64")]
+use crate::kernels::avx2::blocked as avx2;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
@@ -64,7 +66,7 @@ impl BloomFilter {
         // Words adopted from a caller's `Vec` need not start on a cache line (new BLOCKED filters'
         // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
         let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
-        let vector = self.plan.kernel == Kernel::Avx512;
+        let kernel = self.plan.kernel;
         // Hashes the keys of chunk `c` into `slots`, prefetching their blocks (and the keys
         // KEY_CHUNKS_AHEAD chunks on) beyond cache.
         let locate = |c: usize, slots: &mut [(u64, u64)]| {
@@ -74,13 +76,17 @@ impl BloomFilter {
             let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
             let chunk = &chunk[..chunk.len().min(CHUNK)];
             let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);
-            if vector {
+            match kernel {
                 // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ; ≤ 8 keys.
-                unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) };
-            } else {
-                for (j, &key) in chunk.iter().enumerate() {
-                    let hash = self.hash_key(key);
-                    (h1s[j], h2s[j]) = (hash.h1, hash.h2);
+                Kernel::Avx512 => unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) },
+                // SAFETY: the plan runs the AVX2 kernel only where the CPU has AVX2; ≤ 8 keys.
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2 => unsafe { avx2::hash_up_to_8(chunk, &mut h1s, &mut h2s) },
+                _ => {
+                    for (j, &key) in chunk.iter().enumerate() {
+                        let hash = self.hash_key(key);
+                        (h1s[j], h2s[j]) = (hash.h1, hash.h2);
+                    }
                 }
             }
             for j in 0..chunk.len() {
@@ -156,9 +162,13 @@ impl BloomFilter {
     /// forwarding.)
     pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let k = self.num_hashes();
-        if self.plan.kernel == Kernel::Avx512 {
+        #[cfg(target_arch = "x86_64")]
+        match self.plan.kernel {
             // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ.
-            return unsafe { self.blocked_query_each_avx512(keys, k, emit) };
+            Kernel::Avx512 => return unsafe { self.blocked_query_each_avx512(keys, k, emit) },
+            // SAFETY: the plan runs the AVX2 kernel only where the CPU has AVX2.
+            Kernel::Avx2 => return unsafe { self.blocked_query_each_avx2(keys, k, emit) },
+            Kernel::Scalar | Kernel::Portable => {}
         }
         self.for_each_block(keys, |i, base, h2| {
             let mut present = true;
@@ -176,6 +186,7 @@ impl BloomFilter {
     ///
     /// # Safety
     /// The CPU must have AVX-512 F and DQ (the plan's AVX-512 kernel).
+    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn blocked_query_each_avx512(
         &self,
@@ -189,6 +200,30 @@ impl BloomFilter {
             // inside the filter (base + 512 ≤ m).
             emit(i, unsafe {
                 avx512::block_holds(words.add((base / 64) as usize), h2, k)
+            })
+        });
+    }
+
+    /// [`blocked_query_each`](Self::blocked_query_each) with the AVX2 kernel: eight keys hashed
+    /// in two vectors, each block tested in lanes (`avx2::block_holds`), all inlined into one
+    /// loop as in the AVX-512 one.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 (the plan's AVX2 kernel).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn blocked_query_each_avx2(
+        &self,
+        keys: &[u64],
+        k: u32,
+        mut emit: impl FnMut(usize, bool),
+    ) {
+        let words = self.bits.as_ptr();
+        self.for_each_block(keys, |i, base, h2| {
+            // SAFETY: the caller's contract (AVX2); the block's eight words lie inside the
+            // filter (base + 512 ≤ m).
+            emit(i, unsafe {
+                avx2::block_holds(words.add((base / 64) as usize), h2, k)
             })
         });
     }

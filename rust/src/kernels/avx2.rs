@@ -19,6 +19,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 mod screened;
 
+// BLOCKED batches: eight keys hashed, a key's block tested in lanes.
+pub(crate) mod blocked;
+
 /// Batches at least this long are screened ([`screened`]); shorter ones gain less than the
 /// packing of the survivors costs.
 const SCREEN_MIN_KEYS: usize = 64;

@@ -24,7 +24,7 @@
 pub(crate) mod avx512;
 // Elsewhere a stand-in that is never chosen.
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(crate) mod avx2;
 #[cfg(not(target_arch = "x86_64"))]
 #[path = "avx512_absent.rs"]
 pub(crate) mod avx512;
