@@ -118,8 +118,7 @@ pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
 }
 
 /// Σ g >> r for each of the three candidates r, and Σ g: one pass, which vectorizes (with
-/// AVX2's per-lane shifts where the CPU has them: 0.2 against 0.5 us for the per-user filter's
-/// 2,000 gaps, Zen 4).
+/// AVX2's per-lane shifts where the CPU has them).
 fn quotient_sums(gaps: &[u64], candidates: [u32; 3]) -> [u64; 4] {
     #[cfg(target_arch = "x86_64")]
     if crate::kernels::cpu().avx2 {

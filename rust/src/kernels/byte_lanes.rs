@@ -99,8 +99,7 @@ mod x86 {
 
     /// The block at byte `offset` of each of the eight keys `run[l · len..(l + 1) · len]`: its
     /// first words (k1) and second words (k2). Eight 16-byte loads paired into two vectors and
-    /// split by one permute each: gathers cost several times more here (AMD Zen 4:
-    /// 77 % of the hash's time).
+    /// split by one permute each, where gathers would cost several times more.
     ///
     /// # Safety
     /// `run` must hold eight keys of `len` bytes with `offset + 16 ≤ len`.
