@@ -94,10 +94,25 @@ impl CountingBloomFilter {
                     }
                 })
             },
-            None => keys
-                .iter()
-                .enumerate()
-                .for_each(|(i, &key)| emit(i, self.might_contain(key))),
+            None => {
+                #[cfg(target_arch = "x86_64")]
+                if self.screened_walk {
+                    // SAFETY: `screened_walk` holds only with a CPU that runs the AVX2 kernel,
+                    // MITZ_64 and m in the walk's range; the words are the m counters', alive as
+                    // long as `self`, changed by concurrent updates only atomically.
+                    return unsafe {
+                        crate::kernels::avx2::query::<true>(
+                            &self.indexer,
+                            self.counters.as_ptr(),
+                            keys,
+                            emit,
+                        )
+                    };
+                }
+                keys.iter()
+                    .enumerate()
+                    .for_each(|(i, &key)| emit(i, self.might_contain(key)))
+            }
         }
     }
 }

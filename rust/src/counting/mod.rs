@@ -49,6 +49,11 @@ pub struct CountingBloomFilter {
     /// Batched queries test eight keys at a time in AVX-512 lanes (as the plain filter's do):
     /// the AVX-512 kernel, the strategy MITZ_64 and m in the lanes' range.
     vector_lanes: bool,
+    /// Batched queries of a cache-resident filter take the AVX2 kernel's screened walk (as the
+    /// plain filter's do): the AVX2 kernel, or the AVX-512 one where its lanes do not take the
+    /// filter, on a CPU with AVX2, the strategy MITZ_64 and m in the walk's range.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    screened_walk: bool,
 }
 
 // As the plain filter: no more than a Python object's 48 bytes beside its header.
@@ -144,14 +149,19 @@ impl CountingBloomFilter {
         strategy: Strategy,
         kernel: Kernel,
     ) -> CountingBloomFilter {
+        let mitz64 = strategy == Strategy::Murmur128Mitz64;
+        let vector_lanes = kernel == Kernel::Avx512 && mitz64 && shape.num_bits >= avx512::MIN_BITS;
         CountingBloomFilter {
             counters,
             strategy,
             indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
             kernel,
-            vector_lanes: kernel == Kernel::Avx512
-                && strategy == Strategy::Murmur128Mitz64
-                && shape.num_bits >= avx512::MIN_BITS,
+            vector_lanes,
+            screened_walk: matches!(kernel, Kernel::Avx2 | Kernel::Avx512)
+                && !vector_lanes
+                && mitz64
+                && Kernel::Avx2.supported()
+                && kernels::avx2_takes(shape.num_bits),
         }
     }
 

@@ -227,19 +227,25 @@ impl<const G: usize> Walks<G> {
             self.idx[g] = _mm256_sub_epi64(x, _mm256_and_si256(over, c.m));
         }
     }
-    /// Clears each lane of `alive` whose walk's current bit in `words` is clear (a key's
-    /// answer is its lane's top bit); returns whether any lane is left.
+    /// Clears each lane of `alive` whose walk's current cell in `words` is empty (a key's
+    /// answer is its lane's top bit); returns whether any lane is left. A cell is a bit, or
+    /// with `COUNTERS` a 4-bit counter (sixteen to a word, the counting filter's).
     ///
     /// # Safety
-    /// `words` points at the filter's ⌈m / 64⌉ readable words (each walk's index is below m),
+    /// `words` points at the filter's m cells' readable words (each walk's index is below m),
     /// alive for the call; concurrent puts change them only atomically.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn test(&self, words: *const u64, alive: &mut Lanes<G>) -> bool {
+    unsafe fn test<const COUNTERS: bool>(&self, words: *const u64, alive: &mut Lanes<G>) -> bool {
         let sixty_three = _mm256_set1_epi64x(63);
+        let fifteen = _mm256_set1_epi64x(15);
         let mut any = _mm256_setzero_si256();
         for (alive, &idx) in alive.iter_mut().zip(&self.idx) {
-            let w = _mm256_srli_epi64::<6>(idx);
+            let w = if COUNTERS {
+                _mm256_srli_epi64::<4>(idx)
+            } else {
+                _mm256_srli_epi64::<6>(idx)
+            };
             let low = _mm256_castsi256_si128(w);
             let high = _mm256_extracti128_si256::<1>(w);
             // Four loads, not a gather: faster here, and AVX2 gathers are slower still on some
@@ -255,9 +261,20 @@ impl<const G: usize> Walks<G> {
                     at(_mm_cvtsi128_si64(low)),
                 )
             };
-            // The index's bit moved to the top: shifted left by 63 − (idx mod 64).
-            let top = _mm256_sllv_epi64(word, _mm256_andnot_si256(idx, sixty_three));
-            *alive = _mm256_and_si256(*alive, top);
+            *alive = if COUNTERS {
+                // The index's counter moved to the bottom (shifted right by 4 · (idx mod 16)):
+                // the lane dies where it is zero.
+                let shift = _mm256_slli_epi64::<2>(_mm256_and_si256(idx, fifteen));
+                let counter = _mm256_and_si256(_mm256_srlv_epi64(word, shift), fifteen);
+                let empty = _mm256_cmpeq_epi64(counter, _mm256_setzero_si256());
+                _mm256_andnot_si256(empty, *alive)
+            } else {
+                // The index's bit moved to the top: shifted left by 63 − (idx mod 64).
+                _mm256_and_si256(
+                    *alive,
+                    _mm256_sllv_epi64(word, _mm256_andnot_si256(idx, sixty_three)),
+                )
+            };
             any = _mm256_or_si256(any, *alive);
         }
         let any = _mm256_castsi256_pd(any);
@@ -279,14 +296,15 @@ fn consts(indexer: &Indexer) -> Consts {
 }
 
 /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, for a MITZ_64 filter whose
-/// indexes `indexer` walks over the words at `words`: batches of [`SCREEN_MIN_KEYS`] and more
-/// screened ([`screened`]), shorter ones sixteen keys in lockstep until none is left.
+/// indexes `indexer` walks over the words at `words` (bits, or with `COUNTERS` the counting
+/// filter's 4-bit counters): batches of [`SCREEN_MIN_KEYS`] and more screened ([`screened`]),
+/// shorter ones sixteen keys in lockstep until none is left.
 ///
 /// # Safety
-/// The CPU has AVX2; `words` points at the filter's ⌈m / 64⌉ readable words (each index the
+/// The CPU has AVX2; `words` points at the filter's m cells' readable words (each index the
 /// walk yields is below m), alive for the call; concurrent puts change them only atomically.
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(crate) unsafe fn query(
+pub(crate) unsafe fn query<const COUNTERS: bool>(
     indexer: &Indexer,
     words: *const u64,
     keys: &[u64],
@@ -294,7 +312,7 @@ pub(crate) unsafe fn query(
 ) {
     if keys.len() >= SCREEN_MIN_KEYS {
         // SAFETY: forwarded from this function's contract.
-        return unsafe { screened::query(indexer, words, keys, emit) };
+        return unsafe { screened::query::<COUNTERS>(indexer, words, keys, emit) };
     }
     let c = consts(indexer);
     let k = indexer.num_hashes();
@@ -307,7 +325,7 @@ pub(crate) unsafe fn query(
                 walks.advance(&c);
             }
             // SAFETY: forwarded from this function's contract.
-            if !unsafe { walks.test(words, &mut alive) } {
+            if !unsafe { walks.test::<COUNTERS>(words, &mut alive) } {
                 break;
             }
         }

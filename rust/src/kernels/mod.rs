@@ -39,7 +39,7 @@ mod tests;
 
 #[cfg(test)]
 pub(crate) use plan::VECTOR_PREFETCH_MIN_BYTES;
-pub(crate) use plan::{PREFETCH_MIN_BYTES, Plan, Put, Query};
+pub(crate) use plan::{PREFETCH_MIN_BYTES, Plan, Put, Query, avx2_takes};
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;

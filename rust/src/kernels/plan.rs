@@ -63,7 +63,7 @@ pub(crate) struct Plan {
 }
 
 /// Whether the AVX2 build's exact remainders cover a filter of `num_bits` positions.
-fn avx2_takes(num_bits: u64) -> bool {
+pub(crate) fn avx2_takes(num_bits: u64) -> bool {
     #[cfg(target_arch = "x86_64")]
     return (super::avx2::MIN_BITS..=super::avx2::MAX_BITS).contains(&num_bits);
     #[cfg(not(target_arch = "x86_64"))]

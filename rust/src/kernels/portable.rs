@@ -38,7 +38,7 @@ pub(crate) fn query(
     if avx2 {
         // SAFETY: the plan chooses the AVX2 kernel only where `Kernel::Avx2` is supported (and
         // for queries, `bits` holds the filter's words).
-        return unsafe { super::avx2::query(indexer, bits.as_ptr(), keys, emit) };
+        return unsafe { super::avx2::query::<false>(indexer, bits.as_ptr(), keys, emit) };
     }
     let _ = avx2;
     query_screened(indexer, bits, keys, emit)

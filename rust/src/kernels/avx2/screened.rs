@@ -145,7 +145,7 @@ impl Survivors {
 /// # Safety
 /// As `avx2::query`.
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn query(
+pub(super) unsafe fn query<const COUNTERS: bool>(
     indexer: &Indexer,
     words: *const u64,
     keys: &[u64],
@@ -173,7 +173,7 @@ pub(super) unsafe fn query(
                     walks.advance(&c);
                 }
                 // SAFETY: forwarded from this function's contract.
-                unsafe { walks.test(words, &mut alive) };
+                unsafe { walks.test::<COUNTERS>(words, &mut alive) };
             }
             survivors.push(&walks, &alive, b * LOCKSTEP);
         }
@@ -187,7 +187,7 @@ pub(super) unsafe fn query(
                     walks.advance(&c);
                 }
                 // SAFETY: forwarded from this function's contract.
-                if !unsafe { walks.test(words, &mut alive) } {
+                if !unsafe { walks.test::<COUNTERS>(words, &mut alive) } {
                     break;
                 }
             }
