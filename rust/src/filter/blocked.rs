@@ -180,9 +180,25 @@ impl BloomFilter {
         });
     }
 
-    /// The vector half of [`blocked_query_each`](Self::blocked_query_each), compiled with
-    /// AVX-512 so that the walk, the hashing and each block's test inline into one loop (a call
-    /// per key to `block_holds` would dominate a cache-resident query).
+    /// Each key's answer from `holds(its block's first word, h2)`: the loop of the vector
+    /// kernels' queries below, inlined into each so that the hashing, the walk and the block's
+    /// test compile with its target features into one loop (a call per key to a block test
+    /// would dominate a cache-resident query).
+    #[inline(always)]
+    fn blocked_query_each_with(
+        &self,
+        keys: &[u64],
+        mut emit: impl FnMut(usize, bool),
+        holds: impl Fn(*const u64, u64) -> bool,
+    ) {
+        let words = self.bits.as_ptr();
+        self.for_each_block(keys, |i, base, h2| {
+            emit(i, holds(words.wrapping_add((base / 64) as usize), h2))
+        });
+    }
+
+    /// [`blocked_query_each`](Self::blocked_query_each) with the AVX-512 kernel: each block
+    /// tested in one vector (`avx512::block_holds`).
     ///
     /// # Safety
     /// The CPU must have AVX-512 F and DQ (the plan's AVX-512 kernel).
@@ -192,40 +208,28 @@ impl BloomFilter {
         &self,
         keys: &[u64],
         k: u32,
-        mut emit: impl FnMut(usize, bool),
+        emit: impl FnMut(usize, bool),
     ) {
-        let words = self.bits.as_ptr();
-        self.for_each_block(keys, |i, base, h2| {
-            // SAFETY: the caller's contract (AVX-512 F and DQ); the block's eight words lie
-            // inside the filter (base + 512 ≤ m).
-            emit(i, unsafe {
-                avx512::block_holds(words.add((base / 64) as usize), h2, k)
-            })
-        });
+        // SAFETY: the caller's contract (AVX-512 F and DQ); each block's eight words lie inside
+        // the filter (base + 512 ≤ m).
+        self.blocked_query_each_with(keys, emit, |block, h2| unsafe {
+            avx512::block_holds(block, h2, k)
+        })
     }
 
     /// [`blocked_query_each`](Self::blocked_query_each) with the AVX2 kernel: eight keys hashed
-    /// in two vectors, each block tested in lanes (`avx2::block_holds`), all inlined into one
-    /// loop as in the AVX-512 one.
+    /// in two vectors, each block tested in lanes (`avx2::block_holds`).
     ///
     /// # Safety
     /// The CPU must have AVX2 (the plan's AVX2 kernel).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn blocked_query_each_avx2(
-        &self,
-        keys: &[u64],
-        k: u32,
-        mut emit: impl FnMut(usize, bool),
-    ) {
-        let words = self.bits.as_ptr();
-        self.for_each_block(keys, |i, base, h2| {
-            // SAFETY: the caller's contract (AVX2); the block's eight words lie inside the
-            // filter (base + 512 ≤ m).
-            emit(i, unsafe {
-                avx2::block_holds(words.add((base / 64) as usize), h2, k)
-            })
-        });
+    unsafe fn blocked_query_each_avx2(&self, keys: &[u64], k: u32, emit: impl FnMut(usize, bool)) {
+        // SAFETY: the caller's contract (AVX2); each block's eight words lie inside the filter
+        // (base + 512 ≤ m).
+        self.blocked_query_each_with(keys, emit, |block, h2| unsafe {
+            avx2::block_holds(block, h2, k)
+        })
     }
 
     /// The probability that a key never put is reported present, given the bits set now: the
