@@ -11,7 +11,7 @@ use crate::blocked_sizing::BLOCK_BITS;
 use crate::hashing::{Hash128, fmix64};
 
 /// 9-bit fields in a 64-bit word (the top bit is unused).
-const FIELDS_PER_WORD: u32 = 7;
+pub(crate) const FIELDS_PER_WORD: u32 = 7;
 /// The block of a key with hash half `h1` among `num_blocks`.
 #[inline(always)]
 pub(crate) fn block_of(h1: u64, num_blocks: u64) -> u64 {

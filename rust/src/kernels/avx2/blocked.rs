@@ -3,10 +3,8 @@
 //! lanes.
 
 use super::{Lanes, murmur3_u64};
+use crate::blocked_layout::FIELDS_PER_WORD;
 use std::arch::x86_64::*;
-
-/// 9-bit fields per word of position bits (`blocked_layout`).
-const FIELDS_PER_WORD: u32 = 7;
 
 /// The field each 32-bit lane of [`block_holds`]' positions holds: the low halves of the
 /// shifted words `[f0, f1, f2, f3]` and `[f4, f5, f6, –]`, interleaved by `_mm256_shuffle_ps`
