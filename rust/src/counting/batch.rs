@@ -1,18 +1,19 @@
 //! The counting filter's batched queries (`might_contain_all`, `retain_absent`) on the plain
-//! filter's engine (`filter::batch`): eight keys at a time in AVX-512 lanes on cache-resident
-//! filters, whose gathers test 4-bit counters instead of bits; on filters too large for cache,
-//! the screened prefetching pipeline of `kernels::prefetched`.
+//! filter's engine, by the path its plan (`kernels::CountingPlan`) chose: on cache-resident
+//! filters, eight keys at a time in AVX-512 lanes or the AVX2 kernel's screened walk, testing
+//! 4-bit counters instead of bits; on filters too large for cache, the screened prefetching
+//! pipeline of `kernels::prefetched`; otherwise key by key.
 
 use super::CountingBloomFilter;
 use crate::error::{Error, Result};
 use crate::filter::avx512;
-use crate::filter::batch::{PREFETCH_MIN_BYTES, fill_indexes};
+use crate::filter::batch::fill_indexes;
 use crate::hashing::hash_u64;
-use crate::kernels::{Kernel, prefetched};
+use crate::kernels::{Query, prefetched};
 
 impl CountingBloomFilter {
     /// `might_contain` for each key, in order; a batch is faster than one call per key
-    /// (AVX-512 lanes where available, prefetching on large filters).
+    /// (vector lanes where the CPU has them, prefetching on large filters).
     pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
         let mut out = vec![false; keys.len()];
         self.query_each(keys, |i, present| out[i] = present);
@@ -47,16 +48,10 @@ impl CountingBloomFilter {
         });
     }
 
-    /// Whether batches prefetch each group's counters: the filter is too large for cache (the
-    /// plain filter's threshold).
-    fn prefetches(&self) -> bool {
-        self.counters.len_words() * 8 >= PREFETCH_MIN_BYTES
-    }
-
-    /// The vector lanes' view of this filter, when they may be used: a CPU with AVX-512 F and
-    /// DQ, MITZ_64 (the only walk the lanes know) and m in their exact-remainder range.
+    /// The vector lanes' view of this filter, when its plan gives it them: a CPU with AVX-512
+    /// F and DQ, MITZ_64 (the only walk the lanes know) and m in their exact-remainder range.
     pub(super) fn vector_target(&self) -> Option<avx512::Target> {
-        self.vector_lanes.then(|| avx512::Target {
+        self.plan.lanes.then(|| avx512::Target {
             words: self.counters.as_ptr(),
             num_bits: self.num_bits(),
             num_hashes: self.num_hashes(),
@@ -64,55 +59,43 @@ impl CountingBloomFilter {
         })
     }
 
-    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the fastest path.
+    /// Calls `emit(i, might_contain(keys[i]))` for each key, in order, by the plan's path.
     pub(super) fn query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
         let lanes = self.vector_target();
-        if self.kernel == Kernel::Scalar {
-            return keys
-                .iter()
-                .enumerate()
-                .for_each(|(i, &key)| emit(i, self.might_contain(key)));
-        }
-        if self.prefetches() {
-            prefetched::query(
+        match (self.plan.query, lanes) {
+            (Query::Prefetched, lanes) => prefetched::query(
                 keys,
                 self.num_hashes(),
                 |group, out| fill_indexes(&self.indexer, lanes, hash_u64, group, out),
                 |index| self.counters.prefetch(index),
                 |index| self.counters.get(index) != 0,
                 emit,
-            );
-            return;
-        }
-        match lanes {
-            // SAFETY: a target exists only when `vector_lanes` holds (see `vector_target`);
+            ),
+            // SAFETY: a target exists only where the plan gives the lanes (see `vector_target`);
             // its words are the ⌈m/16⌉ counter words, alive as long as `self`.
-            Some(target) => unsafe {
+            (Query::Gather, Some(target)) => unsafe {
                 avx512::query::<{ avx512::COUNTER_CELLS }>(target, keys, |first, present| {
                     for j in 0..(keys.len() - first).min(8) {
                         emit(first + j, present >> j & 1 != 0);
                     }
                 })
             },
-            None => {
-                #[cfg(target_arch = "x86_64")]
-                if self.screened_walk {
-                    // SAFETY: `screened_walk` holds only with a CPU that runs the AVX2 kernel,
-                    // MITZ_64 and m in the walk's range; the words are the m counters', alive as
-                    // long as `self`, changed by concurrent updates only atomically.
-                    return unsafe {
-                        crate::kernels::avx2::query::<true>(
-                            &self.indexer,
-                            self.counters.as_ptr(),
-                            keys,
-                            emit,
-                        )
-                    };
-                }
-                keys.iter()
-                    .enumerate()
-                    .for_each(|(i, &key)| emit(i, self.might_contain(key)))
-            }
+            // SAFETY: the plan takes this path only with a CPU that runs the AVX2 kernel,
+            // MITZ_64 and m in the walk's range; the words are the m counters', alive as long
+            // as `self`, changed by concurrent updates only atomically.
+            #[cfg(target_arch = "x86_64")]
+            (Query::ScreenedAvx2, _) => unsafe {
+                crate::kernels::avx2::query::<true>(
+                    &self.indexer,
+                    self.counters.as_ptr(),
+                    keys,
+                    emit,
+                )
+            },
+            _ => keys
+                .iter()
+                .enumerate()
+                .for_each(|(i, &key)| emit(i, self.might_contain(key))),
         }
     }
 }
@@ -120,6 +103,7 @@ impl CountingBloomFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::Kernel;
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
     use crate::testutil::{absent, splitmix64};
@@ -147,13 +131,17 @@ mod tests {
                     num_hashes,
                 };
                 let f = CountingBloomFilter::with_shape(shape, strategy).unwrap();
+                let kernel = crate::kernels::selected_or_best();
                 assert_eq!(
-                    f.vector_lanes,
+                    f.plan.lanes,
                     strategy == Strategy::Murmur128Mitz64
                         && num_bits >= avx512::MIN_BITS
-                        && crate::kernels::selected_or_best() == Kernel::Avx512
+                        && kernel == Kernel::Avx512
                 );
-                assert_eq!(f.prefetches(), num_bits > 1 << 19);
+                assert_eq!(
+                    f.plan.query == Query::Prefetched,
+                    kernel != Kernel::Scalar && num_bits > 1 << 19
+                );
                 let half_full =
                     (num_bits as f64 * std::f64::consts::LN_2 / num_hashes as f64) as usize;
                 let added: Vec<u64> = (0..half_full).map(|_| splitmix64(&mut state)).collect();

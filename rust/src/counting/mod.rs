@@ -12,9 +12,9 @@ mod batch;
 pub(crate) mod counters;
 
 use crate::error::{Error, Result};
-use crate::filter::{BloomFilter, avx512};
+use crate::filter::BloomFilter;
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
-use crate::kernels::{self, Kernel};
+use crate::kernels::{self, CountingPlan, Kernel};
 use crate::sizing::{self, Shape};
 use crate::strategy::{Indexer, Strategy};
 use counters::{Counters, PER_WORD, nonzero_nibbles, saturated_nibbles};
@@ -44,16 +44,10 @@ pub struct CountingBloomFilter {
     strategy: Strategy,
     /// m and k, with the constants that turn a hash into positions.
     indexer: Indexer,
-    /// The kernel of the batched queries, chosen when the filter is made.
+    /// The kernel of the batches, chosen when the filter is made.
     kernel: Kernel,
-    /// Batched queries test eight keys at a time in AVX-512 lanes (as the plain filter's do):
-    /// the AVX-512 kernel, the strategy MITZ_64 and m in the lanes' range.
-    vector_lanes: bool,
-    /// Batched queries of a cache-resident filter take the AVX2 kernel's screened walk (as the
-    /// plain filter's do): the AVX2 kernel, or the AVX-512 one where its lanes do not take the
-    /// filter, on a CPU with AVX2, the strategy MITZ_64 and m in the walk's range.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    screened_walk: bool,
+    /// The path of the batched queries, chosen with the kernel.
+    plan: CountingPlan,
 }
 
 // As the plain filter: no more than a Python object's 48 bytes beside its header.
@@ -149,19 +143,13 @@ impl CountingBloomFilter {
         strategy: Strategy,
         kernel: Kernel,
     ) -> CountingBloomFilter {
-        let mitz64 = strategy == Strategy::Murmur128Mitz64;
-        let vector_lanes = kernel == Kernel::Avx512 && mitz64 && shape.num_bits >= avx512::MIN_BITS;
+        let bytes = counters.len_words() * 8;
         CountingBloomFilter {
             counters,
             strategy,
             indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
             kernel,
-            vector_lanes,
-            screened_walk: matches!(kernel, Kernel::Avx2 | Kernel::Avx512)
-                && !vector_lanes
-                && mitz64
-                && Kernel::Avx2.supported()
-                && kernels::avx2_takes(shape.num_bits),
+            plan: CountingPlan::new(kernel, strategy.layout(), shape.num_bits, bytes),
         }
     }
 

@@ -39,7 +39,7 @@ mod tests;
 
 #[cfg(test)]
 pub(crate) use plan::VECTOR_PREFETCH_MIN_BYTES;
-pub(crate) use plan::{PREFETCH_MIN_BYTES, Plan, Put, Query, avx2_takes};
+pub(crate) use plan::{CountingPlan, PREFETCH_MIN_BYTES, Plan, Put, Query};
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;

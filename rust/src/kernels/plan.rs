@@ -1,5 +1,6 @@
 //! A filter's plan: which code path each u64 batch operation takes, decided once when the
-//! filter is made, from the process's kernel and the filter's layout and shape.
+//! filter is made, from the process's kernel and the filter's layout and shape; a counting
+//! filter's plan takes the same paths where they know 4-bit counters.
 
 use super::{Kernel, avx512};
 use crate::layout::{Layout, Walk};
@@ -63,7 +64,7 @@ pub(crate) struct Plan {
 }
 
 /// Whether the AVX2 build's exact remainders cover a filter of `num_bits` positions.
-pub(crate) fn avx2_takes(num_bits: u64) -> bool {
+pub(super) fn avx2_takes(num_bits: u64) -> bool {
     #[cfg(target_arch = "x86_64")]
     return (super::avx2::MIN_BITS..=super::avx2::MAX_BITS).contains(&num_bits);
     #[cfg(not(target_arch = "x86_64"))]
@@ -131,5 +132,37 @@ impl Plan {
     /// Whether queries take their answers eight at a time from the AVX-512 lanes.
     pub(crate) fn queries_in_lanes(&self) -> bool {
         matches!(self.query, Query::Gather | Query::Walk)
+    }
+}
+
+/// A counting filter's batch queries, fixed for its life: the plain filter's paths that test
+/// 4-bit counters (sixteen to a word) as well as bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CountingPlan {
+    /// [`Query::OneByOne`], [`Query::Prefetched`], [`Query::Gather`] or
+    /// [`Query::ScreenedAvx2`]: the portable walk and the AVX-512 walk know bits only.
+    pub(crate) query: Query,
+    /// The AVX-512 lanes compute this filter's MITZ_64 indexes (for the gathers, and for the
+    /// prefetched groups): the kernel, the walk, and m in the lanes' exact-remainder range.
+    pub(crate) lanes: bool,
+}
+
+impl CountingPlan {
+    /// The plan for a counting filter of `num_bits` counters in `bytes` bytes of words.
+    pub(crate) fn new(kernel: Kernel, layout: Layout, num_bits: u64, bytes: usize) -> CountingPlan {
+        let mitz64 = layout == Layout::Classic(Walk::Mitz64);
+        let lanes = kernel == Kernel::Avx512 && mitz64 && num_bits >= avx512::MIN_BITS;
+        let query = match kernel {
+            Kernel::Scalar => Query::OneByOne,
+            _ if bytes >= PREFETCH_MIN_BYTES => Query::Prefetched,
+            _ if lanes => Query::Gather,
+            Kernel::Avx2 | Kernel::Avx512
+                if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
+            {
+                Query::ScreenedAvx2
+            }
+            _ => Query::OneByOne,
+        };
+        CountingPlan { query, lanes }
     }
 }

@@ -256,6 +256,53 @@ fn the_selected_kernel_runs_here_and_plans_follow_it() {
     assert_eq!(f.plan(), expected);
 }
 
+/// A counting filter's plan, for every kernel this CPU runs: the reference one key at a time;
+/// beyond cache, prefetched; in cache, the AVX-512 lanes where they take the filter, else the
+/// AVX2 walk for MITZ_64 with a vector kernel, else one key at a time (the portable walk and the
+/// AVX-512 walk test bits only).
+#[test]
+fn counting_plans_take_the_paths_that_know_counters() {
+    let (m, big) = (143_808, 1 << 24);
+    let mitz64 = Strategy::Murmur128Mitz64.layout();
+    let mitz32 = Strategy::Murmur128Mitz32.layout();
+    let query = |kernel, layout, num_bits: u64| {
+        CountingPlan::new(kernel, layout, num_bits, num_bits as usize / 2).query
+    };
+    for kernel in available() {
+        let (vector, lanes) = (
+            matches!(kernel, Kernel::Avx2 | Kernel::Avx512),
+            kernel == Kernel::Avx512,
+        );
+        let in_cache = match kernel {
+            Kernel::Avx512 => Query::Gather,
+            Kernel::Avx2 => Query::ScreenedAvx2,
+            _ => Query::OneByOne,
+        };
+        assert_eq!(query(kernel, mitz64, m), in_cache, "{kernel}");
+        assert_eq!(query(kernel, mitz32, m), Query::OneByOne, "{kernel}");
+        let beyond = if kernel == Kernel::Scalar {
+            Query::OneByOne
+        } else {
+            Query::Prefetched
+        };
+        assert_eq!(query(kernel, mitz64, big), beyond, "{kernel}");
+        assert_eq!(query(kernel, mitz32, big), beyond, "{kernel}");
+        assert_eq!(
+            CountingPlan::new(kernel, mitz64, m, m as usize / 2).lanes,
+            lanes
+        );
+        assert!(!CountingPlan::new(kernel, mitz32, m, m as usize / 2).lanes);
+        // Below the lanes' range the AVX-512 kernel walks in AVX2 where the walk takes m.
+        let small = avx512::MIN_BITS - 64;
+        let expected = if vector && plan::avx2_takes(small) {
+            Query::ScreenedAvx2
+        } else {
+            Query::OneByOne
+        };
+        assert_eq!(query(kernel, mitz64, small), expected, "{kernel}");
+    }
+}
+
 /// The line `scripts/test.sh` and `scripts/bench.sh` read the kernels from (run with
 /// `--nocapture`): those this CPU runs, slowest first, then the one the environment selects. A
 /// kernel named in `SPARKBLOOM_KERNEL` must be the one selected, so a run per kernel runs it.
