@@ -7,7 +7,7 @@
 use super::CountingBloomFilter;
 use crate::error::{Error, Result};
 use crate::filter::avx512;
-use crate::filter::batch::fill_indexes;
+use crate::filter::batch::{append_absent, fill_indexes, write_absent_by};
 use crate::hashing::hash_u64;
 use crate::kernels::{Query, prefetched};
 
@@ -39,12 +39,13 @@ impl CountingBloomFilter {
         out
     }
 
-    /// Appends to `out` the keys that are certainly not in the filter, in order.
+    /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
+    /// room for every key first, so with that room reserved it never allocates.
     pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
-        self.query_each(keys, |i, present| {
-            if !present {
-                out.push(keys[i]);
-            }
+        append_absent(keys, out, |spare| {
+            write_absent_by(keys, spare, |chunk, answers| {
+                self.query_each(chunk, |i, present| answers[i] = present)
+            })
         });
     }
 

@@ -11,6 +11,7 @@ pub(crate) use crate::kernels::PREFETCH_MIN_BYTES;
 use crate::kernels::{Put, Query, portable, prefetched, scalar};
 use crate::sizing;
 use crate::strategy::Indexer;
+use std::mem::MaybeUninit;
 
 /// Keys per group of computed (and prefetched) indexes: with the next group prefetched while
 /// this one is visited, enough lines in flight to cover memory latency, no more than the core
@@ -19,6 +20,9 @@ const GROUP: usize = 8;
 /// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight,
 /// one `fill` call each.
 const CACHED_GROUP: usize = 16;
+/// Keys `write_absent_by` asks answers for at a time: 4 KB of answers on the stack, a whole
+/// batch of the size the JVM and Python callers pass, so no pipeline restarts within one.
+const ABSENT_CHUNK: usize = 4096;
 /// Batched updates of a cache-resident filter accumulate privately once they average this
 /// many per word: the private copy is zeroed and scanned whole, which pays where the walks
 /// that update the filter in place cost several plain updates per bit (and a counter word's
@@ -173,11 +177,7 @@ impl BloomFilter {
     /// Appends the keys the filter does not contain to `out`'s spare room, in order, and
     /// returns how many: eight answers at a time, the absent keys of each eight written with
     /// one compress and one store where the plan queries in AVX-512 lanes.
-    pub(super) fn write_absent(
-        &self,
-        keys: &[u64],
-        spare: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
+    pub(super) fn write_absent(&self, keys: &[u64], spare: &mut [MaybeUninit<u64>]) -> usize {
         assert!(spare.len() >= keys.len(), "room for every key");
         let mut kept = 0;
         if self.plan.queries_in_lanes() {
@@ -191,13 +191,9 @@ impl BloomFilter {
             });
             return kept;
         }
-        // Every key is written to the next free slot and kept by advancing past it: no branch
-        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
-        self.query_each(keys, |i, present| {
-            spare[kept].write(keys[i]);
-            kept += usize::from(!present);
-        });
-        kept
+        write_absent_by(keys, spare, |chunk, answers| {
+            self.write_answers(chunk, answers)
+        })
     }
 
     /// [`query_groups`](Self::query_groups), answer by answer.
@@ -328,6 +324,46 @@ pub(crate) fn fill_indexes(
             true
         });
     }
+}
+
+/// Appends to `out` the keys `write` keeps, in order: `write` is given room for every key of
+/// `keys` (reserved first) and returns how many it wrote to the front of it.
+pub(crate) fn append_absent(
+    keys: &[u64],
+    out: &mut Vec<u64>,
+    write: impl FnOnce(&mut [MaybeUninit<u64>]) -> usize,
+) {
+    out.reserve(keys.len());
+    let kept = write(&mut out.spare_capacity_mut()[..keys.len()]);
+    debug_assert!(kept <= keys.len(), "at most one slot a key");
+    // SAFETY: `write` wrote the first `kept` spare slots, all within the room reserved.
+    unsafe { out.set_len(out.len() + kept) };
+}
+
+/// Writes the keys whose answer is "absent" to the front of `spare`, in order, and returns
+/// how many; `answer` writes the answers (true: present) of up to [`ABSENT_CHUNK`] keys at a
+/// time. The answers come into a local array so that the count stays in a register: counted
+/// inside a kernel's callback (a function of its own where it is compiled for AVX2) it lives in
+/// memory, one store-to-load round trip a key.
+pub(crate) fn write_absent_by(
+    keys: &[u64],
+    spare: &mut [MaybeUninit<u64>],
+    mut answer: impl FnMut(&[u64], &mut [bool]),
+) -> usize {
+    assert!(spare.len() >= keys.len(), "room for every key");
+    let mut answers = [false; ABSENT_CHUNK];
+    let mut kept = 0;
+    for chunk in keys.chunks(ABSENT_CHUNK) {
+        let answers = &mut answers[..chunk.len()];
+        answer(chunk, answers);
+        // Every key is written to the next free slot and kept by advancing past it: no branch
+        // on the answer, which is a coin flip on a dedup's mix of seen and new keys.
+        for (&key, &present) in chunk.iter().zip(answers.iter()) {
+            spare[kept].write(key);
+            kept += usize::from(!present);
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

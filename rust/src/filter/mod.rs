@@ -311,11 +311,7 @@ impl BloomFilter {
     /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
     /// room for every key first, so with that room reserved it never allocates.
     pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
-        out.reserve(keys.len());
-        let kept = self.write_absent(keys, out.spare_capacity_mut());
-        // SAFETY: `write_absent` wrote the first `kept` spare slots (kept ≤ keys.len(), the
-        // room reserved).
-        unsafe { out.set_len(out.len() + kept) };
+        batch::append_absent(keys, out, |spare| self.write_absent(keys, spare));
     }
 
     /// ORs `other` into `self` (set union). Both must have the same m, k and strategy. Safe
