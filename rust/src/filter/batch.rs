@@ -20,8 +20,9 @@ const GROUP: usize = 8;
 /// Keys per group when nothing is prefetched (cache-resident filters): two vectors of eight,
 /// one `fill` call each.
 const CACHED_GROUP: usize = 16;
-/// Keys `write_absent_by` asks answers for at a time: 4 KB of answers on the stack, a whole
-/// batch of the size the JVM and Python callers pass, so no pipeline restarts within one.
+/// Keys `write_absent_by` asks answers for at a time: 4 KB of answers on the stack, so a
+/// 4096-key batch (the JVM's `retainAbsent` calls in the benchmarks) is one chunk and the
+/// prefetched pipeline does not restart within it.
 const ABSENT_CHUNK: usize = 4096;
 /// Batched updates of a cache-resident filter accumulate privately once they average this
 /// many per word: the private copy is zeroed and scanned whole, which pays where the walks
