@@ -55,6 +55,20 @@ class BloomFilter:
     ``BLOCKED`` (one 512-bit block per key; ours only). No false negatives; false positives at
     about ``fpp`` when filled with ``expected_insertions`` keys. Thread-safe: one filter can be
     filled and queried from several threads at once (writers take turns, readers never wait).
+
+    >>> import numpy as np
+    >>> from sparkbloom import BloomFilter
+    >>> seen = BloomFilter(10_000, 0.001)              # Guava's create(10_000, 0.001): m and k
+    >>> seen.bit_size, seen.num_hash_functions
+    (143808, 10)
+    >>> seen.put_all(np.array([17, 42, 99], dtype=np.int64))
+    True
+    >>> 42 in seen, 7 in seen
+    (True, False)
+    >>> seen.retain_absent([42, 7, 99, 8])             # certainly unseen, in order
+    [7, 8]
+    >>> BloomFilter.from_guava_bytes(seen.to_guava_bytes()) == seen
+    True
     """
 
     def __init__(self, expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> None:
@@ -200,7 +214,19 @@ class RedisLayout:
 class CountingBloomFilter:
     """A counting Bloom filter: a 4-bit counter per position (saturating at 15), so keys can be
     removed. Strategies MURMUR128_MITZ_64 (default) and MURMUR128_MITZ_32; sized as
-    :class:`BloomFilter`. Removing a key that was never added can cause false negatives."""
+    :class:`BloomFilter`. Removing a key that was never added can cause false negatives.
+
+    >>> from sparkbloom import CountingBloomFilter
+    >>> window = CountingBloomFilter(10_000, 0.001)
+    >>> window.add_all([1, 2, 3])
+    True
+    >>> window.remove(2)
+    True
+    >>> window.might_contain_all([1, 2, 3]).tolist()
+    [True, False, True]
+    >>> window.count(1)
+    1
+    """
 
     def __init__(self, expected_insertions: int, fpp: float, strategy: str = "MURMUR128_MITZ_64") -> None: ...
     def add(self, key: Key) -> bool:

@@ -1,6 +1,7 @@
 """RedisLayout: the GETBIT offsets of keys in a Redis bitmap (the layout from_redis_bitmap reads),
 held to the bitmaps the core writes. The same offsets against a real redis-server and the Java
-module's own are in the interop suite (scripts/test-python-interop.sh).
+module's own are in the interop suite (scripts/test-python-interop.sh). Also the examples in the
+class docstrings (RedisLayout, BloomFilter, CountingBloomFilter), in the module and in the stub.
 
 Run on the installed package: scripts/test-python-native.sh.
 """
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import sparkbloom
 from sparkbloom import BloomFilter, RedisLayout
 
 STUB = Path(__file__).resolve().parents[1] / "sparkbloom" / "_native.pyi"
@@ -38,16 +40,22 @@ def run_doctest(text, name):
     return runner.summarize(verbose=False)
 
 
-def test_the_class_docstring_example_runs():
-    result = run_doctest(RedisLayout.__doc__, "RedisLayout")
-    assert result.attempted >= 8 and result.failed == 0
+# The classes whose docstrings hold an example, and how many statements each example runs at least.
+EXAMPLES = {"RedisLayout": 8, "BloomFilter": 7, "CountingBloomFilter": 6}
 
 
-def test_the_stub_docstring_example_runs():
+@pytest.mark.parametrize("name,statements", EXAMPLES.items())
+def test_the_class_docstring_example_runs(name, statements):
+    result = run_doctest(getattr(sparkbloom, name).__doc__, name)
+    assert result.attempted >= statements and result.failed == 0
+
+
+@pytest.mark.parametrize("name,statements", EXAMPLES.items())
+def test_the_stub_docstring_example_runs(name, statements):
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    (cls,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "RedisLayout"]
-    result = run_doctest(ast.get_docstring(cls), "_native.pyi RedisLayout")
-    assert result.attempted >= 8 and result.failed == 0
+    (cls,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
+    result = run_doctest(ast.get_docstring(cls), f"_native.pyi {name}")
+    assert result.attempted >= statements and result.failed == 0
 
 
 @pytest.mark.parametrize("strategy", CLASSIC)

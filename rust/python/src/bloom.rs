@@ -12,6 +12,20 @@ use crate::{args, queries, strategy};
 
 /// A Bloom filter whose bits sit where Guava's (or Spark's) `BloomFilter` puts them: no false
 /// negatives, thread-safe puts and queries, and the byte formats the JVM side reads and writes.
+///
+/// >>> import numpy as np
+/// >>> from sparkbloom import BloomFilter
+/// >>> seen = BloomFilter(10_000, 0.001)              # Guava's create(10_000, 0.001): m and k
+/// >>> seen.bit_size, seen.num_hash_functions
+/// (143808, 10)
+/// >>> seen.put_all(np.array([17, 42, 99], dtype=np.int64))
+/// True
+/// >>> 42 in seen, 7 in seen
+/// (True, False)
+/// >>> seen.retain_absent([42, 7, 99, 8])             # certainly unseen, in order
+/// [7, 8]
+/// >>> BloomFilter.from_guava_bytes(seen.to_guava_bytes()) == seen
+/// True
 #[pyclass(frozen, module = "sparkbloom", name = "BloomFilter")]
 pub(crate) struct BloomFilter {
     pub(crate) inner: sparkbloom::BloomFilter,

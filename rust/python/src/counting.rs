@@ -11,6 +11,17 @@ use crate::keys::{self, Key, Keys};
 use crate::{args, queries, strategy};
 
 /// A counting Bloom filter: a 4-bit counter per position, so keys can be removed.
+///
+/// >>> from sparkbloom import CountingBloomFilter
+/// >>> window = CountingBloomFilter(10_000, 0.001)
+/// >>> window.add_all([1, 2, 3])
+/// True
+/// >>> window.remove(2)
+/// True
+/// >>> window.might_contain_all([1, 2, 3]).tolist()
+/// [True, False, True]
+/// >>> window.count(1)
+/// 1
 #[pyclass(frozen, module = "sparkbloom", name = "CountingBloomFilter")]
 pub(crate) struct CountingBloomFilter {
     inner: sparkbloom::CountingBloomFilter,
