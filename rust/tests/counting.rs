@@ -166,8 +166,9 @@ fn eight_threads_add_and_remove_disjoint_keys() {
     };
     let bound = CountingBloomFilter::new(8 * PER_THREAD, 0.01).unwrap();
     for t in 0..8 {
-        bound.add_all(&keys(t));
-        bound.add_all(&keys(t));
+        let keys = keys(t);
+        bound.add_all(&keys);
+        bound.add_all(&keys);
     }
     assert_eq!(bound.saturated_counters(), 0, "no interleaving saturates");
     std::thread::scope(|s| {
