@@ -44,9 +44,12 @@ final class FilterCommands {
     this.markerKey = markerKey;
   }
 
-  /** Runs the store script for one filter ({@code mode} {@code or} or {@code replace}). */
-  void store(String op, String key, BloomFilter filter, String mode) {
-    List<byte[]> args = storeArgs(filter, mode);
+  /**
+   * Runs the store script for one filter ({@code mode} {@code or} or {@code replace}), which
+   * writes only if the marker holds {@code generation}.
+   */
+  void store(String op, String key, BloomFilter filter, String mode, String generation) {
+    List<byte[]> args = storeArgs(filter, mode, generation);
     Object reply;
     try {
       reply = jedis.evalsha(bytes(RedisScripts.STORE_SHA), storeKeys(key), args);
@@ -62,11 +65,11 @@ final class FilterCommands {
     checkStatus(op, key, (List<?>) reply);
   }
 
-  /** Runs the store script ({@code or} mode) for every filter, in one pipeline. */
-  void storeAll(String op, List<String> keys, List<BloomFilter> filters) {
+  /** Runs the store script ({@code or} mode, expecting {@code generation}) for every filter, in one pipeline. */
+  void storeAll(String op, List<String> keys, List<BloomFilter> filters, String generation) {
     List<List<byte[]>> args = new ArrayList<>(keys.size());
     for (BloomFilter filter : filters) {
-      args.add(storeArgs(filter, "or"));
+      args.add(storeArgs(filter, "or", generation));
     }
     List<Response<Object>> replies = new ArrayList<>(keys.size());
     try (Pipeline p = jedis.pipelined()) {
@@ -84,17 +87,35 @@ final class FilterCommands {
     }
   }
 
+  /** @throws IllegalArgumentException if {@code filter} is not of the layout's shape and strategy */
+  void checkFits(String key, BloomFilter filter) {
+    Objects.requireNonNull(key, "key is null");
+    if (!layout.fits(filter)) {
+      throw new IllegalArgumentException(
+          "invalid argument filter (key '"
+              + key
+              + "'): "
+              + filter.bitSize()
+              + " bits, k = "
+              + filter.numHashFunctions()
+              + ", "
+              + filter.strategy()
+              + " is not the shape of "
+              + layout);
+    }
+  }
+
   private List<byte[]> storeKeys(String key) {
     return List.of(bytes(key), bytes(markerKey), bytes(key + SCRATCH_SUFFIX));
   }
 
-  private List<byte[]> storeArgs(BloomFilter filter, String mode) {
+  private List<byte[]> storeArgs(BloomFilter filter, String mode, String generation) {
     return List.of(
         bytes(Long.toString(layout.bitmapBytes())),
         bytes(Long.toString(ttlMillis)),
         bytes(mode),
         filter.toRedisBitmap(),
-        bytes(layout.toString()),
+        bytes(generation),
         bytes(Long.toString(layout.bitSize())));
   }
 
@@ -265,6 +286,9 @@ final class FilterCommands {
     if (status == RedisScripts.MARKER_MISSING) {
       throw missing(op);
     }
+    if (status == RedisScripts.MARKER_REPLACED) {
+      throw replaced(op, text(r.get(1)));
+    }
   }
 
   <T> T get(String op, String key, Response<T> response) {
@@ -292,6 +316,16 @@ final class FilterCommands {
             + " (a restart without persistence, FLUSHALL or eviction), and a missing filter would"
             + " read as \"nothing seen\". Rebuild the filters (push them again) or call markPresent()"
             + " to go on without them");
+  }
+
+  /** A store into a data set that was lost: the marker was created again since the client saw it. */
+  FiltersMissingException replaced(String op, String found) {
+    return new FiltersMissingException(
+        markerKey,
+        "Redis at " + server + ": " + op + " refused: the marker key '" + markerKey + "' of " + layout
+            + " was created again since this client saw it (it now holds '" + found + "'): the server"
+            + " lost its data meanwhile, with the filters written before. Rebuild the filters (push them"
+            + " again) or call checkPresent() to go on with the current ones");
   }
 
   /** A failed pipeline of many keys' commands. */

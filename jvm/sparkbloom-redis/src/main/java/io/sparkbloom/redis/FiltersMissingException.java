@@ -2,11 +2,12 @@ package io.sparkbloom.redis;
 
 /**
  * The server has lost the filters this client expects: the layout's marker key ({@link
- * RedisBloom#markerKey()}), written by every {@link RedisBloom#store store} and {@code
- * RedisPush}, is gone. Redis was restarted without persistence, flushed, or evicted keys. Every
- * per-user key may be missing, and a missing key reads as "nothing seen", so no answer is given.
- * React by rebuilding the filters (re-run the push; it writes the marker again) or, to go on
- * with what is left, by {@link RedisBloom#markPresent()}.
+ * RedisBloom#markerKey()}), created by the first {@link RedisBloom#store store} or {@code
+ * RedisPush} into a server without it, is gone, or, for a store, was created again since the
+ * client saw it. Redis was restarted without persistence, flushed, or evicted keys. Every
+ * per-user key may be missing, and a missing key reads as "nothing seen", so no answer is given
+ * and no filter stored. React by rebuilding the filters (re-run the push; it creates the marker
+ * again) or, to go on with what is left, by {@link RedisBloom#markPresent()}.
  */
 public class FiltersMissingException extends RedisBloomException {
   private static final long serialVersionUID = 1L;

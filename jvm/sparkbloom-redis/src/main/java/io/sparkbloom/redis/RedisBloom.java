@@ -31,12 +31,15 @@ import redis.clients.jedis.exceptions.JedisException;
  * key), so retrying, re-running a push or pushing twice never erases an item; only {@link
  * #replace} overwrites.
  *
- * <p>A wiped server. {@link #store} and {@link #storeAll} also write the layout's {@linkplain
- * #markerKey() marker key}. A client that has seen the marker (on {@link #connect}, by {@link
- * #checkPresent()}, or by storing) expects the filters: when the marker is gone (a restart
+ * <p>A wiped server. The layout's {@linkplain #markerKey() marker key} holds a generation id,
+ * created only where the marker is missing: by {@link #markPresent()} or the first store of a
+ * client that has seen no marker. A client that has seen the marker (on {@link #connect}, by
+ * {@link #checkPresent()}, or by storing) expects the filters: when the marker is gone (a restart
  * without persistence, {@code FLUSHALL}, eviction) every read and put raises {@link
- * FiltersMissingException} instead of answering "nothing seen" for users whose history was lost.
- * The marker check runs inside the same script or pipeline, so it costs no extra round trip.
+ * FiltersMissingException} instead of answering "nothing seen" for users whose history was lost,
+ * and {@link #store}, {@link #storeAll} and {@link #replace} refuse unless the marker holds the
+ * generation the client saw: a store never re-creates a marker it saw, so a wipe during a push
+ * fails the push. The marker check runs inside the same script or pipeline, at no extra round trip.
  *
  * <p>Round trips. Every method is one round trip (a pipeline), except a retry after the server
  * lost its script cache and {@code putAll} of more than {@link #PUT_ALL_ROUND_TRIP_OFFSETS}
@@ -135,8 +138,9 @@ public final class RedisBloom implements AutoCloseable {
 
   /**
    * The key whose presence says the filters of this layout are on the server: {@code
-   * sparkbloom:marker:<bits>/<k>/<strategy>}, holding the layout's description, never expiring.
-   * Written by {@link #store}, {@link #storeAll}, {@link #replace} and {@link #markPresent()}.
+   * sparkbloom:marker:<bits>/<k>/<strategy>}, holding the layout's description and a generation
+   * id, never expiring. Created, where it is missing, by {@link #markPresent()} and the first
+   * store of a client that has seen no marker.
    *
    * @return the marker key
    */
@@ -146,23 +150,40 @@ public final class RedisBloom implements AutoCloseable {
 
   /**
    * Checks that the filters are on the server (the marker key exists); from then on this client
-   * expects them. Call it at start-up when filters should already be there (a service that
-   * connects to an already wiped server has no marker to miss).
+   * expects them, and its stores the marker's current generation. Call it at start-up when
+   * filters should already be there (a service that connects to an already wiped server has no
+   * marker to miss), or to store into filters rebuilt since this client saw the marker.
    *
    * @throws FiltersMissingException if the marker is gone
    */
   public void checkPresent() {
-    marker.checkPresent(commands);
+    marker.checkPresent(commands, null);
   }
 
   /**
-   * Writes the marker key: says the filters are present. For a deployment whose filters are
-   * only ever {@linkplain #put put} (no {@link #store}), once at set-up; or, after {@link
-   * FiltersMissingException}, to go on with whatever is left (items whose history was lost will
-   * be shown again) instead of rebuilding.
+   * {@link #checkPresent()} of one generation: the marker must hold {@code generation}, which
+   * this client's stores then require. A job's tasks write so into the data set its driver found
+   * ({@link #markerGeneration()}) at the job's start; a task retried after a wipe refuses.
+   *
+   * @throws FiltersMissingException if the marker is gone or holds another generation
+   */
+  public void checkPresent(String generation) {
+    marker.checkPresent(commands, Objects.requireNonNull(generation, "generation is null"));
+  }
+
+  /** @return the marker's generation this client expects (seen or written), null if none */
+  public String markerGeneration() {
+    return marker.generation();
+  }
+
+  /**
+   * Creates the marker key with a new generation if it is missing (an existing marker is kept):
+   * says the filters are present. For a deployment whose filters are only ever {@linkplain #put
+   * put} (no {@link #store}), once at set-up; or, after {@link FiltersMissingException}, to go on
+   * with whatever is left (items whose history was lost will be shown again) instead of rebuilding.
    */
   public void markPresent() {
-    marker.markPresent(commands);
+    marker.markPresent(commands, "markPresent");
   }
 
   /** Benchmarks and tests pin a read mode; {@link ReadMode#AUTO} by default. */
@@ -221,11 +242,14 @@ public final class RedisBloom implements AutoCloseable {
    * atomically ({@code BITOP OR} in one script), or creates the key. Items the service {@link
    * #put} since an earlier store are kept, so a retried, re-run or repeated push is harmless.
    * Sets the TTL if one is configured (without one, the key is left without expiry, as {@code
-   * SET} leaves it), and writes the {@linkplain #markerKey() marker}.
+   * SET} leaves it). Writes only while the {@linkplain #markerKey() marker} holds the generation
+   * this client expects; a client that has seen none first {@linkplain #markPresent() marks}.
    *
    * @throws IllegalArgumentException if the filter's shape or strategy is not the layout's
    * @throws RedisKeyException if the key holds another type, a string longer than the layout's
    *     bitmap or bits at or above its bit count: a filter of another layout (left untouched)
+   * @throws FiltersMissingException if the marker is gone or was created again since this client
+   *     saw it (nothing is written)
    */
   public void store(String key, BloomFilter filter) {
     storeOne("store", key, filter, "or");
@@ -234,7 +258,7 @@ public final class RedisBloom implements AutoCloseable {
   /**
    * Overwrites the key with {@code filter}'s bitmap ({@code SET}, whatever the key held),
    * erasing items put since: for rebuilding a filter from scratch, e.g. to drop history. Sets the
-   * TTL if configured and writes the marker.
+   * TTL if configured; checks the marker as {@link #store}.
    *
    * @throws IllegalArgumentException if the filter's shape or strategy is not the layout's
    */
@@ -251,6 +275,7 @@ public final class RedisBloom implements AutoCloseable {
    * @throws RedisKeyException for the first key (in the map's order) not of the layout; the
    *     others were stored
    * @throws RedisBloomException if the pipeline failed; some of the keys may have been written
+   * @throws FiltersMissingException as {@link #store}: the keys before the wipe were written
    */
   public void storeAll(Map<String, BloomFilter> filters) {
     Objects.requireNonNull(filters, "filters is null");
@@ -258,37 +283,20 @@ public final class RedisBloom implements AutoCloseable {
     List<BloomFilter> values = new ArrayList<>(filters.size());
     for (Map.Entry<String, BloomFilter> e : filters.entrySet()) {
       BloomFilter filter = Objects.requireNonNull(e.getValue(), "filter is null");
-      checkFits(e.getKey(), filter);
+      commands.checkFits(e.getKey(), filter);
       keys.add(e.getKey());
       values.add(filter);
     }
-    commands.storeAll("storeAll", keys, values);
-    marker.written();
+    if (keys.isEmpty()) {
+      return;
+    }
+    commands.storeAll("storeAll", keys, values, marker.forStore(commands, "storeAll"));
   }
 
   private void storeOne(String op, String key, BloomFilter filter, String mode) {
     Objects.requireNonNull(filter, "filter is null");
-    checkFits(key, filter);
-    commands.store(op, key, filter, mode);
-    marker.written();
-  }
-
-
-  private void checkFits(String key, BloomFilter filter) {
-    Objects.requireNonNull(key, "key is null");
-    if (!layout.fits(filter)) {
-      throw new IllegalArgumentException(
-          "invalid argument filter (key '"
-              + key
-              + "'): "
-              + filter.bitSize()
-              + " bits, k = "
-              + filter.numHashFunctions()
-              + ", "
-              + filter.strategy()
-              + " is not the shape of "
-              + layout);
-    }
+    commands.checkFits(key, filter);
+    commands.store(op, key, filter, mode, marker.forStore(commands, op));
   }
 
   /**

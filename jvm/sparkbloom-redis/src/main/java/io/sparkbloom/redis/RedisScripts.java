@@ -7,9 +7,11 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The Lua scripts {@link RedisBloom} runs on the server, and the statuses they return. Each
  * checks the key before touching it, so a key of another type or size is refused whole, never
- * half written. KEYS[2] is always the layout's marker key ({@link RedisBloom#markerKey()}): when
- * ARGV[3] is {@code 1} the client expects stored filters and a missing marker is answered with
- * {@link #MARKER_MISSING} before anything is read or written.
+ * half written. KEYS[2] is always the layout's marker key ({@link RedisBloom#markerKey()}), checked
+ * before anything is read or written: reads and puts, when ARGV[3] is {@code 1} (the client
+ * expects stored filters), refuse a missing marker with {@link #MARKER_MISSING}; stores refuse
+ * unless it holds the generation the client expects ({@link #MARKER_MISSING}, {@link
+ * #MARKER_REPLACED}). Only {@link #MARK} writes the marker.
  */
 final class RedisScripts {
   /** Reply status: the key holds another Redis type; element 2 is the type. */
@@ -20,6 +22,11 @@ final class RedisScripts {
   static final long MARKER_MISSING = -3;
   /** Reply status: the string has bits set at or above the layout's bit count. */
   static final long BITS_PAST_END = -4;
+  /**
+   * Reply status: the marker holds another generation than the client expects (it was created
+   * again since: the data set the client wrote into was lost); element 2 is the marker's value.
+   */
+  static final long MARKER_REPLACED = -5;
 
   private static final String MARKER_AND_KEY_CHECKS =
       "if ARGV[3] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then return {-3} end\n"
@@ -66,14 +73,18 @@ final class RedisScripts {
           + "return out\n";
 
   /**
-   * Stores a whole bitmap and writes the marker. KEYS[3] is a scratch key, set and deleted
-   * within the script (no client ever sees it). ARGV = max bytes, TTL in ms, mode ({@code or}:
-   * OR into an existing bitmap of the layout with BITOP; {@code replace}: SET over whatever the
-   * key held), the bitmap, the marker's value, the layout's bit count. Returns {1} or an error
-   * status; in {@code or} mode a key that is not a bitmap of the layout is left untouched.
+   * Stores a whole bitmap if the marker holds the expected generation. KEYS[3] is a scratch key,
+   * set and deleted within the script (no client ever sees it). ARGV = max bytes, TTL in ms, mode
+   * ({@code or}: OR into an existing bitmap of the layout with BITOP; {@code replace}: SET over
+   * whatever the key held), the bitmap, the expected generation, the layout's bit count. Returns
+   * {1} or an error status; in {@code or} mode a key that is not a bitmap of the layout is left
+   * untouched.
    */
   static final String STORE =
-      "local t = redis.call('TYPE', KEYS[1]).ok\n"
+      "local g = redis.call('GET', KEYS[2])\n"
+          + "if not g then return {-3} end\n"
+          + "if g ~= ARGV[5] then return {-5, g} end\n"
+          + "local t = redis.call('TYPE', KEYS[1]).ok\n"
           + "if ARGV[3] == 'or' and t ~= 'none' then\n"
           + "  if t ~= 'string' then return {-1, t} end\n"
           + "  local max = tonumber(ARGV[1])\n"
@@ -93,8 +104,17 @@ final class RedisScripts {
           + "  redis.call('SET', KEYS[1], ARGV[4])\n"
           + "end\n"
           + "if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\n"
-          + "redis.call('SET', KEYS[2], ARGV[5])\n"
           + "return {1}\n";
+
+  /**
+   * Creates the marker (KEYS[1]) with the new generation ARGV[1], without expiry, if it is
+   * missing; returns the generation it holds.
+   */
+  static final String MARK =
+      "local g = redis.call('GET', KEYS[1])\n"
+          + "if g then return g end\n"
+          + "redis.call('SET', KEYS[1], ARGV[1])\n"
+          + "return ARGV[1]\n";
 
   static final String WRITE_SHA = sha1(WRITE);
   static final String CHECK_SHA = sha1(CHECK);

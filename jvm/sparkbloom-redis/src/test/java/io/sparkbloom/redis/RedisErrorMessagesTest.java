@@ -12,14 +12,19 @@ import redis.clients.jedis.Jedis;
 /** Every failure names the operation that failed, the server and the key. */
 class RedisErrorMessagesTest {
   private static final RedisLayout LAYOUT = RedisLayout.helperCompatible(1_000, 0.01);
+  /** A layout whose marker is never written: a store of its client first creates the marker. */
+  private static final RedisLayout UNMARKED = RedisLayout.helperCompatible(500, 0.01);
 
   /** A server that answers write scripts with an error (out of memory). */
   @Test
   void serverErrorsNameTheOperation() throws Exception {
     try (RedisServer server = RedisServer.start();
         RedisBloom client = RedisBloom.connect(server.uri(), LAYOUT);
+        RedisBloom unmarked = RedisBloom.connect(server.uri(), UNMARKED);
         BloomFilter filter = LAYOUT.newFilter();
+        BloomFilter unmarkedFilter = UNMARKED.newFilter();
         Jedis jedis = server.raw()) {
+      client.markPresent();
       jedis.configSet("maxmemory", "1");
       jedis.configSet("maxmemory-policy", "noeviction");
       assertNames("put of key 'k'", () -> client.put("k", 1L));
@@ -28,7 +33,8 @@ class RedisErrorMessagesTest {
       assertNames("store of key 'k'", () -> client.store("k", filter));
       assertNames("replace of key 'k'", () -> client.replace("k", filter));
       assertNames("storeAll", () -> client.storeAll(Map.of("k", filter)));
-      assertNames("markPresent", client::markPresent);
+      assertNames("markPresent", unmarked::markPresent);
+      assertNames("store of key '" + unmarked.markerKey() + "'", () -> unmarked.store("k", unmarkedFilter));
       jedis.configSet("maxmemory", "0");
     }
   }
@@ -38,7 +44,10 @@ class RedisErrorMessagesTest {
   void connectionErrorsNameTheOperation() throws Exception {
     try (RedisServer server = RedisServer.start();
         RedisBloom client = RedisBloom.connect(server.uri(), LAYOUT);
-        BloomFilter filter = LAYOUT.newFilter()) {
+        RedisBloom unmarked = RedisBloom.connect(server.uri(), UNMARKED);
+        BloomFilter filter = LAYOUT.newFilter();
+        BloomFilter unmarkedFilter = UNMARKED.newFilter()) {
+      client.markPresent();
       server.stop(false);
       assertNames("put of key 'k'", () -> client.put("k", 1L));
       assertNames("putAll of key 'k'", () -> client.putAll("k", new long[] {1, 2}));
@@ -49,6 +58,8 @@ class RedisErrorMessagesTest {
       assertNames("retainAbsent of key 'k'", () -> client.retainAbsent("k", new long[] {1}));
       assertNames("retainAbsent of 1 keys", () -> client.retainAbsent(Map.of("k", new long[] {1})));
       assertNames("checkPresent", client::checkPresent);
+      assertNames("markPresent", unmarked::markPresent);
+      assertNames("store of key '" + unmarked.markerKey() + "'", () -> unmarked.store("k", unmarkedFilter));
     }
   }
 

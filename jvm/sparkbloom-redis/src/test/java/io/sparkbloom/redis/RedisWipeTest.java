@@ -3,6 +3,8 @@ package io.sparkbloom.redis;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,10 +58,67 @@ class RedisWipeTest {
           assertMissing(late, "checkPresent", late::checkPresent);
         }
 
-        // Rebuilding (a push writes the marker again) brings the service back.
-        retry(() -> { pusher.store("user:1", history); return null; });
+        // The pusher's own stores refuse: it saw the marker that is gone.
+        assertMissing(pusher, "store", () -> retry(() -> { pusher.store("user:1", history); return null; }));
+        // Rebuilding (a push into the emptied server creates a new marker) brings the service back.
+        try (RedisBloom rebuild = RedisBloom.connect(server.uri(), LAYOUT)) {
+          rebuild.store("user:1", history);
+        }
         assertEquals(0, retry(() -> service.retainAbsent("user:1", seen)).length);
       }
+    }
+  }
+
+  /**
+   * A wipe between two stores of one client (a rebuild done with {@code store}, as a push does
+   * with {@code storeAll}): the later stores refuse instead of re-creating the marker they saw.
+   */
+  @Test
+  void storesNeverRecreateAWipedMarker() throws Exception {
+    RedisLayout other = RedisLayout.helperCompatible(500, 0.01);
+    try (RedisServer server = RedisServer.start();
+        RedisBloom pusher = RedisBloom.connect(server.uri(), LAYOUT);
+        RedisBloom otherPusher = RedisBloom.connect(server.uri(), other);
+        BloomFilter filter = LAYOUT.newFilter();
+        BloomFilter otherFilter = other.newFilter();
+        Jedis jedis = server.raw()) {
+      filter.put(1L);
+      otherFilter.put(1L);
+      // Into an empty server: the first store creates the marker; each layout has its own.
+      pusher.store("user:1", filter);
+      otherPusher.store("other:1", otherFilter);
+      String generation = jedis.get(pusher.markerKey());
+      assertNotNull(generation);
+      assertNotNull(jedis.get(otherPusher.markerKey()));
+
+      jedis.flushAll();
+      Map<String, BloomFilter> batch = new LinkedHashMap<>();
+      batch.put("user:2", filter);
+      batch.put("user:3", filter);
+      assertMissing(pusher, "store", () -> pusher.store("user:2", filter));
+      assertMissing(pusher, "storeAll", () -> pusher.storeAll(batch));
+      assertMissing(pusher, "replace", () -> pusher.replace("user:2", filter));
+      assertMissing(otherPusher, "store", () -> otherPusher.store("other:2", otherFilter));
+      assertEquals(0, jedis.dbSize(), "no store wrote its key or a marker");
+
+      // A rebuild by a client that found no marker creates a new one: the first client's data
+      // set is still gone, so its stores refuse (its reads go on: the marker is there).
+      try (RedisBloom rebuild = RedisBloom.connect(server.uri(), LAYOUT)) {
+        rebuild.store("user:1", filter);
+      }
+      String rebuilt = jedis.get(pusher.markerKey());
+      assertNotNull(rebuilt);
+      assertNotEquals(generation, rebuilt, "a new marker, not the one the first client saw");
+      FiltersMissingException replaced = assertThrows(FiltersMissingException.class, () -> pusher.store("user:2", filter));
+      assertTrue(replaced.getMessage().contains("created again"), replaced.getMessage());
+      assertFalse(jedis.exists("user:2"));
+      assertTrue(pusher.mightContain("user:1", 1L));
+      // checkPresent() adopts the rebuilt data set; markPresent() keeps an existing marker.
+      pusher.checkPresent();
+      pusher.store("user:2", filter);
+      assertTrue(pusher.mightContain("user:2", 1L));
+      pusher.markPresent();
+      assertEquals(rebuilt, jedis.get(pusher.markerKey()));
     }
   }
 

@@ -2,6 +2,7 @@ package io.sparkbloom.redis.spark;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.CorruptFilterException;
+import io.sparkbloom.redis.FiltersMissingException;
 import io.sparkbloom.redis.RedisBloom;
 import io.sparkbloom.redis.RedisBloomException;
 import io.sparkbloom.redis.RedisLayout;
@@ -38,11 +39,19 @@ import scala.Tuple2;
  * #BATCH} ({@link RedisBloom#storeAll}: one round trip per batch). Each filter is ORed into its
  * key, so a batch retried after a connection error (up to {@link #ATTEMPTS} times, with growing
  * pauses), a re-run task or a second push never erases what the service {@code put} since; it
- * only adds the filter's items. Every push writes the layout's marker key ({@link
- * RedisBloom#markerKey()}), by which clients notice a server that lost its data. A filter whose
- * shape is not the layout's fails the job with {@code IllegalArgumentException}; a key that holds
- * a filter of another layout fails it with {@code RedisKeyException}. Progress: the accumulator
- * {@code "sparkbloom-redis: keys pushed"} (Spark UI) and a log line per partition.
+ * only adds the filter's items.
+ *
+ * <p>A wiped server. At its start, on the driver, a push finds the layout's marker key ({@link
+ * RedisBloom#markerKey()}), by which clients notice a server that lost its data, or creates it
+ * ({@link RedisBloom#markPresent()}); every task, first or retried, writes only while the marker
+ * holds that generation ({@link RedisBloom#checkPresent(String)}), and the driver checks it again
+ * at the end. A wipe during the push (a restart without persistence, {@code FLUSHALL}) fails it
+ * with {@link FiltersMissingException}, and the marker stays gone, so the services notice; push
+ * again to rebuild. A filter whose shape is not the layout's fails the job with {@code
+ * IllegalArgumentException}; a key that holds a filter of another layout fails it with {@code
+ * RedisKeyException}; a driver that cannot reach the server fails the push with {@link
+ * RedisBloomException} before any task runs. Progress: the accumulator {@code "sparkbloom-redis:
+ * keys pushed"} (Spark UI) and a log line per partition.
  */
 public final class RedisPush {
   /** Filters per pipelined round trip. */
@@ -62,6 +71,7 @@ public final class RedisPush {
    * @param layout the layout the keys are read with
    * @param keyPrefix prepended to {@code String.valueOf(key)}
    * @return the number of keys written
+   * @throws FiltersMissingException if the server lost its data during the push
    */
   public static <K> long push(
       JavaPairRDD<K, BloomFilter> filters, String redisUri, RedisLayout layout, String keyPrefix) {
@@ -166,10 +176,45 @@ public final class RedisPush {
     Objects.requireNonNull(layout, "layout is null");
     // Checked here, on the driver, before any task runs.
     long ttlMillis = RedisBloom.ttlMillis(ttl);
+    String generation;
+    try (RedisBloom driver = connectWithRetry(redisUri, layout, Duration.ZERO)) {
+      driver.markPresent();
+      generation = driver.markerGeneration();
+    }
     LongAccumulator pushed = entries.context().longAccumulator("sparkbloom-redis: keys pushed");
-    entries.foreachPartition(
-        partition -> pushPartition(partition, redisUri, layout, Duration.ofMillis(ttlMillis), pushed));
+    try {
+      entries.foreachPartition(
+          partition -> pushPartition(partition, redisUri, layout, Duration.ofMillis(ttlMillis), generation, pushed));
+    } catch (Exception failedJob) {
+      // The job failed (a SparkException, rethrown as it came): a wipe is the failure to report.
+      checkNotWiped(redisUri, layout, generation, failedJob);
+      throw failedJob;
+    }
+    checkNotWiped(redisUri, layout, generation, null);
     return pushed.value();
+  }
+
+  /**
+   * Raises {@link FiltersMissingException} if the marker no longer holds the push's generation:
+   * the server lost its data during the push. After a failed job, a failure to check is added to
+   * the job's exception.
+   */
+  private static void checkNotWiped(String redisUri, RedisLayout layout, String generation, Exception failedJob) {
+    try (RedisBloom driver = connectWithRetry(redisUri, layout, Duration.ZERO)) {
+      driver.checkPresent(generation);
+    } catch (FiltersMissingException wiped) {
+      FiltersMissingException e = new FiltersMissingException(
+          wiped.markerKey(), "RedisPush did not complete, the server lost its data during it: " + wiped.getMessage());
+      if (failedJob != null) {
+        e.addSuppressed(failedJob);
+      }
+      throw e;
+    } catch (RedisBloomException unreachable) {
+      if (failedJob == null) {
+        throw unreachable;
+      }
+      failedJob.addSuppressed(unreachable);
+    }
   }
 
   private static void pushPartition(
@@ -177,12 +222,15 @@ public final class RedisPush {
       String redisUri,
       RedisLayout layout,
       Duration ttl,
+      String generation,
       LongAccumulator pushed) {
     if (!partition.hasNext()) {
       return;
     }
     long count = 0;
     try (RedisBloom client = connectWithRetry(redisUri, layout, ttl)) {
+      // Stores go only into the data set the driver found at the push's start.
+      client.checkPresent(generation);
       Map<String, BloomFilter> batch = new LinkedHashMap<>();
       while (partition.hasNext()) {
         Tuple2<String, BloomFilter> entry = partition.next();

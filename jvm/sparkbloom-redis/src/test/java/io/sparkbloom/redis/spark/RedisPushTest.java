@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.redis.RedisBloom;
+import io.sparkbloom.redis.RedisBloomException;
 import io.sparkbloom.redis.RedisLayout;
 import io.sparkbloom.redis.TestServers;
 import io.sparkbloom.spark.BloomFunctions;
@@ -120,9 +121,9 @@ class RedisPushTest {
     assertEquals(0, snapshot("other:*").size(), "a batch is checked before any of it is sent");
   }
 
-  /** An unreachable server fails the job after the retries, naming the server; nothing reports success. */
+  /** An unreachable server fails the push after the retries, naming the server; nothing reports success. */
   @Test
-  void unreachableServerFailsTheJob() throws Exception {
+  void unreachableServerFailsThePush() throws Exception {
     int closedPort;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
@@ -130,8 +131,9 @@ class RedisPushTest {
     RedisLayout layout = RedisLayout.guavaCompatible(1_000, 0.01);
     JavaPairRDD<String, BloomFilter> filters =
         PerKeyFilters.buildPerKey(jsc.parallelizePairs(pairs(3), 1), 1_000, 0.01);
-    SparkException e = assertThrows(
-        SparkException.class,
+    // The driver finds the marker before any task runs.
+    RedisBloomException e = assertThrows(
+        RedisBloomException.class,
         () -> RedisPush.push(filters, "redis://127.0.0.1:" + closedPort, layout, "never:"));
     assertTrue(String.valueOf(e.getMessage()).contains("127.0.0.1:" + closedPort), e.getMessage());
   }
