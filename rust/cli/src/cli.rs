@@ -76,14 +76,15 @@ pub enum SizingPolicy {
 }
 
 impl Sizing {
-    /// N for fixed sizing (clap requires -n then); an error naming the flags otherwise.
+    /// N for fixed sizing; a usage error naming the flags otherwise (clap's `required_if_eq`
+    /// does not see the default `--sizing fixed`, so a missing -n is caught here).
     pub fn fixed_insertions(&self) -> Result<u64, crate::error::CliError> {
         match (self.policy, self.expected_insertions) {
             (SizingPolicy::Fixed, Some(n)) => Ok(n),
-            (SizingPolicy::Fixed, None) => Err(crate::error::CliError::new(
+            (SizingPolicy::Fixed, None) => Err(crate::error::CliError::usage(
                 "--expected-insertions is required with --sizing fixed",
             )),
-            (SizingPolicy::PerKey, _) => Err(crate::error::CliError::new(
+            (SizingPolicy::PerKey, _) => Err(crate::error::CliError::usage(
                 "--sizing per-key applies to `build --per-key` only (one filter per key, sized for its own items)",
             )),
         }
@@ -96,6 +97,18 @@ pub enum StrategyArg {
     Mitz32,
     SparkV1,
     SparkV2,
+}
+
+impl StrategyArg {
+    /// As spelled on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyArg::Mitz64 => "mitz64",
+            StrategyArg::Mitz32 => "mitz32",
+            StrategyArg::SparkV1 => "spark-v1",
+            StrategyArg::SparkV2 => "spark-v2",
+        }
+    }
 }
 
 impl From<StrategyArg> for Strategy {
@@ -144,14 +157,15 @@ pub enum FileFormat {
     crawl-links | sparkbloom dedup -n 100000000 -p 0.001 --state seen.sbloom | fetch-pages\n\n\
     With --state, a run continues where the last stopped, and the state is saved: every \
     --checkpoint-secs seconds of work, on SIGINT, SIGTERM or SIGHUP (then the run ends with that \
-    signal; a second one ends it at once, unsaved) and at the end of input. Every line a saved \
-    state counts as seen has been written to stdout first, so a run killed outright prints again \
-    at most the lines of its last interval. A save takes an exclusive lock (flock) on the file and \
-    ORs in what the file holds then, so runs sharing one state lose nothing; it writes through \
-    the file itself (mode, owner, hard links and symlinks stay), after a journal copy \
-    .NAME.PID.tmp beside it that a later run uses to repair a save cut short and then removes. \
-    The file keeps the layout it was read in (Guava's stream stays Guava's) unless --format. \
-    If stdout closes early (`| head`) the run ends quietly with the state of its last save.")]
+    signal; a second one ends it at once, unsaved), at the end of input, and when stdout closes \
+    (`| head`: the run then ends quietly). A line counts as seen once it is written to stdout, so \
+    a run killed outright prints again at most the lines of its last interval. A save takes an \
+    exclusive lock (flock) on the file and ORs in what the file holds then, so runs sharing one \
+    state lose nothing; it writes through the file itself (mode, owner, hard links and symlinks \
+    stay), after a journal .NAME.PID.NONCE.journal beside it, which the run creates at its start \
+    with room for a save (a full disk or an unwritable directory stops it before its first line) \
+    and removes at its end; a later run uses a crashed run's journal to repair a save cut short. \
+    The file keeps the layout it was read in (Guava's stream stays Guava's) unless --format.")]
 pub struct DedupArgs {
     #[command(flatten)]
     pub sizing: Sizing,

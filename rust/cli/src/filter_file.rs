@@ -143,12 +143,21 @@ pub fn read_from(file: &File, path: &Path, max_bits: u64) -> CliResult<Loaded> {
         .seek(SeekFrom::Start(0))
         .and_then(|_| reader.take(to_read).read_to_end(&mut bytes))
         .map_err(|e| CliError::io(path, "read", e))?;
+    let mut loaded = decode(&bytes, path, max_bits)?;
+    loaded.file_bytes = file_bytes;
+    Ok(loaded)
+}
+
+/// The filter in `bytes` (a whole file's, or a journal's), its layout detected; `path` names it
+/// in errors.
+pub fn decode(bytes: &[u8], path: &Path, max_bits: u64) -> CliResult<Loaded> {
+    let format = detect(bytes, path)?;
     let decoded = match format {
-        FileFormat::Sparkbloom => format::decode_with_limit(&bytes, max_bits),
-        FileFormat::Guava => format::guava::decode_with_limit(&bytes, max_bits),
-        FileFormat::Spark => format::spark_sketch::decode_with_limit(&bytes, max_bits),
+        FileFormat::Sparkbloom => format::decode_with_limit(bytes, max_bits),
+        FileFormat::Guava => format::guava::decode_with_limit(bytes, max_bits),
+        FileFormat::Spark => format::spark_sketch::decode_with_limit(bytes, max_bits),
     };
-    let filter = decoded.map_err(|e| decode_error(path, format, &bytes, e, max_bits))?;
+    let filter = decoded.map_err(|e| decode_error(path, format, bytes, e, max_bits))?;
     let (version, encoding) = match format {
         // decode checked the header: byte 4 is the version, byte 6 the encoding (FORMAT.md 1.1).
         FileFormat::Sparkbloom => (
@@ -162,7 +171,7 @@ pub fn read_from(file: &File, path: &Path, max_bits: u64) -> CliResult<Loaded> {
         format,
         version,
         encoding,
-        file_bytes,
+        file_bytes: bytes.len() as u64,
     })
 }
 

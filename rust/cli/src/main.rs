@@ -1,18 +1,21 @@
 //! `sparkbloom`: Guava-compatible Bloom filters on the command line. Every failure
 //! is one line on stderr, `sparkbloom: <file/line/option>: <what is wrong>`, and exit status 1
-//! (2 for a command line clap rejects); a closed stdout (`| head`) ends the process quietly.
+//! (2 for a usage error: a missing, invalid or contradictory option, whether clap or a
+//! command finds it); a closed stdout (`| head`) ends the process quietly.
 
 mod capacity_watch;
 mod cli;
 mod commands;
 mod error;
 mod filter_file;
+mod journal;
 mod keys;
 mod limits;
 mod lines;
 mod per_key_sizing;
 mod progress;
 mod signals;
+mod staged_output;
 mod state_file;
 mod stats;
 
@@ -21,6 +24,7 @@ use clap::error::ErrorKind;
 use cli::{Cli, Command};
 use commands::combine::Operation;
 use limits::Limits;
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -69,8 +73,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sparkbloom: {e}");
-            ExitCode::FAILURE
+            let hint = if e.is_usage() { " (see --help)" } else { "" };
+            // A closed stderr must not turn the error into a panic.
+            let _ = writeln!(std::io::stderr(), "sparkbloom: {e}{hint}");
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -88,8 +94,8 @@ fn first_paragraph(rendered: &str) -> String {
 }
 
 /// Rust ignores SIGPIPE, so a write to a closed pipe fails with EPIPE; the default action ends
-/// the process silently instead, as `cat` and `grep` do, and no state file is written for a run
-/// whose output was not all delivered.
+/// the process silently instead, as `cat` and `grep` do. `dedup --state` ignores it again
+/// (signals.rs) to save the lines written before it ends.
 fn quiet_on_closed_pipe() {
     // SAFETY: restoring a signal's default disposition at startup, before any thread exists.
     unsafe {

@@ -108,10 +108,11 @@ impl Progress {
         self.drawn = true;
     }
 
-    /// Prints `message` on its own line of stderr, above the progress line.
+    /// Prints `message` on its own line of stderr, above the progress line (best effort, as
+    /// the progress: `dedup --state` ignores SIGPIPE, and a closed stderr must not panic).
     pub fn message(&mut self, message: &str) {
         self.clear();
-        eprintln!("{message}");
+        let _ = writeln!(std::io::stderr(), "{message}");
     }
 
     /// The work is done: a terminal's progress line goes away; a log gets the final totals.
@@ -127,7 +128,7 @@ impl Progress {
 
     fn clear(&mut self) {
         if self.mode == Mode::Terminal && self.drawn {
-            eprint!("\r\x1b[K");
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
             self.drawn = false;
         }
     }

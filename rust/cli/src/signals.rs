@@ -1,5 +1,6 @@
-//! SIGINT, SIGTERM and SIGHUP as requests to save and stop (`dedup --state`), and SIGALRM as a
-//! wake-up for a checkpoint while the input is idle. The handlers only store to atomics and
+//! SIGINT, SIGTERM and SIGHUP as requests to save and stop (`dedup --state`), SIGALRM as a
+//! wake-up for a checkpoint while the input is idle, and SIGPIPE ignored, so a write to a closed
+//! stdout fails (EPIPE) and the run saves what was written before it ends by SIGPIPE. The handlers only store to atomics and
 //! write a byte to a self-pipe, which a reader about to wait for input polls beside it (a flag
 //! alone would miss a signal arriving just before the wait); they are installed without
 //! SA_RESTART, so a read returns EINTR too. A second stop signal ends the process at once (a save can wait on a stuck
@@ -75,6 +76,10 @@ pub fn install() {
         }
     }
     set_handler(libc::SIGALRM, on_alarm);
+    // SAFETY: ignoring a signal; die_of restores its default action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
 }
 
 fn ignored(signal: libc::c_int) -> bool {

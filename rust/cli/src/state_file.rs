@@ -5,20 +5,26 @@
 //! run may have saved since), and writes the result through the file itself rather than
 //! renaming a new file over it: mode, owner, ACLs, hard links and the inode stay, a symlink's
 //! target is what changes, and the lock is on the inode every run opens. To survive a crash in
-//! the middle of that overwrite, the bytes first go to a journal `.NAME.PID.tmp` beside the
-//! file (fsynced), then into the file (fsynced), then the journal is removed. A journal left by
-//! a dead process is complete or was never copied in: the next run, holding the lock, ORs a
-//! complete one into the state (it holds only lines that were printed) and removes it either
-//! way, so a save cut short at any point loses nothing and leaves no litter.
+//! the middle of that overwrite, the bytes first go to the run's journal (journal.rs, fsynced),
+//! then into the file (fsynced).
+//!
+//! Under the lock, a journal of a run that has ended is complete or never reached the file: a
+//! complete one is ORed into what the file holds (it holds only lines that were printed), the
+//! result is written back, and only then is that journal removed, so a save cut short at any
+//! point loses nothing and leaves no litter. The run's start does this too, even for a run that
+//! will print nothing.
+//!
+//! The start also creates the file (when new) and the journal with room for a save, so a state
+//! that cannot be saved is refused before any line is printed.
 
 use crate::cli::FileFormat;
 use crate::error::{CliError, CliResult, display};
 use crate::filter_file::{self, Loaded};
+use crate::journal::{self, Journal, Leftover};
 use sparkbloom::BloomFilter;
 use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::fs::{self, File};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 pub struct StateFile {
@@ -27,15 +33,74 @@ pub struct StateFile {
     /// The layout asked for with --format, else the one the file has when saved.
     format: Option<FileFormat>,
     max_bits: u64,
+    /// The real file's directory, where the journals are, and their prefix `.NAME.`.
+    dir: PathBuf,
+    prefix: OsString,
+    /// This run's, from the end of [`open`](Self::open).
+    journal: Option<Journal>,
+    /// The journal holds a save the file does not have: the copy into the file failed.
+    pending: bool,
+}
+
+/// What the locked file holds with what ended runs' journals add.
+struct Repaired {
+    /// The filter and the layout it came in; None for an empty file and no journal.
+    filter: Option<(BloomFilter, FileFormat)>,
+    /// The file must be written: it was torn, or a journal was ORed in.
+    changed: bool,
+    /// The journals of ended runs, to remove once the file is written.
+    leftovers: Vec<Leftover>,
 }
 
 impl StateFile {
-    pub fn new(path: &Path, format: Option<FileFormat>, max_bits: u64) -> StateFile {
-        StateFile {
+    /// Opens the state (creating it, empty, when new), repairs it from ended runs' journals
+    /// (writing it back at once when they add to it), checks what it holds with `compatible`,
+    /// and creates this run's journal with room for a save of a filter shaped like `fresh` (or
+    /// the file's). Returns what the file holds, None when it is empty.
+    pub fn open(
+        path: &Path,
+        format: Option<FileFormat>,
+        max_bits: u64,
+        fresh: &BloomFilter,
+        compatible: impl FnOnce(&BloomFilter) -> CliResult<()>,
+    ) -> CliResult<(StateFile, Option<BloomFilter>)> {
+        let file = filter_file::open_regular(path, true)?;
+        filter_file::lock(&file, path, libc::LOCK_EX)?;
+        let real = fs::canonicalize(path).map_err(|e| CliError::io(path, "resolve", e))?;
+        let prefix = journal::prefix(&real)
+            .ok_or_else(|| CliError::new(format!("--state {}: not a file name", display(path))))?;
+        let mut state = StateFile {
             path: path.to_path_buf(),
             format,
             max_bits,
+            dir: real.parent().unwrap_or(Path::new("/")).to_path_buf(),
+            prefix,
+            journal: None,
+            pending: false,
+        };
+        let repaired = state.read_repaired(&file)?;
+        if let Some((filter, _)) = &repaired.filter {
+            compatible(filter)?;
         }
+        let num_bits = repaired
+            .filter
+            .as_ref()
+            .map_or(fresh.num_bits(), |(filter, _)| filter.num_bits());
+        state.journal = Some(Journal::create(
+            &state.dir,
+            &state.prefix,
+            journal::max_save_len(num_bits),
+            path,
+        )?);
+        if let (true, Some((filter, disk_format))) = (repaired.changed, &repaired.filter) {
+            let format = format.unwrap_or(*disk_format);
+            if let Err(e) = state.write_locked(&file, filter, format) {
+                state.close();
+                return Err(e);
+            }
+        }
+        repaired.leftovers.into_iter().for_each(Leftover::remove);
+        Ok((state, repaired.filter.map(|(filter, _)| filter)))
     }
 
     /// Whether the file holds anything yet.
@@ -43,69 +108,98 @@ impl StateFile {
         fs::metadata(&self.path).is_ok_and(|meta| meta.len() > 0)
     }
 
-    /// What the file holds (with what stale journals add), or None for a file that does not
-    /// exist yet or is empty (created by a save that never wrote). A file a crash left torn is
-    /// rewritten from its journal at once. Opened for writing, so a state that cannot be saved
-    /// is refused before any line is printed.
-    pub fn load(&self) -> CliResult<Option<BloomFilter>> {
-        if fs::metadata(&self.path).is_err() {
-            return Ok(None);
-        }
-        let file = filter_file::open_regular(&self.path, true)?;
-        filter_file::lock(&file, &self.path, libc::LOCK_EX)?;
-        let torn = self.read_on_disk(&file).is_err();
-        let Some((filter, format)) = self.read_repaired(&file)? else {
-            return Ok(None);
-        };
-        if torn {
-            self.write_locked(&file, &filter, self.format.unwrap_or(format))?;
-        }
-        Ok(Some(filter))
-    }
-
     /// Saves `filter` ORed with what the file holds now; `filter` gets those bits too.
-    pub fn save(&self, filter: &BloomFilter) -> CliResult<()> {
+    pub fn save(&mut self, filter: &BloomFilter) -> CliResult<()> {
         let file = filter_file::open_regular(&self.path, true)?;
         filter_file::lock(&file, &self.path, libc::LOCK_EX)?;
+        let repaired = self.read_repaired(&file)?;
         let mut format = self.format;
-        if let Some((on_disk, disk_format)) = self.read_repaired(&file)? {
-            self.merge(filter, &on_disk)?;
-            format = format.or(Some(disk_format));
+        if let Some((on_disk, disk_format)) = &repaired.filter {
+            self.merge(filter, on_disk)?;
+            format = format.or(Some(*disk_format));
         }
-        self.write_locked(&file, filter, format.unwrap_or(FileFormat::Sparkbloom))
+        self.write_locked(&file, filter, format.unwrap_or(FileFormat::Sparkbloom))?;
+        repaired.leftovers.into_iter().for_each(Leftover::remove);
+        Ok(())
     }
 
-    /// Journal, copy into `file` (locked), remove the journal; each step fsynced.
-    fn write_locked(&self, file: &File, filter: &BloomFilter, format: FileFormat) -> CliResult<()> {
+    /// The journal when it holds a save the file lacks (a copy into the file failed): the next
+    /// run applies it.
+    pub fn pending_journal(&self) -> Option<&Path> {
+        self.journal
+            .as_ref()
+            .filter(|_| self.pending)
+            .map(Journal::path)
+    }
+
+    /// The run is over: its journal goes, unless it holds a save the file lacks.
+    pub fn close(mut self) {
+        if let Some(journal) = self.journal.take()
+            && !self.pending
+        {
+            journal.remove();
+        }
+    }
+
+    /// Journal, then the locked `file`; each fsynced.
+    fn write_locked(
+        &mut self,
+        file: &File,
+        filter: &BloomFilter,
+        format: FileFormat,
+    ) -> CliResult<()> {
         let bytes = filter_file::encode(filter, format)
             .map_err(|e| CliError::new(format!("--state {}: {e}", display(&self.path))))?;
-        let journal = self.journal_path(std::process::id())?;
-        write_journal(&journal, &bytes).map_err(|e| CliError::io(&journal, "write", e))?;
+        let journal = self.journal.as_mut().expect("the journal is created first");
+        journal
+            .write(&bytes)
+            .map_err(|e| CliError::io(journal.path(), "write", e))?;
+        self.pending = true;
         let copied = (|| {
             file.write_all_at(&bytes, 0)?;
             file.set_len(bytes.len() as u64)?;
             file.sync_all()
         })();
         copied.map_err(|e| CliError::io(&self.path, "write", e))?;
-        fs::remove_file(&journal).map_err(|e| CliError::io(&journal, "remove", e))?;
+        self.pending = false;
         Ok(())
     }
 
-    /// What the locked `file` holds with the journals of dead processes ORed in, and its
-    /// layout; a file a crash left unreadable is replaced by its complete journal.
-    fn read_repaired(&self, file: &File) -> CliResult<Option<(BloomFilter, FileFormat)>> {
-        match self.read_on_disk(file) {
-            Ok(Some(loaded)) => {
-                self.recover_journals(Some(&loaded.filter))?;
-                Ok(Some((loaded.filter, loaded.format)))
+    /// What the locked `file` holds with the complete journals of ended runs ORed in; a file a
+    /// crash left unreadable is replaced by such a journal.
+    fn read_repaired(&self, file: &File) -> CliResult<Repaired> {
+        let on_disk = self.read_on_disk(file);
+        let meta = file
+            .metadata()
+            .map_err(|e| CliError::io(&self.path, "read", e))?;
+        let own = self.journal.as_ref().map(Journal::path);
+        let leftovers = journal::leftovers(&self.dir, &self.prefix, own, &meta);
+        let (mut filter, torn) = match on_disk {
+            Ok(loaded) => (loaded.map(|l| (l.filter, l.format)), None),
+            Err(e) => (None, Some(e)),
+        };
+        let mut changed = torn.is_some();
+        for leftover in &leftovers {
+            // A journal cut short never reached the file: nothing to take from it.
+            let Some(journal) = leftover.read(self.max_bits) else {
+                continue;
+            };
+            match &filter {
+                // A journal of another shape belongs to no run of this state: dropped.
+                Some((into, _)) => changed |= into.union(&journal.filter).is_ok(),
+                None => {
+                    filter = Some((journal.filter, journal.format));
+                    changed = true;
+                }
             }
-            Ok(None) => Ok(self
-                .recover_journals(None)?
-                .map(|journal| (journal.filter, journal.format))),
-            Err(e) => match self.recover_journals(None)? {
-                Some(journal) => Ok(Some((journal.filter, journal.format))),
-                None => Err(e),
-            },
+        }
+        match (torn, &filter) {
+            (Some(e), None) => Err(e),
+            _ => Ok(Repaired {
+                filter,
+                changed,
+                leftovers,
+            }),
         }
     }
 
@@ -130,100 +224,4 @@ impl StateFile {
             ))
         })
     }
-
-    /// Removes the journals of dead processes, ORing each complete one of the same shape into
-    /// `into`, or (no filter yet) returning the first as the filter. Called under the lock.
-    fn recover_journals(&self, into: Option<&BloomFilter>) -> CliResult<Option<Loaded>> {
-        let own = self.journal_path(std::process::id())?;
-        let (dir, prefix) = (
-            own.parent().unwrap_or(Path::new(".")),
-            self.journal_prefix()?,
-        );
-        let Ok(entries) = fs::read_dir(dir) else {
-            return Ok(None);
-        };
-        let mut recovered: Option<Loaded> = None;
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(pid) = journal_pid(&name, &prefix) else {
-                continue;
-            };
-            if pid == std::process::id() || alive(pid) {
-                continue;
-            }
-            let path = entry.path();
-            // A journal cut short was never copied into the file: nothing to take from it.
-            if let Ok(journal) = filter_file::read(&path, self.max_bits) {
-                match into.or(recovered.as_ref().map(|r| &r.filter)) {
-                    // A journal of another shape belongs to no run of this state: dropped.
-                    Some(filter) => {
-                        let _ = filter.union(&journal.filter);
-                    }
-                    None => recovered = Some(journal),
-                }
-            }
-            fs::remove_file(&path).map_err(|e| CliError::io(&path, "remove", e))?;
-        }
-        Ok(recovered)
-    }
-
-    /// `.NAME.` of the real file (a symlink resolved), in its directory.
-    fn journal_prefix(&self) -> CliResult<OsString> {
-        let real = real_path(&self.path);
-        let name = real.file_name().ok_or_else(|| {
-            CliError::new(format!("--state {}: not a file name", display(&self.path)))
-        })?;
-        let mut prefix = OsString::from(".");
-        prefix.push(name);
-        prefix.push(".");
-        Ok(prefix)
-    }
-
-    fn journal_path(&self, pid: u32) -> CliResult<PathBuf> {
-        let real = real_path(&self.path);
-        let dir = match real.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut name = self.journal_prefix()?;
-        name.push(format!("{pid}.tmp"));
-        Ok(dir.join(name))
-    }
-}
-
-/// The file a path names once symlinks are followed (the path itself if that fails: a file
-/// not created yet).
-fn real_path(path: &Path) -> PathBuf {
-    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// The process id in a journal's name `PREFIX<pid>.tmp`.
-fn journal_pid(name: &std::ffi::OsStr, prefix: &OsString) -> Option<u32> {
-    let name = name.to_str()?;
-    name.strip_prefix(prefix.to_str()?)?
-        .strip_suffix(".tmp")?
-        .parse()
-        .ok()
-}
-
-/// Whether process `pid` exists (kill with signal 0: EPERM means it exists, as someone else's).
-fn alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists.
-    let exists = unsafe { libc::kill(pid, 0) } == 0;
-    exists || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-/// The journal: created afresh, private (0600), written and fsynced.
-fn write_journal(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let _ = fs::remove_file(path);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }

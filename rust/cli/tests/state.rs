@@ -1,90 +1,16 @@
 //! `dedup --state` never loses or rewrites what the state file holds: real processes, real
 //! files, real signals. A stop signal saves every line printed; a checkpoint saves them while
 //! the run goes on; runs sharing a file merge; the file keeps its layout, mode, inode, hard
-//! links and symlinks; a journal a dead run left is used and removed.
+//! links and symlinks. tests/state_recovery.rs: crashes, links, full disks, closed pipes.
 
 mod support;
 
-use sparkbloom::{BloomFilter, format};
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::os::unix::process::ExitStatusExt;
 use std::time::{Duration, Instant};
-use support::{BIN, run_in, scratch};
-
-const SIZING: [&str; 4] = ["-n", "100000", "-p", "0.000001"];
-
-/// `sparkbloom dedup -n 100000 -p 1e-6 --state FILE extra…` with stdin and stdout piped, the
-/// stop signals at their default actions whatever the test runner inherited.
-fn spawn_dedup(dir: &Path, state: &str, extra: &[&str]) -> (Child, BufReader<ChildStdout>) {
-    let mut command = Command::new(BIN);
-    command
-        .arg("dedup")
-        .args(SIZING)
-        .args(["--state", state])
-        .args(extra)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::signal(signal, libc::SIG_DFL);
-            }
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().expect("spawn sparkbloom");
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    (child, stdout)
-}
-
-/// Writes `lines` to the child and reads back as many lines: each printed, so each processed.
-/// In chunks smaller than a pipe's buffer, so neither side waits on the other with both full.
-fn feed(child: &mut Child, stdout: &mut BufReader<ChildStdout>, lines: &[String]) {
-    let stdin = child.stdin.as_mut().unwrap();
-    for chunk in lines.chunks(500) {
-        for line in chunk {
-            writeln!(stdin, "{line}").unwrap();
-        }
-        stdin.flush().unwrap();
-        for line in chunk {
-            let mut got = String::new();
-            stdout.read_line(&mut got).unwrap();
-            assert_eq!(got.trim_end(), line, "printed in order");
-        }
-    }
-}
-
-fn keys(prefix: &str, range: std::ops::Range<u32>) -> Vec<String> {
-    range.map(|i| format!("{prefix}{i}")).collect()
-}
-
-fn text(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
-}
-
-fn load(path: &Path) -> BloomFilter {
-    let bytes = fs::read(path).unwrap();
-    match bytes[0] {
-        b'S' => format::decode(&bytes).unwrap(),
-        _ => format::guava::decode(&bytes).unwrap(),
-    }
-}
-
-/// The lines of `lines` a run on `state` prints: those the state has not seen.
-fn unseen(dir: &Path, state: &str, lines: &[String]) -> Vec<String> {
-    let mut args = vec!["dedup"];
-    args.extend(SIZING);
-    args.extend(["--state", state]);
-    let run = run_in(dir, &args, text(lines).as_bytes()).ok();
-    run.stdout_text().lines().map(String::from).collect()
-}
+use support::dedup::{SIZING, crashed_run, feed, journals, keys, load, spawn_dedup, text, unseen};
+use support::{run_in, scratch};
 
 #[test]
 fn a_stop_signal_saves_every_printed_line_then_ends_the_run_by_that_signal() {
@@ -151,12 +77,13 @@ fn two_runs_on_one_state_at_once_lose_nothing() {
     drop(b.stdin.take());
     assert!(a.wait().unwrap().success());
     assert!(b.wait().unwrap().success());
+    assert!(journals(&dir).is_empty(), "{:?}", journals(&dir));
     let all: Vec<String> = a_lines.iter().chain(&b_lines).cloned().collect();
     assert_eq!(unseen(&dir, "seen.sbloom", &all), Vec::<String>::new());
 }
 
 #[test]
-fn a_save_onto_a_state_of_another_shape_is_refused() {
+fn a_save_onto_a_state_of_another_shape_is_refused_and_the_error_counts_the_unsaved_lines() {
     let dir = scratch("state_other_shape");
     let (mut a, mut a_out) = spawn_dedup(&dir, "seen.sbloom", &[]);
     feed(&mut a, &mut a_out, &keys("a", 0..10));
@@ -175,6 +102,11 @@ fn a_save_onto_a_state_of_another_shape_is_refused() {
         stderr.starts_with(
             "sparkbloom: --state seen.sbloom: the filter in the file no longer matches"
         ) && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    // The save failed after the lines were printed: the error says so.
+    assert!(
+        stderr.ends_with("; 10 printed lines were not saved (a later run prints them again)\n"),
         "{stderr}"
     );
     assert!(
@@ -240,44 +172,31 @@ fn the_state_keeps_its_mode_inode_and_hard_links_and_a_symlink_is_followed() {
     let names: Vec<String> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.ends_with(".tmp"))
+        .filter(|name| name.starts_with('.'))
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
 
-/// The id of a process that has ended.
-fn dead_pid() -> u32 {
-    let mut child = Command::new("true").spawn().unwrap();
-    child.wait().unwrap();
-    child.id()
-}
-
 #[test]
-fn a_journal_left_by_a_dead_run_is_used_and_removed() {
-    let dir = scratch("state_journal");
+fn a_journal_cut_short_adds_nothing_and_is_removed() {
+    let dir = scratch("state_journal_cut_short");
     let lines = keys("k", 0..300);
     unseen(&dir, "seen.sbloom", &lines[..100]);
-    // A run killed after writing its journal (lines up to 200), before copying it in.
-    unseen(&dir, "later.sbloom", &lines[..200]);
-    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
-    fs::rename(dir.join("later.sbloom"), dir.join(&journal)).unwrap();
-    assert_eq!(unseen(&dir, "seen.sbloom", &lines), lines[200..]);
-    assert!(!dir.join(&journal).exists(), "journal removed");
-
-    // Killed while copying it in: the state is torn, the journal whole.
-    unseen(&dir, "later.sbloom", &lines[..250]);
-    let whole = fs::read(dir.join("later.sbloom")).unwrap();
-    fs::write(dir.join("seen.sbloom"), &whole[..whole.len() / 2]).unwrap();
-    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
-    fs::rename(dir.join("later.sbloom"), dir.join(&journal)).unwrap();
-    assert_eq!(unseen(&dir, "seen.sbloom", &lines), lines[250..]);
-    assert!(!dir.join(&journal).exists(), "journal removed");
-
-    // Killed while writing the journal: the state is whole, the journal cut short.
-    let journal = format!(".seen.sbloom.{}.tmp", dead_pid());
-    fs::write(dir.join(&journal), &whole[..10]).unwrap();
-    assert_eq!(unseen(&dir, "seen.sbloom", &lines), Vec::<String>::new());
-    assert!(!dir.join(&journal).exists(), "journal removed");
+    let before = fs::read(dir.join("seen.sbloom")).unwrap();
+    crashed_run(&dir, "seen.sbloom", &lines[100..200]);
+    // Killed while writing its journal: the state is the one before, the journal's bytes are
+    // half new (a byte in the middle changed).
+    fs::write(dir.join("seen.sbloom"), &before).unwrap();
+    let [journal] = &journals(&dir)[..] else {
+        panic!("one journal: {:?}", journals(&dir))
+    };
+    let mut bytes = fs::read(journal).unwrap();
+    // After its 32-byte header (magic, length, hash), the length of the saved bytes.
+    let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+    bytes[32 + len / 2] ^= 0x40;
+    fs::write(journal, &bytes).unwrap();
+    assert_eq!(unseen(&dir, "seen.sbloom", &lines), lines[100..]);
+    assert!(journals(&dir).is_empty(), "journal removed");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! Long keys go in through `put_all` in batches (the core's batched, vectorised path).
 
 use crate::cli::{BuildArgs, KeyKind};
-use crate::commands::{build_per_key, new_filter};
+use crate::commands::{build_per_key, check_format, new_filter};
 use crate::error::CliResult;
 use crate::filter_file;
 use crate::keys::{self, Key, Skipped};
@@ -12,6 +12,7 @@ use crate::lines::Lines;
 const BATCH: usize = 4096;
 
 pub fn run(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
+    check_format(&args.sizing, args.format)?;
     if args.per_key {
         return build_per_key::run(args, progress, limits);
     }

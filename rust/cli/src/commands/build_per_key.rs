@@ -50,7 +50,7 @@ struct Items {
 /// item), then each key's distinct items are counted, its filter sized and filled.
 fn run_sized_per_key(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     let fpp = args.sizing.fpp;
-    per_key_shape(1, fpp).ok_or_else(|| CliError::new(format!("--fpp {fpp}: too small")))?;
+    per_key_shape(1, fpp).ok_or_else(|| CliError::usage(format!("--fpp {fpp:e}: too small")))?;
     prepare_directory(&args.output)?;
     let mut items: BTreeMap<Vec<u8>, Items> = BTreeMap::new();
     read_key_items(args, progress, limits, |group, key| {
@@ -152,7 +152,7 @@ fn write_all(args: &BuildArgs, filters: &BTreeMap<Vec<u8>, BloomFilter>) -> CliR
 
 fn prepare_directory(dir: &Path) -> CliResult<()> {
     if dir == Path::new("-") {
-        return Err(CliError::new(
+        return Err(CliError::usage(
             "--per-key writes a directory of files: -o DIR, not -",
         ));
     }

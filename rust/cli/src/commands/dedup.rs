@@ -2,20 +2,22 @@
 //! exactly "not seen before" (a key seen before has all its bits set already), so each line
 //! costs one hash and one walk over k bits.
 //!
-//! With `--state`, the filter is saved (state_file.rs) at checkpoints, on a stop signal and at
-//! the end, each time after stdout is flushed, so every line a saved state counts as seen has
-//! been written.
+//! With `--state`, the filter is saved (state_file.rs) at checkpoints, on a stop signal, at the
+//! end, and when stdout closes or fails, each time after a write of stdout; a line goes into the
+//! filter once stdout has taken it (staged_output.rs), so every line a saved state counts as seen
+//! has been written, and every line written before a save is in it.
 
 use crate::capacity_watch::{CapacityWatch, Warning};
 use crate::cli::DedupArgs;
-use crate::commands::{new_filter, stdout_error};
+use crate::commands::{check_format, new_filter, stdout_error};
 use crate::error::{CliError, CliResult, display};
 use crate::limits::Limits;
 use crate::lines::{Event, Lines};
 use crate::signals;
+use crate::staged_output::StagedOutput;
 use crate::state_file::StateFile;
 use sparkbloom::BloomFilter;
-use std::io::{BufWriter, StdoutLock, Write};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Lines between two looks at the clock for a due checkpoint.
@@ -25,97 +27,126 @@ const CLOCK_EVERY_LINES: u64 = 4096;
 const SAVE_TIME_FACTOR: u32 = 10;
 
 pub fn run(args: &DedupArgs, progress: bool, limits: &Limits) -> CliResult<()> {
-    let state = args
-        .state
-        .as_ref()
-        .map(|path| StateFile::new(path, args.format, limits.max_bits));
-    let filter = load_or_create(args, state.as_ref())?;
-    if state.is_some() {
-        signals::install();
+    let fresh = new_filter(&args.sizing)?;
+    if let Some(format) = args.format {
+        check_format(&args.sizing, format)?;
     }
+    // The inputs before the state: one that cannot be opened leaves no new state file behind.
     let lines = Lines::open(
         &args.inputs,
         "sparkbloom dedup",
         progress,
         limits.max_line_bytes,
     )?;
+    let (state, filter) = match &args.state {
+        Some(path) => {
+            let check = |loaded: &BloomFilter| compatible(args, path, &fresh, loaded);
+            let (state, loaded) =
+                StateFile::open(path, args.format, limits.max_bits, &fresh, check)?;
+            (Some(state), loaded.unwrap_or(fresh))
+        }
+        None => (None, fresh),
+    };
+    if state.is_some() {
+        signals::install();
+    }
     let (n, p) = (args.sizing.fixed_insertions()?, args.sizing.fpp);
     let mut sieve = Sieve {
         capacity: CapacityWatch::new(&filter, n, p),
         filter,
         lines,
-        out: BufWriter::with_capacity(256 * 1024, std::io::stdout().lock()),
+        out: StagedOutput::new(state.is_some()),
         state,
         checkpoint: Checkpoint::new(args.checkpoint_secs),
         read: 0,
         printed: 0,
+        printed_at_save: 0,
+        save_failed: false,
+        stdout_closed: false,
         warned: false,
         format_asked: args.format.is_some(),
         fpp: p,
     };
-    let result = sieve.run();
-    if result.is_err() {
-        // Lines printed before the error are saved as seen; the first error is the one told.
-        let _ = sieve.out.flush();
-        let _ = sieve.save();
-    }
-    result
+    let outcome = sieve.run();
+    sieve.finish(outcome)
 }
 
-/// The filter in `--state` when the file holds one (its shape must be the one the options
-/// give), a new one otherwise.
-fn load_or_create(args: &DedupArgs, state: Option<&StateFile>) -> CliResult<BloomFilter> {
-    let fresh = new_filter(&args.sizing)?;
-    let (Some(state), Some(path)) = (state, &args.state) else {
-        return Ok(fresh);
-    };
-    let Some(filter) = state.load()? else {
-        return Ok(fresh);
-    };
-    if let Err(e) = fresh.check_compatible(&filter) {
-        return Err(CliError::new(format!(
+/// The filter a state file holds must have the shape the options give.
+fn compatible(
+    args: &DedupArgs,
+    path: &Path,
+    fresh: &BloomFilter,
+    loaded: &BloomFilter,
+) -> CliResult<()> {
+    fresh.check_compatible(loaded).map_err(|e| {
+        CliError::new(format!(
             "--state {}: the saved filter does not match --expected-insertions {} --fpp {} --strategy (these options vs the file: {e}); pass the options it was made with, or a new state file",
             display(path),
-            args.sizing.fixed_insertions()?,
+            args.sizing.expected_insertions.unwrap_or_default(),
             args.sizing.fpp,
-        )));
-    }
-    Ok(filter)
+        ))
+    })
 }
 
-struct Sieve<'a> {
+/// Why [`Sieve::run`] stopped reading.
+enum Stop {
+    End,
+    Signal(libc::c_int),
+    /// A write found stdout closed (EPIPE): the run ends quietly, by SIGPIPE, once saved.
+    StdoutClosed,
+}
+
+struct Sieve {
     filter: BloomFilter,
     lines: Lines,
-    out: BufWriter<StdoutLock<'a>>,
+    out: StagedOutput,
     state: Option<StateFile>,
     checkpoint: Checkpoint,
     capacity: CapacityWatch,
     read: u64,
+    /// Lines written to stdout.
     printed: u64,
+    /// `printed` at the last save.
+    printed_at_save: u64,
+    /// A save failed: the run ends without trying again.
+    save_failed: bool,
+    /// A write found stdout closed (EPIPE).
+    stdout_closed: bool,
     warned: bool,
     /// --format was given.
     format_asked: bool,
     fpp: f64,
 }
 
-impl Sieve<'_> {
-    fn run(&mut self) -> CliResult<()> {
+impl Sieve {
+    fn run(&mut self) -> CliResult<Stop> {
+        let stop = self.sieve_lines();
+        stop.or_else(|e| self.closed_or(e))
+    }
+
+    /// [`Stop::StdoutClosed`] when `e` came of a closed stdout, else `e`.
+    fn closed_or(&self, e: CliError) -> CliResult<Stop> {
+        if self.stdout_closed {
+            Ok(Stop::StdoutClosed)
+        } else {
+            Err(e)
+        }
+    }
+
+    fn sieve_lines(&mut self) -> CliResult<Stop> {
         if let Some(warning) = self.capacity.initial(&self.filter) {
             self.warn(&warning);
         }
         loop {
             if let Some(signal) = signals::stop_requested() {
-                self.out.flush().map_err(stdout_error)?;
-                self.save()?;
-                self.lines.progress.finish();
-                signals::die_of(signal);
+                return Ok(Stop::Signal(signal));
             }
             if self.lines.input_drained() {
-                self.out.flush().map_err(stdout_error)?;
+                self.flush()?;
                 self.checkpoint_if_due(true)?;
             }
             let line = match self.lines.next_event()? {
-                Event::End => break,
+                Event::End => return Ok(Stop::End),
                 Event::Interrupted => {
                     signals::drain();
                     signals::take_alarm();
@@ -124,29 +155,66 @@ impl Sieve<'_> {
                 Event::Line(line) => line,
             };
             self.read += 1;
-            if self.filter.put_bytes(line.text) {
-                self.out.write_all(line.raw).map_err(stdout_error)?;
-                if !line.raw.ends_with(b"\n") {
-                    self.out.write_all(b"\n").map_err(stdout_error)?;
-                }
-                self.printed += 1;
-                self.checkpoint.dirty = true;
-                if let Some(warning) = self.capacity.added(&self.filter) {
+            let key = line.text;
+            // Deferred, a line goes into the filter when written (flush).
+            let new = if self.out.deferred() {
+                !self.filter.might_contain_bytes(key) && !self.out.is_staged(key)
+            } else {
+                self.filter.put_bytes(key)
+            };
+            if new {
+                self.out.stage(line.raw, key.len())?;
+                if !self.out.deferred()
+                    && let Some(warning) = self.capacity.added(&self.filter)
+                {
                     self.warn(&warning);
+                }
+                if self.out.is_full() {
+                    self.flush()?;
                 }
             }
             if self.read.is_multiple_of(CLOCK_EVERY_LINES) && self.checkpoint.due() {
-                self.out.flush().map_err(stdout_error)?;
+                self.flush()?;
                 self.checkpoint_if_due(false)?;
             }
         }
-        self.out.flush().map_err(stdout_error)?;
-        // Also when nothing is new: a state not written yet, or to be rewritten in --format.
-        if self.checkpoint.dirty
-            || self.format_asked
-            || self.state.as_ref().is_some_and(|s| !s.exists())
-        {
-            self.save()?;
+    }
+
+    /// Ends the run: what is staged is written (stdout failing, the lines it took are kept and
+    /// the rest dropped), the state is saved when anything is new, on a stop signal and after
+    /// an error, and the run ends as `outcome` says (by its signal, quietly by SIGPIPE when
+    /// stdout closed, or with the first error).
+    fn finish(mut self, outcome: CliResult<Stop>) -> CliResult<()> {
+        let outcome = match outcome {
+            Ok(Stop::StdoutClosed) => Ok(Stop::StdoutClosed),
+            Ok(stop) => self.flush().map(|()| stop).or_else(|e| self.closed_or(e)),
+            Err(e) => {
+                // The first error is the one told.
+                let _ = self.flush();
+                Err(e)
+            }
+        };
+        let save = match outcome {
+            // Also when nothing is new: a state not written yet, or to be rewritten in --format.
+            Ok(Stop::End) => {
+                self.checkpoint.dirty
+                    || self.format_asked
+                    || self.state.as_ref().is_some_and(|s| !s.exists())
+            }
+            // Lines written before a signal, a closed stdout or an error are saved as seen.
+            _ => !self.save_failed,
+        };
+        let saved = if save { self.save() } else { Ok(()) };
+        self.lines.progress.finish();
+        if let Some(state) = self.state.take() {
+            state.close();
+        }
+        match (outcome, saved) {
+            (Ok(Stop::End), Ok(())) => {}
+            (Ok(Stop::Signal(signal)), Ok(())) => signals::die_of(signal),
+            (Ok(Stop::StdoutClosed), Ok(())) => signals::die_of(libc::SIGPIPE),
+            (Err(e), Ok(())) | (Ok(_), Err(e)) => return Err(e),
+            (Err(e), Err(save)) => return Err(e.and(format_args!("then {save}"))),
         }
         self.summary();
         // A stop signal that came with the end of input still ends the run by that signal.
@@ -154,6 +222,26 @@ impl Sieve<'_> {
             signals::die_of(signal);
         }
         Ok(())
+    }
+
+    /// Writes what is staged; deferred, each line stdout took goes into the filter.
+    fn flush(&mut self) -> CliResult<()> {
+        let (filter, capacity, deferred) = (&self.filter, &mut self.capacity, self.out.deferred());
+        let (mut written, mut warnings) = (0, Vec::new());
+        let result = self.out.write(|key| {
+            written += 1;
+            if deferred {
+                filter.put_bytes(key);
+                warnings.extend(capacity.added(filter));
+            }
+        });
+        self.printed += written;
+        self.checkpoint.dirty |= written > 0;
+        warnings.iter().for_each(|warning| self.warn(warning));
+        result.map_err(|e| {
+            self.stdout_closed = e.kind() == std::io::ErrorKind::BrokenPipe;
+            stdout_error(e)
+        })
     }
 
     /// Saves when a checkpoint is due (stdout flushed already); otherwise, when about to wait
@@ -172,13 +260,27 @@ impl Sieve<'_> {
         }
     }
 
-    /// Saves the state (ORed with the file's), with stdout flushed by the caller.
+    /// Saves the state (ORed with the file's), with stdout flushed by the caller. A failure
+    /// says what became of the lines printed since the last save.
     fn save(&mut self) -> CliResult<()> {
-        let Some(state) = &self.state else {
+        let Some(state) = &mut self.state else {
             return Ok(());
         };
         let start = Instant::now();
-        state.save(&self.filter)?;
+        if let Err(e) = state.save(&self.filter) {
+            self.save_failed = true;
+            let unsaved = self.printed - self.printed_at_save;
+            return Err(match state.pending_journal() {
+                Some(journal) => e.and(format_args!(
+                    "the {unsaved} lines printed since the last save are kept in {}, which the next run applies",
+                    display(journal)
+                )),
+                None => e.and(format_args!(
+                    "{unsaved} printed lines were not saved (a later run prints them again)"
+                )),
+            });
+        }
+        self.printed_at_save = self.printed;
         self.checkpoint.saved(start.elapsed());
         self.capacity.merged(&self.filter);
         Ok(())

@@ -1,6 +1,8 @@
 //! Runs the built `sparkbloom` binary and gives each test its own scratch directory.
 #![allow(dead_code)] // each test file uses its own part of this module
 
+pub mod dedup;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
