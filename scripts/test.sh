@@ -6,6 +6,7 @@
 #         on local[2], all of it on Spark 4.1.3 / Scala 2.13, a subset on Spark 3.5.9 / Scala
 #         2.12; Redis client and push against private redis-server instances, installed from
 #         Debian's redis-server package when missing), JMH benchmarks compile.
+#   README paths: every jar, target/ and scripts/ path README.md names exists once built.
 #   Golden files: regenerated into a temp dir and compared byte for byte with tests/golden.
 #   Fuzz: 5 s of libFuzzer per decoder (where a nightly toolchain is installed).
 #   PySpark: the DataFrame/SQL functions from Python (skipped with a notice if
@@ -211,6 +212,11 @@ jvm_tests() {
   ensure_redis_server && mvn -B -ntp -Dstyle.color=never -T 2 -f jvm/pom.xml install
 }
 
+# The jars, the CLI and the scripts README.md names exist, now that jvm-tests has built them.
+readme_paths() {
+  scripts/check-readme-paths.sh
+}
+
 # A JDK under /usr/lib/jvm whose version differs from the one Maven runs on (here the machine's
 # second JDK, Temurin), or $SPARKBLOOM_SECOND_JDK.
 second_jdk() {
@@ -342,6 +348,7 @@ suite "golden-files-regenerate" golden_regenerates
 prefetch native-release-build native_release_build
 suite "fuzz-smoke" fuzz_smoke
 suite "jvm-tests" jvm_tests
+suite "readme-paths" readme_paths
 prefetch consumers consumer_dependencies
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
 suite "jvm-benches-compile" jvm_benches_compile

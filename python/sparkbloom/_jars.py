@@ -7,10 +7,14 @@ import re
 from pathlib import Path
 from typing import List, Optional
 
-from ._errors import SparkBloomError
+from ._errors import JarsNotFoundError, SparkBloomError
 
 #: The Maven version of the jars this package goes with.
 JAR_VERSION = "0.1.0-SNAPSHOT"
+
+# The command README.md's "Installing" gives for putting both Spark lines' jars into ~/.m2
+# (python/tests/test_jars_without_pyspark.py holds the two equal).
+INSTALL_COMMAND = "mvn -B -f jvm/pom.xml -pl sparkbloom-spark,sparkbloom-spark-scala-2.12 -am install -DskipTests"
 
 _PACKAGE_JARS = Path(__file__).resolve().parent / "jars"
 
@@ -78,14 +82,15 @@ def jar_paths(scala_binary: Optional[str] = None, version: str = JAR_VERSION) ->
     3. the Maven local repository (``$SPARKBLOOM_MAVEN_REPO``, default ``~/.m2/repository``),
        where ``mvn -f jvm/pom.xml install`` puts them.
 
-    Raises ``FileNotFoundError`` naming every place looked at.
+    Raises :class:`SparkBloomError` (a ``JarsNotFoundError``, also a ``FileNotFoundError``)
+    naming every place looked at and how to install the jars.
     """
     explicit = os.environ.get("SPARKBLOOM_JARS")
     if explicit:
         paths = [p.strip() for p in explicit.split(",") if p.strip()]
         missing = [p for p in paths if not Path(p).is_file()]
         if missing:
-            raise FileNotFoundError(f"SPARKBLOOM_JARS names jars that do not exist: {', '.join(missing)}")
+            raise JarsNotFoundError(f"SPARKBLOOM_JARS names jars that do not exist: {', '.join(missing)}")
         return [str(Path(p).resolve()) for p in paths]
 
     if scala_binary is None:
@@ -103,9 +108,9 @@ def jar_paths(scala_binary: Optional[str] = None, version: str = JAR_VERSION) ->
         if all(p.is_file() for p in pair):
             return [str(p) for p in pair]
     looked = "; ".join(str(p) for pair in candidates for p in pair)
-    raise FileNotFoundError(
+    raise JarsNotFoundError(
         f"sparkbloom's jars for Scala {scala_binary} ({core}, {module}) were not found; looked at: {looked}. "
-        "Install them with `mvn -B -f jvm/pom.xml install -DskipTests` from the sparkbloom repository, "
+        f"Install them with `{INSTALL_COMMAND}` from the sparkbloom repository, "
         "or set SPARKBLOOM_JARS to their comma-separated paths"
     )
 

@@ -28,7 +28,7 @@ service reading bytes it does not trust passes the largest size it expects.
 allocate raises it too.
 """
 
-from typing import ClassVar, Iterable, List, Union
+from typing import ClassVar, Iterable, List, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -143,13 +143,21 @@ class BloomFilter:
         ``max_bits`` bits."""
     def to_redis_bitmap(self) -> bytes:
         """The bits as a Redis bitmap string (``SETBIT`` order: bit 0 is byte 0's top bit)."""
+    @overload
+    @staticmethod
+    def from_redis_bitmap(bitmap: BytesLike, layout: "RedisLayout") -> "BloomFilter":
+        """The filter whose Redis bitmap (``GET key``) is ``bitmap``, in ``layout``'s shape and
+        strategy (the writer's layout, e.g. ``RedisLayout.helper_compatible(n, p)``)."""
+    @overload
     @staticmethod
     def from_redis_bitmap(
         bitmap: BytesLike, num_bits: int, num_hashes: int, strategy: str = "MURMUR128_MITZ_32"
     ) -> "BloomFilter":
         """The filter of ``num_bits`` bits and ``num_hashes`` hashes whose Redis bitmap (``GET
-        key``) is ``bitmap``; a shorter bitmap is zero-extended. The size is the caller's, not
-        the bitmap's: no ``max_bits``."""
+        key``) is ``bitmap``; a shorter bitmap is zero-extended, a longer one (or one with a bit
+        set at or above ``num_bits``) is a ``ValueError``. The size is the caller's (or the
+        layout's), not the bitmap's: no ``max_bits``. A layout with ``num_hashes`` or ``strategy``,
+        or ``num_bits`` without ``num_hashes``, is a ``TypeError`` naming the argument."""
     def __reduce__(self) -> object:
         """Pickles as ``BloomFilter.from_bytes(self.to_bytes())`` (so unpickling refuses a filter
         above the default ``max_bits``)."""
@@ -162,7 +170,7 @@ class RedisLayout:
     sparkbloom-redis's ``RedisLayout``. :meth:`offsets` gives the k bit offsets ``GETBIT`` reads
     (Redis numbers bits from the top bit of byte 0, as :meth:`BloomFilter.to_redis_bitmap` writes
     them); a key is possibly present iff all k bits are 1, as
-    :meth:`BloomFilter.from_redis_bitmap` answers.
+    ``BloomFilter.from_redis_bitmap(bitmap, layout)`` answers.
 
     >>> from sparkbloom import BloomFilter, RedisLayout
     >>> layout = RedisLayout.helper_compatible(10_000, 0.001)
@@ -175,6 +183,8 @@ class RedisLayout:
     True
     >>> bitmap = f.to_redis_bitmap()               # what GET returns; GETBIT reads one bit of it
     >>> all(bitmap[o >> 3] & (0x80 >> (o & 7)) for o in layout.offsets("user-42"))
+    True
+    >>> BloomFilter.from_redis_bitmap(bitmap, layout) == f   # the filter of a GET, in this layout
     True
     >>> layout.offsets_all([42, "user-42"]).shape   # a numpy uint64 array, one row per key
     (2, 10)

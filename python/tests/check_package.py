@@ -73,6 +73,41 @@ def native_reads(filters, history, what):
     check(f"native to_bytes: the {what} filters re-encoded byte for byte", identical)
 
 
+def register_quietly(spark):
+    """sparkbloom.register twice in one session, the JVM's log4j captured meanwhile at WARN: Spark's
+    function registry warns "replaced a previously registered function" for every replacement, and
+    neither the first registration nor a second may cause one."""
+    jvm = spark._jvm
+    log4j = jvm.org.apache.logging.log4j
+    written = jvm.java.io.StringWriter()
+    appender = log4j.core.appender.WriterAppender.createAppender(
+        log4j.core.layout.PatternLayout.createDefaultLayout(), None, written, "sparkbloom-check", False, True)
+    appender.start()
+    context = log4j.LogManager.getContext(False)
+    root = context.getConfiguration().getRootLogger()
+    root.addAppender(appender, None, None)
+    context.updateLoggers()
+    spark.sparkContext.setLogLevel("WARN")
+    try:
+        sparkbloom.register(spark)
+        first = written.toString()
+        sparkbloom.register(spark)
+        again = written.toString()[len(first):]
+        # the capture sees what Spark logs: a warning by the registry's own logger, through SLF4J
+        jvm.org.slf4j.LoggerFactory.getLogger("org.apache.spark.sql.catalyst.analysis.SimpleFunctionRegistry") \
+            .warn("sparkbloom log capture check")
+        probe = written.toString()
+    finally:
+        spark.sparkContext.setLogLevel("ERROR")
+        root.removeAppender("sparkbloom-check")
+        context.updateLoggers()
+        appender.stop()
+    replaced = "replaced a previously registered function"
+    check("the log capture sees the registry's warnings", "sparkbloom log capture check" in probe, probe[-300:])
+    check("register logs no 'replaced a previously registered function'", replaced not in first, first[:600])
+    check("register again in the session: none either", replaced not in again, again[:600])
+
+
 def pipeline():
     scala = sparkbloom.scala_binary_version()
     expected = "2.12" if pyspark.__version__.startswith("3.") else "2.13"
@@ -97,7 +132,7 @@ def pipeline():
                                  .config("spark.sql.shuffle.partitions", "4")).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     print("Spark", spark.version, flush=True)
-    sparkbloom.register(spark)
+    register_quietly(spark)
 
     rnd = random.Random(666)
     history = {str(u): [rnd.getrandbits(64) - 2**63 for _ in range(200)] for u in range(40)}

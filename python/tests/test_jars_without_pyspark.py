@@ -8,12 +8,14 @@ installed package.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 PACKAGE_PARENT = Path(__file__).resolve().parent.parent  # python/, which holds sparkbloom/
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 CHILD = r"""
 import json, sys
@@ -37,15 +39,18 @@ import sparkbloom
 try:
     print(json.dumps({"jars": sparkbloom.jars()}))
 except Exception as e:
-    print(json.dumps({"error": type(e).__name__, "message": str(e)}))
+    print(json.dumps({"error": type(e).__name__, "message": str(e),
+                      "is_sparkbloom_error": isinstance(e, sparkbloom.SparkBloomError),
+                      "is_file_not_found": isinstance(e, FileNotFoundError)}))
 """
 
 
-def _maven_repo(root: Path) -> Path:
-    """A Maven local repository holding (empty) jars of both Scala lines."""
+def _maven_repo(root: Path, artifacts=("sparkbloom", "sparkbloom-spark_2.12", "sparkbloom-spark_2.13")) -> Path:
+    """A Maven local repository holding (empty) jars of ``artifacts``, by default both Scala lines'."""
     repo = root / "m2"
+    repo.mkdir()
     version = "0.1.0-SNAPSHOT"
-    for artifact in ("sparkbloom", "sparkbloom-spark_2.12", "sparkbloom-spark_2.13"):
+    for artifact in artifacts:
         directory = repo / "io" / "sparkbloom" / artifact / version
         directory.mkdir(parents=True)
         (directory / f"{artifact}-{version}.jar").write_bytes(b"")
@@ -60,10 +65,11 @@ def _spark_home(root: Path, spark_core_jar: str) -> Path:
     return home
 
 
-def run_jars(root: Path, spark_home=None, package_parent: Path = PACKAGE_PARENT) -> dict:
-    """sparkbloom.jars() in a child interpreter without pyspark; its result or its error."""
+def run_jars(root: Path, spark_home=None, package_parent: Path = PACKAGE_PARENT, repo=None) -> dict:
+    """sparkbloom.jars() in a child interpreter without pyspark; its result or its error. ``repo``:
+    the Maven repository it looks in, by default one holding both Scala lines' jars."""
     env = {k: v for k, v in os.environ.items() if k not in ("SPARKBLOOM_JARS", "SPARK_HOME")}
-    env["SPARKBLOOM_MAVEN_REPO"] = str(_maven_repo(root))
+    env["SPARKBLOOM_MAVEN_REPO"] = str(repo if repo is not None else _maven_repo(root))
     if spark_home is not None:
         env["SPARK_HOME"] = str(spark_home)
     # -I: no PYTHONPATH, no user site; -S: no site-packages, so no installed pyspark either
@@ -102,3 +108,26 @@ def test_jars_without_pyspark_or_spark_home_names_what_to_set(package_parent: Pa
     assert result.get("error") == "SparkBloomError", result
     for needle in ("pyspark", "SPARK_HOME", "scala_binary"):
         assert needle in result["message"], result["message"]
+
+
+def _readme_install_command() -> str:
+    """The `mvn ... install` command of README.md's "Installing" section, whitespace collapsed."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Installing\n", 1)[1].split("\n## ", 1)[0]
+    commands = [" ".join(c.split()) for c in re.findall(r"`(mvn [^`]*install[^`]*)`", section)]
+    assert len(commands) == 1, commands
+    return commands[0]
+
+
+def test_missing_jars_raise_sparkbloom_error_with_readmes_install_command(package_parent: Path = PACKAGE_PARENT):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        home = _spark_home(root, "spark-core_2.13-4.1.3.jar")
+        # only the Scala 2.12 module and the core jar: the 2.13 module is missing
+        repo = _maven_repo(root, ("sparkbloom", "sparkbloom-spark_2.12"))
+        result = run_jars(root, home, package_parent, repo)
+    assert result.get("is_sparkbloom_error") and result.get("is_file_not_found"), result
+    message = " ".join(result["message"].split())
+    assert "sparkbloom-spark_2.13-0.1.0-SNAPSHOT.jar" in message and str(repo) in message, message
+    # the one command the hint gives is README's, word for word
+    assert re.findall(r"`([^`]*)`", message) == [_readme_install_command()], message

@@ -41,7 +41,7 @@ def run_doctest(text, name):
 
 
 # The classes whose docstrings hold an example, and how many statements each example runs at least.
-EXAMPLES = {"RedisLayout": 8, "BloomFilter": 7, "CountingBloomFilter": 6}
+EXAMPLES = {"RedisLayout": 10, "BloomFilter": 7, "CountingBloomFilter": 6}
 
 
 @pytest.mark.parametrize("name,statements", EXAMPLES.items())
@@ -74,6 +74,31 @@ def test_offsets_are_the_set_bits_of_a_filter_holding_only_that_key(strategy, nu
         assert set(offsets) == set_offsets(bitmap), key
         # the filter read back from that bitmap agrees
         assert BloomFilter.from_redis_bitmap(bitmap, num_bits, num_hashes, strategy).might_contain(key)
+
+
+@pytest.mark.parametrize("layout", [
+    RedisLayout.helper_compatible(10_000, 0.001),
+    RedisLayout.guava_compatible(1_000, 0.01),
+    RedisLayout.guava_compatible(1_000, 0.01, "SPARK_SKETCH_V2"),
+    RedisLayout(9, 2, "MURMUR128_MITZ_64"),
+], ids=repr)
+def test_from_redis_bitmap_reads_a_bitmap_in_a_layout(layout):
+    """from_redis_bitmap(bitmap, layout): the shape and strategy are the layout's, and the filter
+    is the one the explicit (num_bits, num_hashes, strategy) form reads."""
+    f = BloomFilter.with_shape(layout.bit_size, layout.num_hash_functions, layout.strategy)
+    f.put_all([7, -1, "user-42", b"\x00\xff"])
+    bitmap = f.to_redis_bitmap()
+    explicit = BloomFilter.from_redis_bitmap(bitmap, layout.bit_size, layout.num_hash_functions, layout.strategy)
+    by_keyword = BloomFilter.from_redis_bitmap(bitmap=bitmap, num_bits=layout.bit_size,
+                                               num_hashes=layout.num_hash_functions, strategy=layout.strategy)
+    for read in (BloomFilter.from_redis_bitmap(bitmap, layout), BloomFilter.from_redis_bitmap(bitmap, layout=layout)):
+        assert read == f == explicit == by_keyword
+        assert (read.bit_size, read.num_hash_functions, read.strategy) == (
+            layout.bit_size, layout.num_hash_functions, layout.strategy)
+        assert read.might_contain_all([7, -1, "user-42", b"\x00\xff"]).all()
+    # a value shorter than the layout's reads too (SETBIT grows a key only up to the highest bit set)
+    short = BloomFilter.from_redis_bitmap(bitmap.rstrip(b"\0"), layout)
+    assert short == f
 
 
 def test_getbit_over_the_offsets_answers_as_from_redis_bitmap():

@@ -8,7 +8,7 @@ use sparkbloom::{Strategy, format};
 
 use crate::errors::{decoded, py_result};
 use crate::keys::{self, Key, Keys};
-use crate::{args, queries, strategy};
+use crate::{args, queries, redis, strategy};
 
 /// A Bloom filter whose bits sit where Guava's (or Spark's) `BloomFilter` puts them: no false
 /// negatives, thread-safe puts and queries, and the byte formats the JVM side reads and writes.
@@ -274,20 +274,22 @@ impl BloomFilter {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The filter of `num_bits` bits and `num_hashes` hashes whose Redis bitmap is `bitmap`.
+    /// The filter whose Redis bitmap (`GET key`) is `bitmap`: `from_redis_bitmap(bitmap, layout)`
+    /// with a `RedisLayout` (its shape and strategy), or `from_redis_bitmap(bitmap, num_bits,
+    /// num_hashes, strategy='MURMUR128_MITZ_32')`. A shorter bitmap is zero-extended.
     #[staticmethod]
     #[pyo3(
-        signature = (bitmap, num_bits, num_hashes, strategy = None),
-        text_signature = "(bitmap, num_bits, num_hashes, strategy='MURMUR128_MITZ_32')"
+        signature = (bitmap, layout = None, num_hashes = None, strategy = None, *, num_bits = None),
+        text_signature = "(bitmap, layout, num_hashes=None, strategy=None, *, num_bits=None)"
     )]
     fn from_redis_bitmap(
         bitmap: &Bound<'_, PyAny>,
-        num_bits: &Bound<'_, PyAny>,
-        num_hashes: &Bound<'_, PyAny>,
+        layout: Option<&Bound<'_, PyAny>>,
+        num_hashes: Option<&Bound<'_, PyAny>>,
         strategy: Option<&Bound<'_, PyAny>>,
+        num_bits: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let shape = shape(num_bits, num_hashes)?;
-        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz32)?;
+        let (shape, strategy) = redis::bitmap_shape(layout, num_bits, num_hashes, strategy)?;
         let bitmap = args::bytes_like(bitmap, "bitmap")?;
         py_result(format::redis_bitmap::decode(&bitmap, shape, strategy)).map(Self::from)
     }

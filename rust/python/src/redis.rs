@@ -3,7 +3,7 @@
 //! those of sparkbloom-redis's `RedisLayout` (`helperCompatible`, `guavaCompatible`, `of`).
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sparkbloom::format::redis_bitmap::{MAX_BITMAP_BITS, Offsets};
@@ -16,7 +16,8 @@ use crate::{args, bloom, strategy};
 /// Where keys' bits sit in a Redis bitmap: m bits, k hash functions and a strategy, as
 /// sparkbloom-redis's `RedisLayout`. `offsets(key)` gives the k bit offsets `GETBIT` reads (Redis
 /// numbers bits from the top bit of byte 0, as `BloomFilter.to_redis_bitmap` writes them); a key
-/// is possibly present iff all k bits are 1, as `BloomFilter.from_redis_bitmap(...)` answers.
+/// is possibly present iff all k bits are 1, as `BloomFilter.from_redis_bitmap(bitmap, layout)`
+/// answers.
 ///
 /// >>> from sparkbloom import BloomFilter, RedisLayout
 /// >>> layout = RedisLayout.helper_compatible(10_000, 0.001)
@@ -30,12 +31,14 @@ use crate::{args, bloom, strategy};
 /// >>> bitmap = f.to_redis_bitmap()               # what GET returns; GETBIT reads one bit of it
 /// >>> all(bitmap[o >> 3] & (0x80 >> (o & 7)) for o in layout.offsets("user-42"))
 /// True
+/// >>> BloomFilter.from_redis_bitmap(bitmap, layout) == f   # the filter of a GET, in this layout
+/// True
 /// >>> layout.offsets_all([42, "user-42"]).shape   # a numpy uint64 array, one row per key
 /// (2, 10)
 #[pyclass(frozen, eq, hash, module = "sparkbloom", name = "RedisLayout")]
 pub(crate) struct RedisLayout {
-    shape: Shape,
-    strategy: Strategy,
+    pub(crate) shape: Shape,
+    pub(crate) strategy: Strategy,
     offsets: Offsets,
 }
 
@@ -249,6 +252,62 @@ impl RedisLayout {
         );
         Ok((slf.get_type().into_any(), args))
     }
+}
+
+/// The shape and strategy `BloomFilter.from_redis_bitmap` reads a bitmap in: a `RedisLayout`'s
+/// (`layout`, alone), or `num_bits` (the second argument, or by keyword), `num_hashes` and
+/// `strategy` (default MURMUR128_MITZ_32). A `TypeError` names an argument that is missing,
+/// given twice or of neither form; `ValueError` a size out of range.
+pub(crate) fn bitmap_shape(
+    layout: Option<&Bound<'_, PyAny>>,
+    num_bits: Option<&Bound<'_, PyAny>>,
+    num_hashes: Option<&Bound<'_, PyAny>>,
+    strategy: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Shape, Strategy)> {
+    if let Some(layout) = layout.and_then(|l| l.cast::<RedisLayout>().ok()) {
+        let given = [
+            ("num_bits", num_bits),
+            ("num_hashes", num_hashes),
+            ("strategy", strategy),
+        ];
+        if let Some((name, _)) = given.iter().find(|(_, value)| value.is_some()) {
+            return Err(PyTypeError::new_err(format!(
+                "from_redis_bitmap: {name} is not taken with a RedisLayout, which gives the \
+                 shape and strategy"
+            )));
+        }
+        let layout = layout.get();
+        return Ok((layout.shape, layout.strategy));
+    }
+    let num_bits = match (layout, num_bits) {
+        (Some(_), Some(_)) => {
+            return Err(PyTypeError::new_err(
+                "from_redis_bitmap: num_bits given twice, as the second argument and by keyword",
+            ));
+        }
+        (Some(layout), None) if args::as_int(layout)?.is_none() => {
+            return Err(PyTypeError::new_err(format!(
+                "from_redis_bitmap: layout must be a RedisLayout (or num_bits an int), not {}",
+                args::type_name(layout)
+            )));
+        }
+        (Some(num_bits), None) | (None, Some(num_bits)) => num_bits,
+        (None, None) => {
+            return Err(PyTypeError::new_err(
+                "from_redis_bitmap: pass a layout (a RedisLayout), or num_bits and num_hashes",
+            ));
+        }
+    };
+    let Some(num_hashes) = num_hashes else {
+        return Err(PyTypeError::new_err(
+            "from_redis_bitmap: num_hashes is missing: pass num_bits and num_hashes, or a \
+             RedisLayout alone",
+        ));
+    };
+    Ok((
+        bloom::shape(num_bits, num_hashes)?,
+        strategy::parse_or(strategy, Strategy::Murmur128Mitz32)?,
+    ))
 }
 
 /// What `__reduce__` returns: the class and its constructor's arguments.

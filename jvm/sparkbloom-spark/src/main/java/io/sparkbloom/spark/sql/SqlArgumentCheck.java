@@ -115,26 +115,7 @@ public final class SqlArgumentCheck {
     ExpressionInfo info = registry.lookupFunction(registered).get();
     // Scala 2.12 and 2.13 builds differ in the Seq type of the builder: handled as raw types
     Function1 builder = (Function1) registry.lookupFunctionBuilder(registered).get();
-    Function1 checked = new AbstractFunction1<Object, Object>() {
-      @Override
-      public Object apply(Object arguments) {
-        scala.collection.Seq<Expression> args = (scala.collection.Seq<Expression>) arguments;
-        try {
-          check(name, args, rule);
-        } catch (AnalysisException e) {
-          throw SqlErrors.rethrow(e);
-        }
-        if (typed != null && args.length() == arity) {
-          List<Expression> list = new ArrayList<>(arity);
-          for (int i = 0; i < arity; i++) {
-            list.add(args.apply(i));
-          }
-          return typed.apply(Collections.unmodifiableList(list));
-        }
-        return builder.apply(arguments);
-      }
-    };
-    registry.registerFunction(registered, info, checked);
+    replace(registry, registered, info, new CheckedBuilder(name, rule, arity, typed, builder));
   }
 
   /**
@@ -148,31 +129,101 @@ public final class SqlArgumentCheck {
     UserDefinedFunction placeholder = org.apache.spark.sql.functions.udf(
         (org.apache.spark.sql.api.java.UDF0<Object>) () -> null, DataTypes.NullType);
     FunctionIdentifier registered = registeredAs(spark, function.name(), placeholder);
-    spark.sessionState().functionRegistry().registerFunction(registered, function.info(),
+    replace(spark.sessionState().functionRegistry(), registered, function.info(),
         (Function1) new SqlFunction.Builder(function));
+  }
+
+  /**
+   * Puts {@code builder} under {@code id} in place of the UDF just registered there, dropping that
+   * first: the registry logs "replaced a previously registered function" whenever a registration
+   * finds another function under its identifier.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void replace(FunctionRegistry registry, FunctionIdentifier id, ExpressionInfo info,
+      Function1 builder) {
+    registry.dropFunction(id);
+    registry.registerFunction(id, info, builder);
   }
 
   /**
    * Registers {@code udf} as {@code name} and returns the identifier Spark registered it under,
    * found by listing: Spark 3.5 keeps temporary functions under their bare name, Spark 4.3 under
-   * a qualified one ({@code system.session.name}), and its registry refuses a bare name.
+   * a qualified one ({@code system.session.name}), and its registry refuses a bare name. A
+   * function an earlier registration of sparkbloom's (or the session extension) put under the
+   * name is dropped first, so that registering again is as quiet as the first time; anything else
+   * of that name (a built-in, the user's own function) Spark replaces, warning as it does.
    */
   private static FunctionIdentifier registeredAs(SparkSession spark, String name, UserDefinedFunction udf) {
-    spark.udf().register(name, udf);
     FunctionRegistry registry = spark.sessionState().functionRegistry();
-    FunctionIdentifier registered = null;
-    scala.collection.Iterator<FunctionIdentifier> all = registry.listFunction().iterator();
-    while (all.hasNext()) {
-      FunctionIdentifier id = all.next();
-      if (id.funcName().equalsIgnoreCase(name)
-          && (registered == null || id.nameParts().length() > registered.nameParts().length())) {
-        registered = id;
-      }
+    FunctionIdentifier earlier = find(registry, name);
+    if (earlier != null && isSparkBloom(registry.lookupFunctionBuilder(earlier))) {
+      registry.dropFunction(earlier);
     }
+    spark.udf().register(name, udf);
+    FunctionIdentifier registered = find(registry, name);
     if (registered == null) {
       throw new IllegalStateException(name + ": not found in the session's function registry after registering it");
     }
     return registered;
+  }
+
+  /** The most qualified identifier {@code name} is registered under, or null. */
+  private static FunctionIdentifier find(FunctionRegistry registry, String name) {
+    FunctionIdentifier found = null;
+    scala.collection.Iterator<FunctionIdentifier> all = registry.listFunction().iterator();
+    while (all.hasNext()) {
+      FunctionIdentifier id = all.next();
+      if (id.funcName().equalsIgnoreCase(name)
+          && (found == null || id.nameParts().length() > found.nameParts().length())) {
+        found = id;
+      }
+    }
+    return found;
+  }
+
+  private static boolean isSparkBloom(scala.Option<?> builder) {
+    return builder.isDefined()
+        && (builder.get() instanceof CheckedBuilder || builder.get() instanceof SqlFunction.Builder);
+  }
+
+  /**
+   * A UDF's builder behind the checks of {@code rule}: a call with {@code arity} arguments that
+   * passes them is built by {@code typed} (when given), any other by the UDF's builder.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static final class CheckedBuilder extends AbstractFunction1<Object, Object> {
+    private final String name;
+    private final Rule rule;
+    private final int arity;
+    private final Function<List<Expression>, Expression> typed;
+    private final Function1 udfBuilder;
+
+    CheckedBuilder(String name, Rule rule, int arity, Function<List<Expression>, Expression> typed,
+        Function1 udfBuilder) {
+      this.name = name;
+      this.rule = rule;
+      this.arity = arity;
+      this.typed = typed;
+      this.udfBuilder = udfBuilder;
+    }
+
+    @Override
+    public Object apply(Object arguments) {
+      scala.collection.Seq<Expression> args = (scala.collection.Seq<Expression>) arguments;
+      try {
+        check(name, args, rule);
+      } catch (AnalysisException e) {
+        throw SqlErrors.rethrow(e);
+      }
+      if (typed != null && args.length() == arity) {
+        List<Expression> list = new ArrayList<>(arity);
+        for (int i = 0; i < arity; i++) {
+          list.add(args.apply(i));
+        }
+        return typed.apply(Collections.unmodifiableList(list));
+      }
+      return udfBuilder.apply(arguments);
+    }
   }
 
   /**
