@@ -176,14 +176,18 @@ public final class GuavaInterop {
       return readGuava(bytes.toByteArray(), DecodeLimit.MAX_NUM_BITS);
     } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException
         | IOException e) {
+      // an Error that writeTo threw (out of heap) is only named (Causes)
+      Throwable thrown = e instanceof InvocationTargetException ? e.getCause() : e;
       IllegalArgumentException failure =
           new IllegalArgumentException(
               "guavaBloomFilter: cannot read the fields of "
                   + guava.getClass().getName()
                   + " ("
                   + reflectionFailure
-                  + ") and it has no usable writeTo",
-              e);
+                  + ") and it has no usable writeTo ("
+                  + thrown
+                  + ")",
+              Causes.withoutErrors(e));
       failure.addSuppressed(reflectionFailure);
       throw failure;
     }

@@ -138,8 +138,10 @@ public final class SparkSketchInterop {
       writeTo.invoke(sparkSketchBloomFilter, bytes);
       return readSpark(bytes.toByteArray(), DecodeLimit.MAX_NUM_BITS);
     } catch (InvocationTargetException e) {
+      // an Error (writeTo out of heap) is only named (Causes)
+      Throwable cause = e.getCause();
       throw new IllegalArgumentException(
-          "sparkSketchBloomFilter: writeTo failed: " + e.getCause(), e.getCause());
+          "sparkSketchBloomFilter: writeTo failed: " + cause, Causes.withoutErrors(cause));
     } catch (NoSuchMethodException | IllegalAccessException | CorruptFilterException e) {
       throw new IllegalArgumentException("sparkSketchBloomFilter: " + e.getMessage(), e);
     }

@@ -8,7 +8,9 @@ import java.util.Arrays;
  * (the candidates of {@link PerKeyFilters#dedupPairs}, and a counting filter's items, where each
  * occurrence counts). Plain fields, so Java serialization and Kryo's default field serializer
  * both handle it. A key of more items than one Java array holds fails with an {@link
- * IllegalArgumentException} naming the count, never an array index or size overflow.
+ * IllegalArgumentException} naming the count, never an array index or size overflow, and so does
+ * a key whose grown array the heap cannot hold, the {@code OutOfMemoryError} named, not chained
+ * (Spark stops an executor for an {@code Error} anywhere in a task failure's cause chain).
  */
 public final class LongArrayBuilder implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -21,7 +23,7 @@ public final class LongArrayBuilder implements Serializable {
 
   public LongArrayBuilder add(long v) {
     if (size == values.length) {
-      values = Arrays.copyOf(values, grownCapacity(values.length, size + 1L));
+      values = copyOf(values, grownCapacity(values.length, size + 1L));
     }
     values[size++] = v;
     return this;
@@ -30,7 +32,7 @@ public final class LongArrayBuilder implements Serializable {
   public LongArrayBuilder addAll(LongArrayBuilder other) {
     long required = (long) size + other.size;
     if (required > values.length) {
-      values = Arrays.copyOf(values, grownCapacity(values.length, required));
+      values = copyOf(values, grownCapacity(values.length, required));
     }
     System.arraycopy(other.values, 0, values, size, other.size);
     size += other.size;
@@ -48,6 +50,21 @@ public final class LongArrayBuilder implements Serializable {
           + " array (at most " + MAX_ITEMS + ")");
     }
     return (int) Math.min(MAX_ITEMS, Math.max(Math.max(8, required), 2L * capacity));
+  }
+
+  /**
+   * {@code Arrays.copyOf(values, capacity)}, for a key of more items than {@code values} holds.
+   *
+   * @throws IllegalArgumentException naming the sizes if the heap cannot hold the copy
+   */
+  static long[] copyOf(long[] values, int capacity) {
+    try {
+      return Arrays.copyOf(values, capacity);
+    } catch (OutOfMemoryError e) {
+      throw new IllegalArgumentException("a key of more than " + values.length + " items cannot be"
+          + " grouped: an array of " + capacity + " items does not fit in this JVM's heap (" + e
+          + "); give the executors more memory, or split the key's items into several records");
+    }
   }
 
   public int size() {

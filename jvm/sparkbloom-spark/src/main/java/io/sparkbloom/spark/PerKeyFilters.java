@@ -1,8 +1,8 @@
 package io.sparkbloom.spark;
 
 import io.sparkbloom.BloomFilter;
-import io.sparkbloom.spark.build.DistinctLongs;
 import io.sparkbloom.spark.build.NullItems;
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import io.sparkbloom.spark.dedup.BatchedRetainAbsent;
 import io.sparkbloom.spark.dedup.BroadcastDedup;
 import io.sparkbloom.spark.dedup.BroadcastLimit;
@@ -109,6 +109,13 @@ public final class PerKeyFilters {
    */
   public static final String BROADCAST_MAX_BYTES_KEY = BroadcastLimit.CONF_KEY;
 
+  /**
+   * The Spark conf key of the most distinct items per-key sizing buffers for one key ({@code
+   * PerKeyBufferLimit}, which derives the default of 2<sup>20</sup>, about 16 MiB of heap, for a
+   * 512 MiB executor), in the RDD builds and the SQL aggregates alike.
+   */
+  public static final String MAX_BUFFERED_ITEMS_KEY = PerKeyBufferLimit.KEY;
+
   // ---- build -------------------------------------------------------------------------------
 
   /**
@@ -130,7 +137,9 @@ public final class PerKeyFilters {
    * FilterBuilder}, which buffers items in a {@code long[]} and hands them to the native side in
    * batches ({@code putAll}), never one JNI call per record; per-key sizing gathers each key's
    * distinct items into a primitive {@code long[]} (8 bytes per distinct item through the shuffle,
-   * duplicates dropped as they come: {@code DistinctLongs}), then builds a filter of their count.
+   * duplicates dropped as they come: {@code DistinctLongs}), then builds a filter of their count;
+   * a key of more distinct items than {@value #MAX_BUFFERED_ITEMS_KEY} (default 2<sup>20</sup>)
+   * fails the job naming the key and the limit: build such keys with {@link Sizing#fixed}.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, PerKeyOptions options) {
     Sizing sizing = options.requireSizing("buildPerKey");
@@ -139,10 +148,7 @@ public final class PerKeyFilters {
       FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
       return aggregate(pairs, zero, (b, item) -> item == null ? b : b.add(item), partitions);
     }
-    return pairs
-        .aggregateByKey(new DistinctLongs("PerKeyFilters.buildPerKey"), partitions,
-            (b, item) -> item == null ? b : b.add(item), DistinctLongs::addAll)
-        .mapValues(items -> items.putInto(sizing.create(items.distinctCount())));
+    return PerKeySizedBuild.pairs(pairs, sizing, partitions);
   }
 
   /**
@@ -181,10 +187,7 @@ public final class PerKeyFilters {
       FilterBuilder zero = new FilterBuilder(sizing.expectedInsertions(0), sizing.fpp());
       return aggregate(records, zero, (b, items) -> b.addAll(NullItems.orEmpty(items)), partitions);
     }
-    return records
-        .aggregateByKey(new DistinctLongs("PerKeyFilters.buildPerKeyFromArrays"), partitions,
-            (b, items) -> b.addAll(NullItems.orEmpty(items)), DistinctLongs::addAll)
-        .mapValues(items -> items.putInto(sizing.create(items.distinctCount())));
+    return PerKeySizedBuild.arrays(records, sizing, partitions);
   }
 
   /**

@@ -1,20 +1,25 @@
 package io.sparkbloom.spark;
 
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import scala.Tuple2;
 
 /**
  * The build aggregates that size each group's filter from its own distinct item count
  * ({@link Sizing#perKeyCount}): {@link BloomFunctions#build(org.apache.spark.sql.Column, Sizing)}
  * and SQL's {@value BloomFunctions#BUILD_PER_KEY}{@code (item, p)}. The group's items are
- * gathered into a {@code long[]} ({@link SizedItems}), then counted, sized and inserted at once.
+ * gathered into a {@code long[]} ({@link SizedItems}), then counted, sized and inserted at once;
+ * at most the session's {@link PerKeyBufferLimit} when the aggregate is made (on the driver).
  *
  * @param <IN> the input row: an item, or (item, p) for the SQL form
  */
 abstract class SizedBuildAggregator<IN> extends FilterBytesAggregator<IN, SizedItems> {
   private static final long serialVersionUID = 1L;
+  /** The most distinct items a group buffers. */
+  final int maxBufferedItems;
 
   SizedBuildAggregator() {
     super(SizedItems.class);
+    maxBufferedItems = PerKeyBufferLimit.ofSession();
   }
 
   @Override
@@ -38,7 +43,7 @@ abstract class SizedBuildAggregator<IN> extends FilterBytesAggregator<IN, SizedI
 
     @Override
     public SizedItems zero() {
-      return new SizedItems(sizing);
+      return new SizedItems(sizing, maxBufferedItems);
     }
 
     @Override
@@ -56,7 +61,7 @@ abstract class SizedBuildAggregator<IN> extends FilterBytesAggregator<IN, SizedI
 
     @Override
     public SizedItems zero() {
-      return new SizedItems(null);
+      return new SizedItems(null, maxBufferedItems);
     }
 
     @Override

@@ -13,15 +13,19 @@ import java.io.Serializable;
  * filter for their count and inserts them in one native call.
  *
  * <p>The sizing is null in the SQL aggregate's zero value until the first row brings its fpp.
+ * A group of more distinct items than the aggregate's limit ({@code PerKeyBufferLimit}) fails
+ * its task naming the aggregate and the limit.
  */
 public final class SizedItems implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private Sizing sizing;
-  private DistinctLongs items = new DistinctLongs(BloomFunctions.BUILD_PER_KEY);
+  private DistinctLongs items;
 
-  SizedItems(Sizing sizing) {
+  /** An empty buffer of at most {@code maxItems} distinct items. */
+  SizedItems(Sizing sizing, int maxItems) {
     this.sizing = sizing;
+    this.items = new DistinctLongs(BloomFunctions.BUILD_PER_KEY, maxItems);
   }
 
   Sizing sizing() {

@@ -2,6 +2,7 @@ package io.sparkbloom.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,5 +27,14 @@ class LongArrayBuilderTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LongArrayBuilder.grownCapacity(1 << 30, tooMany));
     assertTrue(e.getMessage().contains(Long.toString(tooMany)), e.getMessage());
+  }
+
+  /** 16 GiB is more than the test JVM's heap: the copy fails at once, touching no memory. */
+  @Test
+  void aCopyTheHeapCannotHoldIsAnExceptionWithoutTheError() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LongArrayBuilder.copyOf(new long[8], LongArrayBuilder.MAX_ITEMS));
+    assertTrue(e.getMessage().contains("java.lang.OutOfMemoryError"), e.getMessage());
+    assertNull(e.getCause());
   }
 }

@@ -3,9 +3,11 @@ package io.sparkbloom.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.build.DistinctLongs;
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import java.nio.ByteBuffer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
@@ -54,7 +56,7 @@ class PipelineKryoRegistratorTest extends AbstractPipelineTest {
     }
 
     // the per-key sized builds' buffer of a key's distinct items
-    DistinctLongs items = new DistinctLongs("test");
+    DistinctLongs items = new DistinctLongs("test", PerKeyBufferLimit.DEFAULT);
     for (long i = 0; i < 1000; i++) {
       items.add(i % 37);
     }
@@ -64,6 +66,16 @@ class PipelineKryoRegistratorTest extends AbstractPipelineTest {
         BloomFilter b = itemsCopy.putInto(BloomFilter.create(100, 0.01))) {
       assertArrayEquals(a.toByteArray(), b.toByteArray());
     }
+    // a key's buffer past its limit travels as the fact, in a few bytes
+    DistinctLongs over = DistinctLongs.deferringOverflow("test", 10);
+    for (long i = 0; i < 100_000; i++) {
+      over.add(i);
+    }
+    assertTrue(over.overflowed());
+    assertTrue(ser.serialize(over, ClassTag$.MODULE$.apply(DistinctLongs.class)).remaining() < 256);
+    DistinctLongs overCopy = roundTrip(ser, over, DistinctLongs.class);
+    assertTrue(overCopy.overflowed());
+    assertEquals(10, overCopy.maxItems());
 
     // the broadcast dedup's value: each user's filters as their FORMAT bytes
     java.util.HashMap<Long, byte[][]> broadcast = new java.util.HashMap<>();

@@ -1,6 +1,8 @@
 package io.sparkbloom.spark.build;
 
 import io.sparkbloom.BloomFilter;
+import java.io.IOException;
+import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,16 +17,24 @@ import java.util.Arrays;
  * however many rows repeat them: 10<sup>8</sup> rows of 10 distinct items take 1,024 slots. A
  * compaction follows at least half an array of new items, so sorting costs O(log n) per item.
  *
- * <p>At most {@link #MAX_ITEMS} distinct items, so that their serialized form ({@link #toBytes})
- * fits in one Java array. Beyond that, or if the heap cannot hold the grown array, adding fails
- * with an {@link IllegalArgumentException} naming the owner (the SQL function) and the count:
- * Spark fails the task for an exception, where an {@code OutOfMemoryError} stops the executor.
- * Plain fields: Java serialization and Kryo's field serializer both write it.
+ * <p>At most {@code maxItems} distinct items ({@link PerKeyBufferLimit}): the array never grows
+ * past {@code 2 * maxItems} slots, and a compaction that finds more distinct items than that is
+ * an overflow, found before the array would grow. A buffer made by the constructor then throws
+ * the {@link PerKeyBufferLimit#exceeded} exception at once (the SQL aggregates, which do not know
+ * their group's key); one made by {@link #deferringOverflow} drops its items and records the
+ * overflow for the caller to report with the key once the group is complete ({@link
+ * #overflowed}), so that an overflowed group travels through a shuffle as a few bytes. Reading an
+ * overflowed buffer's items ({@link #distinctCount}, {@link #putInto}, {@link #toBytes}) throws:
+ * its items are gone. A heap too small for an array within the limit is an {@link
+ * IllegalArgumentException} too, with no {@code OutOfMemoryError} chained (Spark stops the
+ * executor for an {@code Error} anywhere in a task failure's cause chain).
+ *
+ * <p>Plain fields: Java serialization and Kryo's field serializer both write it.
  */
 public final class DistinctLongs implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The most distinct items one buffer holds: their 8 bytes each, plus a header, fit an array. */
+  /** The most items one serialized buffer holds: their 8 bytes each, plus a header, fit an array. */
   public static final int MAX_ITEMS = (Integer.MAX_VALUE - 64) / 8;
 
   /**
@@ -41,32 +51,71 @@ public final class DistinctLongs implements Serializable {
 
   /** Names the buffer in errors, e.g. "sparkbloom_build_per_key(item, p)". */
   private String owner;
+  /**
+   * The most distinct items held, in [1, {@link PerKeyBufferLimit#MAX}]; 0 in a buffer
+   * Java-serialized before the limit existed (a streaming state), read as the default.
+   */
+  private int maxItems;
+  /** Whether an overflow is recorded for the caller ({@link #deferringOverflow}) or thrown. */
+  private boolean deferOverflow;
+  /** Whether the group had more than {@code maxItems} distinct items: its items are dropped. */
+  private boolean overflowed;
   private long[] items;
   private int size;
   /** Whether {@code items[0..size)} is sorted without duplicates. */
   private boolean compacted = true;
 
-  /** An empty buffer; {@code owner} names it in errors (the SQL call, or the API method). */
-  public DistinctLongs(String owner) {
-    this(owner, 0);
+  /**
+   * An empty buffer of at most {@code maxItems} distinct items, which throws once a group has
+   * more; {@code owner} names it in errors (the SQL call, or the API method).
+   *
+   * @throws IllegalArgumentException unless {@code maxItems} is in [1, {@link
+   *     PerKeyBufferLimit#MAX}]
+   */
+  public DistinctLongs(String owner, int maxItems) {
+    this(owner, maxItems, false);
   }
 
-  private DistinctLongs(String owner, int capacity) {
+  private DistinctLongs(String owner, int maxItems, boolean deferOverflow) {
+    if (maxItems < 1 || maxItems > PerKeyBufferLimit.MAX) {
+      throw new IllegalArgumentException(owner + ": maxItems must be in [1, "
+          + PerKeyBufferLimit.MAX + "], got " + maxItems);
+    }
     this.owner = owner;
-    this.items = new long[capacity];
+    this.maxItems = maxItems;
+    this.deferOverflow = deferOverflow;
+    this.items = new long[0];
+  }
+
+  /**
+   * An empty buffer of at most {@code maxItems} distinct items that, for a group with more, drops
+   * its items and records the overflow ({@link #overflowed}) instead of throwing: for a caller
+   * that names the group's key once the group is complete.
+   */
+  public static DistinctLongs deferringOverflow(String owner, int maxItems) {
+    return new DistinctLongs(owner, maxItems, true);
   }
 
   /** For Kryo's instantiation of a deserialized buffer: every field is then read. */
   @SuppressWarnings("unused")
   private DistinctLongs() {
-    this("", 0);
+    this("", PerKeyBufferLimit.DEFAULT, false);
+  }
+
+  /** A buffer serialized before the limit existed gets the default. */
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    if (maxItems <= 0) {
+      maxItems = PerKeyBufferLimit.DEFAULT;
+    }
   }
 
   /**
    * Adds one item.
    *
-   * @throws IllegalArgumentException naming the owner and the count if the distinct items cannot
-   *     be buffered
+   * @throws IllegalArgumentException naming the owner and the limit if the group has more
+   *     distinct items than the limit (unless the overflow is deferred), or the heap cannot hold
+   *     the grown array
    */
   public DistinctLongs add(long item) {
     if (size == items.length) {
@@ -84,14 +133,21 @@ public final class DistinctLongs implements Serializable {
 
   /** Adds {@code other}'s items; {@code other} is not modified. */
   public DistinctLongs addAll(DistinctLongs other) {
+    if (other.overflowed) {
+      overflow();
+      return this;
+    }
     return addAll(other.items, other.size);
   }
 
   private DistinctLongs addAll(long[] batch, int n) {
     int done = 0;
-    while (done < n) {
+    while (done < n && !overflowed) {
       if (size == items.length) {
         makeRoom();
+        if (overflowed) {
+          break;
+        }
       }
       int k = Math.min(n - done, items.length - size);
       System.arraycopy(batch, done, items, size, k);
@@ -102,15 +158,41 @@ public final class DistinctLongs implements Serializable {
     return this;
   }
 
-  /** The number of distinct items (compacting the buffer first). */
+  /**
+   * Whether the group has had more distinct items than the limit (compacting first, so the items
+   * added last count too): a deferring buffer's items are then dropped.
+   *
+   * @throws IllegalArgumentException for a buffer that does not defer, if it overflows now
+   */
+  public boolean overflowed() {
+    if (!overflowed) {
+      compact();
+    }
+    return overflowed;
+  }
+
+  /** The limit of distinct items. */
+  public int maxItems() {
+    return maxItems;
+  }
+
+  /**
+   * The number of distinct items (compacting the buffer first).
+   *
+   * @throws IllegalArgumentException if the group overflowed
+   */
   public int distinctCount() {
-    compact();
+    compactHeld();
     return size;
   }
 
-  /** Puts the distinct items into {@code filter} in one call; returns {@code filter}. */
+  /**
+   * Puts the distinct items into {@code filter} in one call; returns {@code filter}.
+   *
+   * @throws IllegalArgumentException if the group overflowed
+   */
   public BloomFilter putInto(BloomFilter filter) {
-    compact();
+    compactHeld();
     if (size > 0) {
       filter.putAll(items, 0, size);
     }
@@ -122,9 +204,11 @@ public final class DistinctLongs implements Serializable {
    * {@code offset + 8 * distinctCount()} bytes (at most {@code offset + 8 * MAX_ITEMS}, within an
    * array's limit for an offset below 64); the caller writes its header into the first {@code
    * offset} bytes of the returned little-endian buffer, whose position is 0.
+   *
+   * @throws IllegalArgumentException if the group overflowed
    */
   public ByteBuffer toBytes(int offset) {
-    compact();
+    compactHeld();
     ByteBuffer out = ByteBuffer.wrap(allocateBytes(offset + 8 * size)).order(ByteOrder.LITTLE_ENDIAN);
     out.position(offset);
     out.asLongBuffer().put(items, 0, size);
@@ -132,16 +216,21 @@ public final class DistinctLongs implements Serializable {
   }
 
   /**
-   * The buffer of {@code count} items read as little-endian {@code long}s from {@code in}'s
-   * position.
+   * The buffer (that throws on overflow) of {@code count} items read as little-endian {@code
+   * long}s from {@code in}'s position.
    *
-   * @throws IllegalArgumentException if {@code count} is negative or more than {@link #MAX_ITEMS}
+   * @throws IllegalArgumentException if {@code count} is negative or more than {@link
+   *     #MAX_ITEMS}, or more than {@code maxItems} (the {@link PerKeyBufferLimit#exceeded} error)
    */
-  public static DistinctLongs fromBytes(String owner, ByteBuffer in, int count) {
+  public static DistinctLongs fromBytes(String owner, ByteBuffer in, int count, int maxItems) {
     if (count < 0 || count > MAX_ITEMS) {
       throw new IllegalArgumentException(owner + ": a serialized buffer of " + count + " items");
     }
-    DistinctLongs b = new DistinctLongs(owner, Math.max(INITIAL_CAPACITY, count));
+    DistinctLongs b = new DistinctLongs(owner, maxItems);
+    if (count > maxItems) {
+      throw PerKeyBufferLimit.exceeded(owner, "a group", maxItems);
+    }
+    b.items = b.allocate(Math.max(INITIAL_CAPACITY, count), b.items, 0);
     in.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(b.items, 0, count);
     b.size = count;
     b.compacted = count <= 1;
@@ -150,65 +239,86 @@ public final class DistinctLongs implements Serializable {
 
   /**
    * The slots allocated (8 bytes each): at most four times the distinct items, or {@link
-   * #COMPACT_MIN_CAPACITY}.
+   * #COMPACT_MIN_CAPACITY}, and at most twice the limit.
    */
   public int capacity() {
     return items.length;
   }
 
+  /** The most slots the array takes: twice the limit, so half of it is free after a compaction. */
+  private int maxCapacity() {
+    return 2 * maxItems;
+  }
+
   /**
    * Makes room for at least one more item in a full array: drops the duplicates (from {@link
-   * #COMPACT_MIN_CAPACITY} slots), then grows the array unless that freed at least half of it.
+   * #COMPACT_MIN_CAPACITY} slots, or at the most slots), then grows the array unless that freed
+   * at least half of it. An overflowed buffer forgets what it holds instead.
    */
   private void makeRoom() {
-    if (items.length >= COMPACT_MIN_CAPACITY) {
+    int capacity = items.length;
+    if (!overflowed && (capacity >= COMPACT_MIN_CAPACITY || capacity >= maxCapacity())) {
       compact();
     }
-    if (items.length - size < Math.max(1, items.length / 2)) {
-      int capacity = grownCapacity(items.length, size + 1L, owner);
-      if (capacity > items.length) {
-        items = allocate(capacity, items, size);
-      }
-    }
-  }
-
-  /**
-   * The capacity after growing from {@code capacity} to hold {@code required} items: double, at
-   * least {@code required} and the first array's, at most {@link #MAX_ITEMS}.
-   *
-   * @throws IllegalArgumentException naming {@code owner} and the count if {@code required} is
-   *     more than {@link #MAX_ITEMS}
-   */
-  static int grownCapacity(int capacity, long required, String owner) {
-    if (required > MAX_ITEMS) {
-      throw new IllegalArgumentException(owner + ": a group of " + required + " distinct items"
-          + " cannot be buffered; per-key sizing buffers at most " + MAX_ITEMS + " distinct items"
-          + " per group (use fixed sizing for larger groups)");
-    }
-    return (int) Math.min(MAX_ITEMS, Math.max(Math.max(required, 2L * capacity), INITIAL_CAPACITY));
-  }
-
-  /** Sorts the items and drops duplicates in place. */
-  private void compact() {
-    if (compacted) {
+    if (overflowed) {
+      size = 0;
       return;
     }
-    Arrays.sort(items, 0, size);
-    int kept = size == 0 ? 0 : 1;
-    for (int i = 1; i < size; i++) {
-      if (items[i] != items[kept - 1]) {
-        items[kept++] = items[i];
-      }
+    if (capacity - size < Math.max(1, capacity / 2)) {
+      // below maxCapacity here: a compaction at it leaves at most maxItems, half of it
+      int grown = (int) Math.min(maxCapacity(), Math.max(2L * capacity, INITIAL_CAPACITY));
+      items = allocate(grown, items, size);
     }
-    size = kept;
+  }
+
+  /** Sorts the items and drops duplicates in place, then checks the limit. */
+  private void compact() {
+    if (!compacted) {
+      try {
+        Arrays.sort(items, 0, size); // may allocate a second array to merge sorted runs
+      } catch (OutOfMemoryError e) {
+        throw tooManyForTheHeap(8L * size, e);
+      }
+      int kept = size == 0 ? 0 : 1;
+      for (int i = 1; i < size; i++) {
+        if (items[i] != items[kept - 1]) {
+          items[kept++] = items[i];
+        }
+      }
+      size = kept;
+      compacted = true;
+    }
+    if (size > maxItems) {
+      overflow();
+    }
+  }
+
+  /** {@link #compact}, refusing an overflowed buffer, whose items are gone. */
+  private void compactHeld() {
+    if (!overflowed) {
+      compact();
+    }
+    if (overflowed) {
+      throw PerKeyBufferLimit.exceeded(owner, "a group", maxItems);
+    }
+  }
+
+  /** The group has more than {@code maxItems} distinct items: thrown, or recorded and the items dropped. */
+  private void overflow() {
+    if (!deferOverflow) {
+      throw PerKeyBufferLimit.exceeded(owner, "a group", maxItems);
+    }
+    overflowed = true;
+    items = new long[INITIAL_CAPACITY];
+    size = 0;
     compacted = true;
   }
 
   /**
    * A copy of {@code from[0..n)} in a new array of {@code capacity} slots. A heap too small for
-   * it is reported as an {@link IllegalArgumentException}: the failed allocation of this one
-   * array leaves the buffer as it was, and Spark would treat the {@code OutOfMemoryError} as
-   * fatal to the executor.
+   * it (a limit set above what the executors hold) is reported as an {@link
+   * IllegalArgumentException}: the failed allocation of this one array leaves the buffer as it
+   * was, and Spark would treat the {@code OutOfMemoryError} as fatal to the executor.
    */
   private long[] allocate(int capacity, long[] from, int n) {
     try {
@@ -228,11 +338,12 @@ public final class DistinctLongs implements Serializable {
     }
   }
 
+  /** The error's message names the {@code OutOfMemoryError}, which is not chained: see the class. */
   private IllegalArgumentException tooManyForTheHeap(long bytes, OutOfMemoryError e) {
-    IllegalArgumentException tooMany = new IllegalArgumentException(owner + ": a group of "
-        + size + " distinct items cannot be buffered: " + bytes + " bytes more do not fit in"
-        + " this JVM's heap (give the executors more memory, or use fixed sizing)");
-    tooMany.initCause(e);
-    return tooMany;
+    return new IllegalArgumentException(owner + ": a group of " + size + " distinct items cannot"
+        + " be buffered: " + bytes + " bytes more do not fit in this JVM's heap (" + e + "); lower "
+        + PerKeyBufferLimit.KEY + " (now " + maxItems + ") or give the executors more memory, or"
+        + " build such groups with a fixed size (SQL sparkbloom_build(item, n, p), or"
+        + " Sizing.fixed(n, p)), which needs no buffer");
   }
 }

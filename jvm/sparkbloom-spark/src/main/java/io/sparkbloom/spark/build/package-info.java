@@ -6,7 +6,8 @@
  * filter whose size comes from an argument and names that sizing when the core refuses it;
  * {@link io.sparkbloom.spark.build.DistinctCount} counts a key's distinct items for per-key
  * sizing, and {@link io.sparkbloom.spark.build.DistinctLongs} buffers them, duplicates dropped as
- * they come, so per-key builds take memory for the distinct items, not the rows; {@link
+ * they come, so per-key builds take memory for the distinct items, not the rows, and at most
+ * {@link io.sparkbloom.spark.build.PerKeyBufferLimit}'s per group; {@link
  * io.sparkbloom.spark.build.NullItems} is the one null policy of items (skipped when building,
  * dropped from candidates).
  *

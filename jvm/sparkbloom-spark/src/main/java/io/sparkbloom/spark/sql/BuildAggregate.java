@@ -1,5 +1,6 @@
 package io.sparkbloom.spark.sql;
 
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -38,6 +39,10 @@ import org.apache.spark.sql.types.NullType;
  * SqlArgumentCheck#checkConstantSizing}); others row by row, with the same messages naming the
  * call and the argument ({@link SqlSizing}). String items must have the default collation
  * ({@link Collations}).
+ *
+ * <p>{@value #PER_KEY} buffers at most {@link PerKeyBufferLimit}'s distinct items per group (the
+ * session's {@value PerKeyBufferLimit#KEY} when the call is built, carried in the aggregate): a
+ * larger group fails its task naming the call and the limit.
  */
 public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     implements java.io.Serializable {
@@ -54,13 +59,22 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   private final Expression[] arguments;
   private final int mutableAggBufferOffset;
   private final int inputAggBufferOffset;
+  /** The most distinct items a {@value #PER_KEY} group buffers ({@link PerKeyBufferLimit}); 0 for the others. */
+  private final int maxBufferedItems;
   /** n and p when they are constants, read at the first row; null until then or if not. */
   private transient Long constantN;
   private transient Double constantP;
 
-  /** {@code name(arguments...)}: {@value #PER_KEY}, {@value #FIXED} or {@value #FIXED_STRING}. */
+  /**
+   * {@code name(arguments...)}: {@value #PER_KEY}, {@value #FIXED} or {@value #FIXED_STRING}; the
+   * per-key form with the current session's {@link PerKeyBufferLimit}.
+   *
+   * @throws IllegalArgumentException naming {@value PerKeyBufferLimit#KEY} if its value is not a
+   *     limit
+   */
   public BuildAggregate(String name, List<Expression> arguments) {
-    this(name, CatalystTrees.seq(arguments.toArray(new Expression[0])), 0, 0);
+    this(name, CatalystTrees.seq(arguments.toArray(new Expression[0])), 0, 0,
+        name.equals(PER_KEY) ? PerKeyBufferLimit.ofSession() : 0);
   }
 
   /**
@@ -77,7 +91,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */
   public BuildAggregate(String name, scala.collection.Seq<Expression> arguments,
-      int mutableAggBufferOffset, int inputAggBufferOffset) {
+      int mutableAggBufferOffset, int inputAggBufferOffset, int maxBufferedItems) {
     int arity = name.equals(PER_KEY) ? 2 : 3;
     if (!name.equals(PER_KEY) && !name.equals(FIXED) && !name.equals(FIXED_STRING)) {
       throw new IllegalArgumentException("not a sparkbloom build aggregate: " + name);
@@ -92,6 +106,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     }
     this.mutableAggBufferOffset = mutableAggBufferOffset;
     this.inputAggBufferOffset = inputAggBufferOffset;
+    this.maxBufferedItems = maxBufferedItems;
   }
 
   private boolean perKey() {
@@ -104,12 +119,13 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildBuffer createAggregationBuffer() {
-    return perKey() ? new PerKeyItems() : new FixedItems(strings());
+    return perKey() ? new PerKeyItems(maxBufferedItems) : new FixedItems(strings());
   }
 
   /**
    * @throws IllegalArgumentException naming the call and the argument if a sizing argument is
-   *     null, refused by the core, or differs from the group's earlier rows'
+   *     null, refused by the core, or differs from the group's earlier rows'; naming the call and
+   *     the limit if a per-key group has more distinct items than it buffers
    */
   @Override
   public BuildBuffer update(BuildBuffer buffer, InternalRow input) {
@@ -197,7 +213,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildBuffer deserialize(byte[] bytes) {
-    return perKey() ? PerKeyItems.fromBytes(bytes) : FixedItems.fromBytes(bytes, strings());
+    return perKey() ? PerKeyItems.fromBytes(bytes, maxBufferedItems) : FixedItems.fromBytes(bytes, strings());
   }
 
   /** Refuses string items of a collation other than UTF8_BINARY ({@link Collations}). */
@@ -245,30 +261,32 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildAggregate withNewMutableAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), offset, inputAggBufferOffset);
+    return new BuildAggregate(name, children(), offset, inputAggBufferOffset, maxBufferedItems);
   }
 
   @Override
   public BuildAggregate withNewInputAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset);
+    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset, maxBufferedItems);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
   public BuildAggregate withNewChildrenInternal(
       scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset);
+    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
+        maxBufferedItems);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
   public BuildAggregate withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset);
+    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
+        maxBufferedItems);
   }
 
   // Product, as a case class would define it: Catalyst's tree operations read the fields so
 
   @Override
   public int productArity() {
-    return 4;
+    return 5;
   }
 
   @Override
@@ -282,6 +300,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
         return mutableAggBufferOffset;
       case 3:
         return inputAggBufferOffset;
+      case 4:
+        return maxBufferedItems;
       default:
         throw new IndexOutOfBoundsException(Integer.toString(n));
     }
@@ -300,12 +320,13 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     BuildAggregate o = (BuildAggregate) other;
     return name.equals(o.name) && java.util.Arrays.equals(arguments, o.arguments)
         && mutableAggBufferOffset == o.mutableAggBufferOffset
-        && inputAggBufferOffset == o.inputAggBufferOffset;
+        && inputAggBufferOffset == o.inputAggBufferOffset
+        && maxBufferedItems == o.maxBufferedItems;
   }
 
   @Override
   public int hashCode() {
-    return ((name.hashCode() * 31 + java.util.Arrays.hashCode(arguments)) * 31
-        + mutableAggBufferOffset) * 31 + inputAggBufferOffset;
+    return (((name.hashCode() * 31 + java.util.Arrays.hashCode(arguments)) * 31
+        + mutableAggBufferOffset) * 31 + inputAggBufferOffset) * 31 + maxBufferedItems;
   }
 }

@@ -3,6 +3,7 @@ package io.sparkbloom.spark.sql;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.Sizing;
 import io.sparkbloom.spark.build.DistinctLongs;
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -13,7 +14,9 @@ import java.nio.ByteOrder;
  * filter's size is known only once they are all counted. The filter is {@code
  * Sizing.perKeyCount(p).build(items)}'s: sized for the distinct count, holding the same items.
  * Between the aggregate's phases it travels as its raw bytes ({@link #toBytes}): p, the count,
- * the distinct items, 8 bytes each.
+ * the distinct items, 8 bytes each. A group of more distinct items than the aggregate's limit
+ * ({@link PerKeyBufferLimit}) fails its task as soon as the buffer finds it, naming the call and
+ * the limit (the aggregate does not know its group's key).
  */
 final class PerKeyItems extends BuildBuffer {
   /** The call as errors name it. */
@@ -21,7 +24,12 @@ final class PerKeyItems extends BuildBuffer {
   private static final int HEADER = 12;
 
   private Sizing sizing;
-  private DistinctLongs items = new DistinctLongs(CALL);
+  private DistinctLongs items;
+
+  /** An empty buffer of at most {@code maxItems} distinct items ({@link PerKeyBufferLimit}). */
+  PerKeyItems(int maxItems) {
+    items = new DistinctLongs(CALL, maxItems);
+  }
 
   /**
    * Sets the sizing from a row's p; every row of a group must bring the same one.
@@ -37,6 +45,7 @@ final class PerKeyItems extends BuildBuffer {
     }
   }
 
+  /** @throws IllegalArgumentException naming the call and the limit if the group passes it */
   @Override
   void add(long item) {
     items.add(item);
@@ -77,8 +86,12 @@ final class PerKeyItems extends BuildBuffer {
     return out.array();
   }
 
-  /** The buffer {@link #toBytes} wrote. */
-  static PerKeyItems fromBytes(byte[] bytes) {
+  /**
+   * The buffer {@link #toBytes} wrote, of at most {@code maxItems} distinct items.
+   *
+   * @throws IllegalArgumentException naming the call and the limit if it holds more
+   */
+  static PerKeyItems fromBytes(byte[] bytes, int maxItems) {
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     double p = in.getDouble();
     int n = in.getInt();
@@ -86,11 +99,11 @@ final class PerKeyItems extends BuildBuffer {
       throw new IllegalStateException(CALL + ": a partial buffer of " + bytes.length
           + " bytes does not hold " + n + " items");
     }
-    PerKeyItems b = new PerKeyItems();
+    PerKeyItems b = new PerKeyItems(maxItems);
     if (!Double.isNaN(p)) {
       b.sizing = SqlSizing.perKey(CALL, p);
     }
-    b.items = DistinctLongs.fromBytes(CALL, in, n);
+    b.items = DistinctLongs.fromBytes(CALL, in, n, maxItems);
     return b;
   }
 

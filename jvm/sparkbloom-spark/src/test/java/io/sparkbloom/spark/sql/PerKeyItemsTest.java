@@ -2,12 +2,14 @@ package io.sparkbloom.spark.sql;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.Sizing;
 import io.sparkbloom.spark.build.DistinctLongs;
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +27,7 @@ class PerKeyItemsTest {
 
   /** A buffer of {@code rows} rows whose items cycle through {@code distinct} values. */
   private static PerKeyItems rows(long rows, int distinct) {
-    PerKeyItems b = new PerKeyItems();
+    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT);
     for (long i = 0; i < rows; i++) {
       b.configure(P);
       b.add(i % distinct);
@@ -44,7 +46,7 @@ class PerKeyItemsTest {
     byte[] partial = b.toBytes();
     assertEquals(12 + 8 * 10, partial.length);
     PerKeyItems other = rows(1_000_000, 10);
-    PerKeyItems merged = PerKeyItems.fromBytes(partial).merge(PerKeyItems.fromBytes(other.toBytes()));
+    PerKeyItems merged = PerKeyItems.fromBytes(partial, PerKeyBufferLimit.DEFAULT).merge(PerKeyItems.fromBytes(other.toBytes(), PerKeyBufferLimit.DEFAULT));
     assertTrue(merged.capacity() <= DistinctLongs.COMPACT_MIN_CAPACITY,
         () -> "capacity " + merged.capacity());
     assertArrayEquals(expected, merged.buildBytes());
@@ -53,14 +55,47 @@ class PerKeyItemsTest {
   @Test
   void sizingErrorsNameTheCallAndTheArgument() {
     IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class,
-        () -> new PerKeyItems().configure(0));
+        () -> new PerKeyItems(PerKeyBufferLimit.DEFAULT).configure(0));
     assertEquals("sparkbloom_build_per_key(item, p): p must be in (0, 1), got 0.0",
         outOfRange.getMessage());
-    PerKeyItems b = new PerKeyItems();
+    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT);
     b.configure(0.01);
     IllegalArgumentException differs = assertThrows(IllegalArgumentException.class,
         () -> b.configure(0.02));
     assertEquals("sparkbloom_build_per_key(item, p): p must be the same for every row of a group:"
         + " got (p=0.01) and then (p=0.02)", differs.getMessage());
+  }
+
+  @Test
+  void aGroupPastTheLimitNamesTheCallAndTheLimitInEveryPhase() {
+    String expected = "sparkbloom_build_per_key(item, p): a group has more than 2000 distinct items";
+    PerKeyItems b = new PerKeyItems(2000);
+    b.configure(P);
+    IllegalArgumentException update = assertThrows(IllegalArgumentException.class, () -> {
+      for (long i = 0; i < 100_000; i++) {
+        b.add(i);
+      }
+    });
+    assertTrue(update.getMessage().startsWith(expected), update.getMessage());
+    assertTrue(update.getMessage().contains(PerKeyBufferLimit.KEY + " = 2000"), update.getMessage());
+    assertNull(update.getCause());
+    // two partial buffers within the limit, past it together
+    PerKeyItems first = new PerKeyItems(2000);
+    PerKeyItems second = new PerKeyItems(2000);
+    for (long i = 0; i < 1500; i++) {
+      first.configure(P);
+      first.add(i);
+      second.configure(P);
+      second.add(-1 - i);
+    }
+    PerKeyItems merged = PerKeyItems.fromBytes(first.toBytes(), 2000)
+        .merge(PerKeyItems.fromBytes(second.toBytes(), 2000));
+    IllegalArgumentException merge = assertThrows(IllegalArgumentException.class, merged::buildBytes);
+    assertTrue(merge.getMessage().startsWith(expected), merge.getMessage());
+    // a partial buffer over the final phase's limit
+    IllegalArgumentException read = assertThrows(IllegalArgumentException.class,
+        () -> PerKeyItems.fromBytes(first.toBytes(), 1000));
+    assertTrue(read.getMessage().startsWith(
+        "sparkbloom_build_per_key(item, p): a group has more than 1000 distinct items"), read.getMessage());
   }
 }
