@@ -2,7 +2,7 @@
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, each benchmark run once.
-#   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration
+#   JVM:  scripts/build-native.sh jni + JUnit (core jar, -Xcheck:jni; Spark integration
 #         on local[2], all of it on Spark 4.1.3 / Scala 2.13, a subset on Spark 3.5.9 / Scala
 #         2.12; Redis client and push against private redis-server instances, installed from
 #         Debian's redis-server package when missing), JMH benchmarks compile.
