@@ -2,7 +2,7 @@
 # The project's one test command: every suite, from a fresh clone.
 #   Rust: fmt, clippy, unit/property/statistical/golden tests (again with the AVX-512 paths
 #         disabled), doc tests, each benchmark run once.
-#   JVM:  cargo build --release --features jni + JUnit (core jar, -Xcheck:jni; Spark integration
+#   JVM:  scripts/build-native.sh jni + JUnit (core jar, -Xcheck:jni; Spark integration
 #         on local[2], all of it on Spark 4.1.3 / Scala 2.13, a subset on Spark 3.5.9 / Scala
 #         2.12; Redis client and push against private redis-server instances, installed from
 #         Debian's redis-server package when missing), JMH benchmarks compile.
@@ -20,6 +20,7 @@
 #   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
 #            build and in the dedup stage, and corrupt part files (same pyspark distribution).
+#   aarch64: the linux-aarch64 library, wheel and CLI under qemu (scripts/test-aarch64.sh).
 # The PySpark suites share one pyspark per Spark line (3.5.9; SPARKBLOOM_PYSPARK_NEWEST, default
 # 4.3.0), about 450 MB each; the JVM suites test Spark 4.1.3 itself. Downloads that need no build
 # (those two, the Maven dependencies) start in the background while the Rust suites compile; the
@@ -194,13 +195,13 @@ ensure_redis_server() {
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq redis-server
 }
 
-# The JNI library and the CLI, with the arguments of jvm/sparkbloom/pom.xml's cargo executions,
-# built in the background while fuzz-smoke runs: each fuzz target runs on one core (and builds in
-# fuzz/target, a workspace of its own), this build (codegen-units = 1) mostly on one core too.
-# jvm-tests' cargo steps then find both done; where this failed, they build (and fail) there.
+# Every platform's JNI library, CLI and wheel (scripts/build-native.sh, which the pom runs for the
+# libraries) and the CLI jvm/sparkbloom/pom.xml builds, in the background while fuzz-smoke runs:
+# each fuzz target runs on one core (and builds in fuzz/target, a workspace of its own), this
+# build (codegen-units = 1) mostly on one core too. jvm-tests' cargo steps then find all done;
+# where this failed, they build (and fail) there.
 native_release_build() {
-  cargo build --release --locked --lib --features jni &&
-    cargo build --release --locked -p sparkbloom-cli
+  scripts/build-native.sh && cargo build --release --locked -p sparkbloom-cli
 }
 
 # -T 2: after the core module, the modules that depend on it only build and test side by side
@@ -246,6 +247,12 @@ jvm_tests_second_jdk() {
   fi
   echo "second JDK: $jdk ($("$jdk/bin/java" -version 2>&1 | head -1))"
   mvn -B -ntp -Dstyle.color=never -f jvm/pom.xml -pl sparkbloom surefire:test -Djvm="$jdk/bin/java"
+}
+
+# The linux-aarch64 artifacts native-release-build made, under qemu: the core crate's tests, the
+# core jar jvm-tests built on an arm64 JVM, the wheel on an arm64 CPython, the CLI.
+aarch64_tests() {
+  SPARKBLOOM_SKIP_BUILD=1 scripts/test-aarch64.sh
 }
 
 jvm_benches_compile() {
@@ -351,6 +358,7 @@ suite "jvm-tests" jvm_tests
 suite "readme-paths" readme_paths
 prefetch consumers consumer_dependencies
 suite "jvm-tests-second-jdk" jvm_tests_second_jdk
+suite "aarch64" aarch64_tests
 suite "jvm-benches-compile" jvm_benches_compile
 suite "pyspark" pyspark_tests
 suite "pyspark-package" pyspark_package_tests

@@ -184,6 +184,7 @@ impl BloomFilter {
     /// kernels' queries below, inlined into each so that the hashing, the walk and the block's
     /// test compile with its target features into one loop (a call per key to a block test
     /// would dominate a cache-resident query).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn blocked_query_each_with(
         &self,
@@ -311,6 +312,7 @@ mod tests {
     /// The vector test of a block (where the CPU has AVX-512) against the scalar walk: k from
     /// 1 to 30 (one to five words of fields), blocks from half to nearly all set, so both
     /// answers come up at every k.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn vector_block_test_agrees_with_the_scalar_walk() {
         if crate::kernels::selected_or_best() != Kernel::Avx512 {

@@ -410,6 +410,7 @@ impl BloomFilter {
     /// for the filter's whole life: the words are one boxed slice, allocated at creation and
     /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
     /// clear change words in place). The encoder's vector copy reads it too.
+    #[cfg(any(target_arch = "x86_64", feature = "jni"))]
     pub(crate) fn words_ptr(&self) -> *const u64 {
         self.bits.as_ptr()
     }

@@ -51,32 +51,11 @@ pub(crate) unsafe fn indexes(_target: Target, _keys: &[u64], _out: &mut [u64]) {
 ///
 /// # Safety
 /// None needed; it panics.
-pub(crate) unsafe fn block_holds(_block: *const u64, _h2: u64, _num_hashes: u32) -> bool {
-    unreachable!("AVX-512 lanes are unavailable off x86-64")
-}
-
-/// Never called: the AVX-512 kernel is never chosen off x86-64.
-///
-/// # Safety
-/// None needed; it panics.
 pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
     _target: Target,
     _h1s: &[u64],
     _h2s: &[u64],
     _visit: impl FnMut(usize, u8),
-) {
-    unreachable!("no AVX-512 lanes off x86-64")
-}
-
-/// Never called: the AVX-512 kernel is never chosen off x86-64.
-///
-/// # Safety
-/// None needed; it panics.
-pub(crate) unsafe fn indexes_of_hashes(
-    _target: Target,
-    _h1s: &[u64],
-    _h2s: &[u64],
-    _out: &mut [u64],
 ) {
     unreachable!("no AVX-512 lanes off x86-64")
 }
@@ -126,5 +105,20 @@ pub(crate) unsafe fn for_each_index_prefetched_hashed(
     _h2s: &[u64],
     _set: impl FnMut(u64) -> bool,
 ) -> bool {
+    unreachable!("no AVX-512 lanes off x86-64")
+}
+
+/// Never called: the AVX-512 kernel is never chosen off x86-64.
+///
+/// # Safety
+/// None needed; it panics.
+pub(crate) unsafe fn lane_indexes_of_absent(
+    _target: Target,
+    _h1s: &[u64],
+    _h2s: &[u64],
+    _query: bool,
+    _out: &mut [u64],
+    _lanes_to_set: &mut [u8],
+) -> usize {
     unreachable!("no AVX-512 lanes off x86-64")
 }

@@ -13,6 +13,7 @@
 pub(crate) const LANES: usize = 8;
 
 /// Whether [`hash_packed_run`] hashes in lanes here (else it returns `false` at once).
+#[cfg(target_arch = "x86_64")]
 fn available() -> bool {
     super::cpu().avx512
 }

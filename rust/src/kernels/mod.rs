@@ -91,6 +91,11 @@ impl Kernel {
         }
     }
 
+    /// Whether only x86-64 builds carry the kernel (it is AVX code).
+    fn x86_64_only(self) -> bool {
+        matches!(self, Kernel::Avx2 | Kernel::Avx512)
+    }
+
     /// Whether this CPU runs the kernel.
     pub(crate) fn supported(self) -> bool {
         match self {
@@ -122,6 +127,7 @@ pub(crate) fn selected() -> Result<Kernel> {
             choose(
                 std::env::var_os(KERNEL_ENV).map(|v| v.to_string_lossy().into_owned()),
                 std::env::var_os(DISABLE_AVX512_ENV).is_some(),
+                std::env::consts::ARCH,
                 Kernel::supported,
             )
         })
@@ -145,10 +151,12 @@ fn best(supported: impl Fn(Kernel) -> bool, allow_avx512: bool) -> Kernel {
         .unwrap_or(Kernel::Portable)
 }
 
-/// The kernel for the environment's `forced` name (if any) and `disable_avx512`.
+/// The kernel for the environment's `forced` name (if any) and `disable_avx512`, on a CPU of
+/// architecture `arch` (`std::env::consts::ARCH`) that runs the kernels `supported` allows.
 fn choose(
     forced: Option<String>,
     disable_avx512: bool,
+    arch: &str,
     supported: impl Fn(Kernel) -> bool,
 ) -> std::result::Result<Kernel, String> {
     let Some(name) = forced else {
@@ -164,7 +172,20 @@ fn choose(
         return Err(format!("avx512 contradicts {DISABLE_AVX512_ENV}"));
     }
     if !supported(kernel) {
-        return Err(format!("{name}: this CPU lacks {}", kernel.needs()));
+        let runs: Vec<&str> = Kernel::ALL
+            .into_iter()
+            .filter(|&k| supported(k))
+            .map(Kernel::name)
+            .collect();
+        let runs = runs.join(", ");
+        return Err(if kernel.x86_64_only() && arch != "x86_64" {
+            format!("{name} is an x86-64 kernel; this CPU is {arch}, whose kernels are {runs}")
+        } else {
+            format!(
+                "{name}: this CPU lacks {} (the kernels it runs: {runs})",
+                kernel.needs()
+            )
+        });
     }
     Ok(kernel)
 }
@@ -173,6 +194,7 @@ fn choose(
 /// hold only when the process's kernel is [`Kernel::Avx512`], so that disabling or forcing a
 /// kernel rules AVX-512 out everywhere.
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the fast paths are x86-64's
 pub(crate) struct Cpu {
     /// AVX2 (per-lane shifts).
     pub(crate) avx2: bool,
@@ -193,6 +215,7 @@ pub(crate) struct Cpu {
 }
 
 /// The CPU's facts, decided once per process.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read by x86-64's fast paths
 pub(crate) fn cpu() -> Cpu {
     static CPU: OnceLock<Cpu> = OnceLock::new();
     *CPU.get_or_init(|| {
@@ -212,6 +235,7 @@ pub(crate) fn cpu() -> Cpu {
 
 /// The instruction sets as detected, before any environment variable.
 #[derive(Debug, Clone, Copy, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // all false elsewhere
 struct Facts {
     avx2: bool,
     bmi: bool,

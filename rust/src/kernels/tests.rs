@@ -223,21 +223,47 @@ fn the_environment_chooses_a_kernel_the_cpu_runs() {
     let all = |_: Kernel| true;
     let no_avx512 = |k: Kernel| k != Kernel::Avx512;
     let portable_only = |k: Kernel| matches!(k, Kernel::Scalar | Kernel::Portable);
-    assert_eq!(choose(None, false, all), Ok(Kernel::Avx512));
-    assert_eq!(choose(None, true, all), Ok(Kernel::Avx2));
-    assert_eq!(choose(None, false, no_avx512), Ok(Kernel::Avx2));
-    assert_eq!(choose(None, false, portable_only), Ok(Kernel::Portable));
+    assert_eq!(choose(None, false, "x86_64", all), Ok(Kernel::Avx512));
+    assert_eq!(choose(None, true, "x86_64", all), Ok(Kernel::Avx2));
+    assert_eq!(choose(None, false, "x86_64", no_avx512), Ok(Kernel::Avx2));
     assert_eq!(
-        choose(Some("scalar".into()), false, all),
+        choose(None, false, "x86_64", portable_only),
+        Ok(Kernel::Portable)
+    );
+    assert_eq!(
+        choose(Some("scalar".into()), false, "x86_64", all),
         Ok(Kernel::Scalar)
     );
-    assert_eq!(choose(Some(" AVX2 ".into()), true, all), Ok(Kernel::Avx2));
-    let lacks = choose(Some("avx512".into()), false, no_avx512).unwrap_err();
+    assert_eq!(
+        choose(Some(" AVX2 ".into()), true, "x86_64", all),
+        Ok(Kernel::Avx2)
+    );
+    let lacks = choose(Some("avx512".into()), false, "x86_64", no_avx512).unwrap_err();
     assert!(lacks.contains("lacks AVX-512"), "{lacks}");
-    let contradicts = choose(Some("avx512".into()), true, all).unwrap_err();
+    let contradicts = choose(Some("avx512".into()), true, "x86_64", all).unwrap_err();
     assert!(contradicts.contains(DISABLE_AVX512_ENV), "{contradicts}");
-    let unknown = choose(Some("sse9".into()), false, all).unwrap_err();
+    let unknown = choose(Some("sse9".into()), false, "x86_64", all).unwrap_err();
     assert!(unknown.contains("\"sse9\" is not a kernel"), "{unknown}");
+    let missing = choose(Some("avx512".into()), false, "x86_64", no_avx512).unwrap_err();
+    assert!(
+        missing.contains("runs: scalar, portable, avx2)"),
+        "{missing}"
+    );
+    // Off x86-64 the AVX kernels are not built at all: the error names the architecture and
+    // the kernels it has.
+    for name in ["avx2", "AVX512"] {
+        let elsewhere = choose(Some(name.into()), false, "aarch64", portable_only).unwrap_err();
+        assert_eq!(
+            elsewhere,
+            format!(
+                "{name} is an x86-64 kernel; this CPU is aarch64, whose kernels are scalar, portable"
+            )
+        );
+    }
+    assert_eq!(
+        choose(None, false, "aarch64", portable_only),
+        Ok(Kernel::Portable)
+    );
 }
 
 #[test]
@@ -356,4 +382,17 @@ fn only_the_kernels_test_cpu_features() {
         found.is_empty(),
         "CPU features tested outside kernels/: {found:?}"
     );
+}
+
+/// Off x86-64 only the plain-Rust kernels are built, and the portable one is chosen unasked.
+#[cfg(not(target_arch = "x86_64"))]
+#[test]
+fn off_x86_64_the_portable_kernel_runs() {
+    assert_eq!(
+        available().collect::<Vec<_>>(),
+        [Kernel::Scalar, Kernel::Portable]
+    );
+    if std::env::var_os(KERNEL_ENV).is_none() {
+        assert_eq!(selected(), Ok(Kernel::Portable));
+    }
 }

@@ -15,10 +15,10 @@ import java.util.Locale;
  * <ol>
  *   <li>If the system property {@value #PATH_PROPERTY} is set, that file is loaded and nothing
  *       else is tried.
- *   <li>Otherwise {@code /native/<os>-<arch>/libsparkbloom.so} is copied from the jar to a
- *       uniquely named temporary file (so several class loaders or JVMs never share or
- *       overwrite one file) and loaded with {@link System#load}; the file is deleted at once
- *       on Linux (the mapping stays valid) and otherwise on exit.
+ *   <li>Otherwise {@code /native/<os>-<arch>/libsparkbloom.so} ({@link #platform}) is copied
+ *       from the jar to a uniquely named temporary file (so several class loaders or JVMs
+ *       never share or overwrite one file) and loaded with {@link System#load}; the file is
+ *       deleted at once on Linux (the mapping stays valid) and otherwise on exit.
  * </ol>
  *
  * A failure is kept and rethrown, with its cause, from every later use, instead of the bare
@@ -105,8 +105,13 @@ final class NativeLibrary {
     }
   }
 
+  /** The platforms whose library the jar carries, as {@code <os>-<arch>} directories. */
+  static final String[] PLATFORMS = {"linux-x86_64", "linux-aarch64"};
+
   /**
-   * The {@code <os>-<arch>} directory of the native library inside the jar for this platform.
+   * The {@code <os>-<arch>} directory of the native library inside the jar for this platform:
+   * {@code os.arch} {@code amd64} or {@code x86_64} is {@code linux-x86_64}, {@code aarch64} (or
+   * {@code arm64}, as some JVMs report it) {@code linux-aarch64}.
    *
    * @throws UnsatisfiedLinkError naming the platform and the override property if the jar
    *     carries no library for it
@@ -114,15 +119,22 @@ final class NativeLibrary {
   static String platform(String osName, String osArch) {
     String os = osName == null ? "" : osName.toLowerCase(Locale.ROOT);
     String arch = osArch == null ? "" : osArch.toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
-      return "linux-x86_64";
+    if (os.startsWith("linux")) {
+      if (arch.equals("amd64") || arch.equals("x86_64")) {
+        return PLATFORMS[0];
+      }
+      if (arch.equals("aarch64") || arch.equals("arm64")) {
+        return PLATFORMS[1];
+      }
     }
     throw new UnsatisfiedLinkError(
         "sparkbloom has no native library for os.name="
             + osName
             + ", os.arch="
             + osArch
-            + " (this jar carries linux-x86_64 only). Build the Rust library for this platform"
+            + " (this jar carries "
+            + String.join(" and ", PLATFORMS)
+            + "). Build the Rust library for this platform"
             + " (cargo build --release --features jni) and pass its path with -D"
             + PATH_PROPERTY
             + "=/path/to/libsparkbloom.so");
@@ -138,7 +150,7 @@ final class NativeLibrary {
                 + resource
                 + " is missing from the classpath (platform "
                 + platform
-                + "); set -D"
+                + ": the jar was built without its toolchain, see scripts/build-native.sh); set -D"
                 + PATH_PROPERTY
                 + "=/path/to/libsparkbloom.so");
       }

@@ -106,8 +106,9 @@
  *
  * <h2>Native library</h2>
  *
- * The jar carries {@code native/linux-x86_64/libsparkbloom.so}, extracted to a uniquely named
- * temporary file and loaded once. {@code -Dsparkbloom.native.path=/path/to/libsparkbloom.so}
+ * The jar carries {@code native/linux-x86_64/libsparkbloom.so} and {@code
+ * native/linux-aarch64/libsparkbloom.so} (picked by {@code os.arch}), extracted to a uniquely
+ * named temporary file and loaded once. {@code -Dsparkbloom.native.path=/path/to/libsparkbloom.so}
  * loads another build instead (other platforms: {@code cargo build --release --features jni});
  * {@code -Dsparkbloom.native.tmpdir} picks the extraction directory.
  */

@@ -161,9 +161,12 @@ class ChildJvmTest {
         assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.platform("Mac OS X", "aarch64"));
     assertTrue(e.getMessage().contains("os.name=Mac OS X, os.arch=aarch64"), e.getMessage());
     assertTrue(e.getMessage().contains("-Dsparkbloom.native.path="), e.getMessage());
-    assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.platform("Linux", "aarch64"));
+    assertTrue(e.getMessage().contains("carries linux-x86_64 and linux-aarch64"), e.getMessage());
+    assertThrows(UnsatisfiedLinkError.class, () -> NativeLibrary.platform("Linux", "riscv64"));
     assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "amd64"));
     assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "x86_64"));
+    assertEquals("linux-aarch64", NativeLibrary.platform("Linux", "aarch64"));
+    assertEquals("linux-aarch64", NativeLibrary.platform("Linux", "arm64"));
   }
 
   private static String mappedPath(Result r) {
