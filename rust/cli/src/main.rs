@@ -10,7 +10,6 @@ mod filter_file;
 mod keys;
 mod limits;
 mod lines;
-mod per_key_sizing;
 mod progress;
 mod signals;
 mod state_file;
