@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from ._native import (STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter, FilterTooLargeError,
-                          RedisLayout)
+                          RedisLayout, per_key_shape)
 
 __version__ = "0.1.0.dev0"
 
@@ -53,6 +53,7 @@ __all__ = [
     "jars",
     "merge",
     "might_contain",
+    "per_key_shape",
     "register",
     "retain_absent",
     "retain_absent_strings",
@@ -69,7 +70,7 @@ def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = Non
 _FUNCTIONS = ("approximate_count", "build", "build_array", "build_per_key", "build_strings", "merge",
               "might_contain", "register", "retain_absent", "retain_absent_strings")
 _NATIVE = ("BloomFilter", "CorruptFilterError", "CountingBloomFilter", "FilterTooLargeError", "RedisLayout",
-           "STRATEGIES")
+           "STRATEGIES", "per_key_shape")
 
 
 def __getattr__(name: str):

@@ -28,7 +28,7 @@ service reading bytes it does not trust passes the largest size it expects.
 allocate raises it too.
 """
 
-from typing import ClassVar, Iterable, List, Union, overload
+from typing import ClassVar, Iterable, List, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -283,3 +283,15 @@ class CountingBloomFilter:
     def __eq__(self, other: object) -> bool:
         """Same strategy, shape and counters, as :class:`BloomFilter` compares."""
     __hash__: ClassVar[None]  # type: ignore[assignment]
+
+def per_key_shape(distinct_items: int, fpp: float) -> Tuple[int, int]:
+    """``(num_bits, num_hashes)`` of the per-key filter for ``distinct_items`` distinct items (0
+    counts as 1) whose measured false-positive rate is at most ``fpp``: the shape Spark's
+    ``Sizing.perKeyCount(p)`` and the CLI's ``--sizing per-key`` give, from the same core code.
+
+    >>> from sparkbloom import BloomFilter, per_key_shape
+    >>> per_key_shape(200, 0.001)
+    (3136, 8)
+    >>> BloomFilter.with_shape(*per_key_shape(200, 0.001)).bit_size()
+    3136
+    """

@@ -14,12 +14,15 @@
 mod corrupt;
 #[path = "gen_golden/counting.rs"]
 mod counting;
+#[path = "gen_golden/per_key_shapes.rs"]
+mod per_key_shapes;
 #[path = "gen_golden/sizing_table.rs"]
 mod sizing_table;
 #[path = "gen_golden/specs.rs"]
 mod specs;
 
 use corrupt::{corrupt_files, field_of, recrc};
+use per_key_shapes::per_key_shapes;
 use sizing_table::sizing_table;
 use sparkbloom::format::guava::{decode as read_guava, encode as write_guava};
 use sparkbloom::format::{decode, encode};
@@ -73,6 +76,7 @@ fn generate(dir: &Path) {
         manifest.push(specs[c.base].row(&c.file, c.format, c.expect));
     }
     write(dir, "manifest.tsv", (manifest.join("\n") + "\n").as_bytes());
+    write(dir, "per_key_shapes.tsv", per_key_shapes().as_bytes());
     write(dir, "README.md", README.as_bytes());
     counting::generate(dir, MANIFEST_HEADER, recrc);
 }
@@ -99,6 +103,10 @@ Read by the Rust suite (`rust/tests/golden.rs`) and the JVM suite.
 A valid file must decode to a filter containing every listed key and re-encode to the same
 bytes; building the `sizing` column's shape for (n, fpp) with `strategy`, putting the keys and
 encoding must give the file byte for byte. Corrupt files (`corrupt/`) reuse the row of the file they were made from.
+
+`per_key_shapes.tsv` (`distinct_items fpp num_bits num_hashes`) is the per-key sizing
+(`sparkbloom::sizing::per_key_shape`) over counts × rates: the JVM's `Sizing.perKeyCount`, the
+CLI's `--sizing per-key` and Python's `per_key_shape` must give every row.
 ";
 
 fn main() {

@@ -72,6 +72,7 @@ mod jni;
 mod layout;
 mod le;
 mod memory_limit;
+mod per_key_sizing;
 mod shape;
 pub mod sizing;
 pub mod spark_hashing;

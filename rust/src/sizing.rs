@@ -13,6 +13,7 @@ use crate::error::{Error, Result, display_f64};
 use crate::strategy::Strategy;
 use std::f64::consts::LN_2;
 
+pub use crate::per_key_sizing::{per_key_shape, walk_rate};
 pub use crate::shape::{MAX_NUM_BITS, MAX_NUM_HASHES, Shape};
 pub(crate) use crate::shape::{check_fpp, check_insertions};
 

@@ -190,6 +190,25 @@ fn manifest_covers_what_it_promises() {
     assert!(total < 1 << 20, "tests/golden holds {total} bytes");
 }
 
+/// The per-key sizing table every language checks itself against is the core's rule.
+#[test]
+fn per_key_shapes_are_the_cores() {
+    let text = String::from_utf8(read("per_key_shapes.tsv")).unwrap();
+    let mut rows = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (n, p): (u64, f64) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let shape = sizing::per_key_shape(n, p).unwrap();
+        assert_eq!(
+            (shape.num_bits.to_string(), shape.num_hashes.to_string()),
+            (f[2].to_owned(), f[3].to_owned()),
+            "{line}"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 100, "{rows} rows");
+}
+
 fn walk(dir: PathBuf) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .unwrap()

@@ -12,7 +12,6 @@ mod journal;
 mod keys;
 mod limits;
 mod lines;
-mod per_key_sizing;
 mod progress;
 mod signals;
 mod staged_output;

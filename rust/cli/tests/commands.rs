@@ -284,8 +284,8 @@ fn build_per_key_writes_one_filter_per_key_into_a_directory() {
 }
 
 /// `--sizing per-key`: each key's filter for its own distinct items (duplicates count once), the
-/// shape the JVM's `Sizing.perKeyCount(0.001)` gives: 200 items -> 3,072 bits, k = 10; 1 item ->
-/// 1,024 bits. Without --per-key, or with a fixed policy and no -n, a one-line error.
+/// core's per-key shape (the JVM's `Sizing.perKeyCount(0.001)` calls the same code).
+/// Without --per-key, or with a fixed policy and no -n, a one-line error.
 #[test]
 fn build_per_key_sizes_each_key_for_its_own_items() {
     let dir = scratch("build_per_key_sized");
@@ -316,12 +316,12 @@ fn build_per_key_sizes_each_key_for_its_own_items() {
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let big = format::decode(&fs::read(dir.join("out/big.sbloom")).unwrap()).unwrap();
-    assert_eq!((big.num_bits(), big.num_hashes()), (3_072, 10));
+    assert_eq!(big.shape(), sparkbloom::sizing::per_key_shape(200, 0.001).unwrap());
     for item in &items {
         assert!(big.might_contain(*item as u64));
     }
     let small = format::decode(&fs::read(dir.join("out/small.sbloom")).unwrap()).unwrap();
-    assert_eq!((small.num_bits(), small.num_hashes()), (1_024, 10));
+    assert_eq!(small.shape(), sparkbloom::sizing::per_key_shape(1, 0.001).unwrap());
     assert!(small.might_contain(42));
 
     let run = run_in(

@@ -76,6 +76,22 @@ pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nBitSizeFor<'l>(
     })
 }
 
+/// The per-key shape for (distinct items, fpp) ([`sizing::per_key_shape`]), packed as
+/// m << 8 | k (m ≤ 2^43, k ≤ 255): the one implementation for `BloomFilter.perKey*`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPerKeyShape<'l>(
+    env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    distinct_items: jlong,
+    fpp: jdouble,
+) -> jlong {
+    run_primitive(env, || {
+        let n = non_negative("distinctItems", distinct_items)?;
+        let shape = sizing::per_key_shape(n, fpp)?;
+        Ok((shape.num_bits << 8 | shape.num_hashes as u64) as jlong)
+    })
+}
+
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nFromWords<'l>(
     env: EnvUnowned<'l>,

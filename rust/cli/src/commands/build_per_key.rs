@@ -13,7 +13,7 @@ use std::path::Path;
 
 use crate::limits::Limits;
 use crate::lines::Lines;
-use crate::per_key_sizing::per_key_shape;
+use sparkbloom::sizing::per_key_shape;
 
 pub fn run(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     if args.sizing.policy == SizingPolicy::PerKey {
@@ -50,7 +50,7 @@ struct Items {
 /// item), then each key's distinct items are counted, its filter sized and filled.
 fn run_sized_per_key(args: &BuildArgs, progress: bool, limits: &Limits) -> CliResult<()> {
     let fpp = args.sizing.fpp;
-    per_key_shape(1, fpp).ok_or_else(|| CliError::usage(format!("--fpp {fpp:e}: too small")))?;
+    per_key_shape(1, fpp).map_err(|_| CliError::usage(format!("--fpp {fpp:e}: too small")))?;
     prepare_directory(&args.output)?;
     let mut items: BTreeMap<Vec<u8>, Items> = BTreeMap::new();
     read_key_items(args, progress, limits, |group, key| {
@@ -71,7 +71,7 @@ fn run_sized_per_key(args: &BuildArgs, progress: bool, limits: &Limits) -> CliRe
         its.strings.sort_unstable();
         its.strings.dedup();
         let distinct = (its.longs.len() + its.strings.len()) as u64;
-        let shape = per_key_shape(distinct, fpp).ok_or_else(|| {
+        let shape = per_key_shape(distinct, fpp).map_err(|_| {
             CliError::new(format!(
                 "key {}: a filter for {distinct} items at --fpp {fpp} would exceed 2^43 bits",
                 quoted(&group)

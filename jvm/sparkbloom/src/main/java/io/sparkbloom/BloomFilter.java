@@ -95,6 +95,27 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   }
 
   /**
+   * The bit size of a filter for a key of {@code distinctItems} distinct items (0 counts as 1)
+   * whose measured false-positive rate is at most {@code fpp} on Guava's double-hashing walk: the
+   * fewest whole 64-bit words for which the walk's rate (the textbook (1 − e<sup>−kn/m</sup>)<sup>k</sup>
+   * plus the short and aligned walks a small filter has) reaches fpp for some k. The rule of
+   * {@code Sizing.perKeyCount(p)}, the CLI's {@code --sizing per-key} and Python's
+   * {@code per_key_shape}, from the same core code. With {@link #perKeyNumHashFunctions} it gives
+   * {@link #withShape}'s arguments (strategy {@code MURMUR128_MITZ_64}: Guava-readable).
+   *
+   * @throws IllegalArgumentException naming the argument: a negative count, fpp outside (0, 1),
+   *     or a filter beyond 2<sup>43</sup> bits
+   */
+  public static long perKeyBitSize(long distinctItems, double fpp) {
+    return BloomFilterNative.nPerKeyShape(distinctItems, fpp) >>> 8;
+  }
+
+  /** The k of {@link #perKeyBitSize}'s shape: the fewest hash functions that reach fpp there. */
+  public static int perKeyNumHashFunctions(long distinctItems, double fpp) {
+    return (int) (BloomFilterNative.nPerKeyShape(distinctItems, fpp) & 0xff);
+  }
+
+  /**
    * Sized by ClickHouse's table: the fewest whole bits per key b, then k, with (1 −
    * e<sup>−k/b</sup>)<sup>k</sup> ≤ {@code fpp} (≥ about 10<sup>−13</sup>): fewer hash
    * functions than {@code create}, a few more bits (1000 keys at 1 %: m = 10,048, k = 5).

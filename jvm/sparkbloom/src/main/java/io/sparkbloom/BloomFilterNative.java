@@ -41,6 +41,9 @@ final class BloomFilterNative {
   /** The bit count {@code nCreate} gives a MITZ_64 filter for these arguments, without making it. */
   static native long nBitSizeFor(long expectedInsertions, double fpp);
 
+  /** The core's per-key shape for these arguments, packed as m << 8 | k. */
+  static native long nPerKeyShape(long distinctItems, double fpp);
+
   static native long nFromWords(long[] words, int numHashFunctions, int strategy);
 
   static native void nFree(long handle);

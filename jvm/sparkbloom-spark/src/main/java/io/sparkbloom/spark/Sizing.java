@@ -20,9 +20,8 @@ import java.util.Objects;
  *   <li>{@link #perKeyCount(double) perKeyCount(p)}: each key's filter is sized for its own
  *       number of <em>distinct</em> items, counted when it is built, at the same target {@code p}.
  *       A static rebuild knows every key's items, so each filter is about as small as one that
- *       meets {@code p} can be: at 200 items and p = 0.001, 2,880 bits (360 bytes) instead of
- *       143,808; a key of one item gets 64 bits at any p ({@link #perKeyShape} has the rule and
- *       a table), never more than Guava's filter for the same count.
+ *       meets {@code p} as measured can be: at 200 items and p = 0.001, 3,136 bits (392 bytes)
+ *       instead of 143,808 ({@link #perKeyShape} has the rule and a table).
  * </ul>
  *
  * {@link #withHeadroom(double) withHeadroom(f)} sizes for {@code f} times the count (or {@code n}),
@@ -162,94 +161,35 @@ public final class Sizing implements Serializable {
   }
 
   /**
-   * The per-key shape {m, k} for n distinct items at fpp: the smallest m, in whole 64-bit words,
-   * for which some whole number of hash functions k (1 to 255) gives a textbook false-positive
-   * rate (1 − e<sup>−kn/m</sup>)<sup>k</sup> of at most fpp, and the fewest k that do; never more
-   * bits than Guava's filter for (n, fpp) (the core's {@link BloomFilter#bitSizeFor}). Where
-   * Guava's own m misses fpp by this formula (its m rounds −n·ln p / ln²2 down before whole
-   * words; this happens for large n, by a fraction of a percent of the rate), the per-key filter
-   * takes Guava's m with the k of lowest rate there, which is at least as good as Guava's k.
+   * The per-key shape {m, k} for n distinct items at fpp: {@link BloomFilter#perKeyBitSize} and
+   * {@link BloomFilter#perKeyNumHashFunctions}, the core's rule (the CLI and Python call the same
+   * code): the fewest whole 64-bit words whose walk rate, the textbook
+   * (1 − e<sup>−kn/m</sup>)<sup>k</sup> plus what Guava's double hashing adds in a small filter,
+   * reaches fpp for some k, and the fewest such k. Never fewer bits than the textbook
+   * −n·ln p / ln²2; more than Guava's filter for the same count where Guava's own shape misses
+   * fpp as measured (small counts, small p).
    *
    * <table>
    *   <caption>Per-key shapes, and Guava's for the same n and p</caption>
    *   <tr><th>n</th><th>p</th><th>m</th><th>k</th><th>Guava's m, k</th></tr>
-   *   <tr><td>1</td><td>10<sup>−3</sup></td><td>64</td><td>2</td><td>64, 10</td></tr>
-   *   <tr><td>1</td><td>10<sup>−6</sup></td><td>64</td><td>6</td><td>64, 19</td></tr>
-   *   <tr><td>1</td><td>10<sup>−9</sup></td><td>64</td><td>12</td><td>64, 30</td></tr>
-   *   <tr><td>1</td><td>10<sup>−12</sup></td><td>64</td><td>24</td><td>64, 40</td></tr>
-   *   <tr><td>200</td><td>10<sup>−2</sup></td><td>1,920</td><td>7</td><td>1,920, 7</td></tr>
-   *   <tr><td>200</td><td>10<sup>−3</sup></td><td>2,880</td><td>10</td><td>2,880, 10</td></tr>
-   *   <tr><td>10,000</td><td>10<sup>−6</sup></td><td>287,552</td><td>20</td><td>287,552, 20</td></tr>
+*   <tr><td>1</td><td>10<sup>−3</sup></td><td>128</td><td>2</td><td>64, 10</td></tr>
+   *   <tr><td>17</td><td>10<sup>−3</sup></td><td>448</td><td>4</td><td>256, 7</td></tr>
+   *   <tr><td>200</td><td>10<sup>−2</sup></td><td>1,984</td><td>6</td><td>1,920, 7</td></tr>
+   *   <tr><td>200</td><td>10<sup>−3</sup></td><td>3,136</td><td>8</td><td>2,880, 10</td></tr>
+   *   <tr><td>1,000</td><td>10<sup>−6</sup></td><td>94,464</td><td>6</td><td>28,800, 20</td></tr>
+   *   <tr><td>10,000</td><td>10<sup>−3</sup></td><td>144,000</td><td>10</td><td>143,808, 10</td></tr>
    * </table>
-   *
-   * The formula is the textbook one. Guava's double hashing (position i = h1 + i·h2 mod m) makes
-   * a query's positions collapse or repeat when h2 shares factors with m, which a filter of a few
-   * words feels whatever p asks for: measured over 4 million queries each, a one-item key of 64
-   * bits answers false positives at 0.001 (k = 2, p = 0.001) to 0.0045 (k = 12, p = 10<sup>−9</sup>),
-   * Guava's 64-bit filters at 0.004 to 0.023 with their larger k; a 200-item key at p = 0.001 at
-   * 0.0012, Guava's shape and rate. Only more bits than Guava's would bring small keys to a
-   * small p; the fewest k keeps their rate below Guava's.
    *
    * @throws IllegalArgumentException if the filter would exceed 2<sup>43</sup> bits
    */
   static long[] perKeyShape(long n, double fpp) {
-    long guava;
     try {
-      guava = BloomFilter.bitSizeFor(n, fpp);
+      return new long[] {BloomFilter.perKeyBitSize(n, fpp), BloomFilter.perKeyNumHashFunctions(n, fpp)};
     } catch (IllegalArgumentException tooLarge) { // n ≥ 1, fpp in (0, 1): only m is out of range
       throw new IllegalArgumentException("Sizing.perKeyCount(" + fpp + "): a filter for " + n
           + " items would exceed 2^43 bits", tooLarge);
     }
-    // the lowest rate at m falls as m grows: binary search over whole words, up to Guava's m
-    long lo = 1;
-    long hi = guava / 64;
-    if (lowestRate(n, hi * 64) <= fpp) {
-      while (lo < hi) {
-        long mid = lo + (hi - lo) / 2;
-        if (lowestRate(n, mid * 64) <= fpp) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-    }
-    long m = hi * 64;
-    return new long[] {m, fewestHashFunctions(n, m, fpp)};
   }
-
-  /**
-   * The fewest hash functions that meet fpp with m bits by the textbook rate, or the best k if
-   * none does (at Guava's m). Fewer than the best k: fewer bits set per item and fewer positions
-   * per query, which is what double hashing's aliasing in a small filter feeds on.
-   */
-  private static int fewestHashFunctions(long n, long m, double fpp) {
-    int best = bestHashFunctions(n, m);
-    for (int k = 1; k < best; k++) {
-      if (rate(n, m, k) <= fpp) {
-        return k;
-      }
-    }
-    return best;
-  }
-
-  /** The whole k in 1..255 with the lowest rate (1 − e<sup>−kn/m</sup>)<sup>k</sup>: ⌊m/n·ln 2⌋ or one more. */
-  static int bestHashFunctions(long n, long m) {
-    double real = (double) m / Math.max(1, n) * Math.log(2);
-    int below = (int) Math.max(1, Math.min(MAX_HASH_FUNCTIONS, Math.floor(real)));
-    int above = Math.min(MAX_HASH_FUNCTIONS, below + 1);
-    return rate(n, m, above) < rate(n, m, below) ? above : below;
-  }
-
-  /** The textbook false-positive rate of m bits and k hash functions holding n items. */
-  static double rate(long n, long m, int k) {
-    return Math.pow(-Math.expm1(-(double) k * Math.max(1, n) / m), k);
-  }
-
-  private static double lowestRate(long n, long m) {
-    return rate(n, m, bestHashFunctions(n, m));
-  }
-
-  private static final int MAX_HASH_FUNCTIONS = 255;
 
   /**
    * A filter holding {@code items} (duplicates allowed; null: no items), in one {@code putAll}
