@@ -43,7 +43,11 @@ use std::f64::consts::LN_2;
 /// Both are exact where m is a power of two (every walk an arithmetic progression mod m); for
 /// other m, Guava's `& Long.MAX_VALUE` wraps break the progressions and the rate measures lower.
 pub fn walk_rate(distinct_items: u64, num_bits: u64, num_hashes: u32) -> f64 {
-    let (n, m, k) = (distinct_items.max(1) as f64, num_bits as f64, num_hashes as i32);
+    let (n, m, k) = (
+        distinct_items.max(1) as f64,
+        num_bits as f64,
+        num_hashes as i32,
+    );
     let fill = -(-(k as f64) * n / m).exp_m1();
     let textbook = fill.powi(k);
     let mut short_walks = 0.0;
@@ -206,7 +210,10 @@ mod tests {
                 let fewer = shape.num_hashes - 1;
                 assert!(fewer == 0 || walk_rate(n, shape.num_bits, fewer) > p);
                 // Never fewer bits than the textbook rule.
-                assert!(shape.num_bits >= optimal_num_of_bits(n, p).unwrap(), "n={n} p={p}");
+                assert!(
+                    shape.num_bits >= optimal_num_of_bits(n, p).unwrap(),
+                    "n={n} p={p}"
+                );
             }
         }
     }
@@ -215,18 +222,30 @@ mod tests {
     fn large_keys_cost_about_guavas_bits() {
         let guava = crate::sizing::shape_for(10_000, 0.001).unwrap().num_bits;
         let ours = per_key_shape(10_000, 0.001).unwrap().num_bits;
-        assert!(ours >= guava && (ours as f64) < guava as f64 * 1.01, "{ours} vs {guava}");
+        assert!(
+            ours >= guava && (ours as f64) < guava as f64 * 1.01,
+            "{ours} vs {guava}"
+        );
     }
 
     #[test]
     fn zero_items_size_as_one_and_bad_arguments_are_named() {
-        assert_eq!(per_key_shape(0, 0.01).unwrap(), per_key_shape(1, 0.01).unwrap());
+        assert_eq!(
+            per_key_shape(0, 0.01).unwrap(),
+            per_key_shape(1, 0.01).unwrap()
+        );
         for p in [0.0, 1.0, -1.0, f64::NAN] {
-            assert!(matches!(per_key_shape(5, p), Err(Error::InvalidArgument { name: "fpp", .. })));
+            assert!(matches!(
+                per_key_shape(5, p),
+                Err(Error::InvalidArgument { name: "fpp", .. })
+            ));
         }
         assert!(matches!(
             per_key_shape(1 << 40, 1e-6),
-            Err(Error::InvalidArgument { name: "expectedInsertions", .. })
+            Err(Error::InvalidArgument {
+                name: "expectedInsertions",
+                ..
+            })
         ));
     }
 

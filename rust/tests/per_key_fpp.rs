@@ -29,10 +29,17 @@ fn measure(n: u64, p: f64, strategy: Strategy, total: u64) -> (u64, u64) {
         let filter = BloomFilter::with_shape(shape, strategy).unwrap();
         let keys: Vec<u64> = (0..n).map(|_| splitmix64(&mut state)).collect();
         filter.put_all(&keys);
-        assert!(filter.might_contain_all(&keys).iter().all(|&b| b), "false negative");
+        assert!(
+            filter.might_contain_all(&keys).iter().all(|&b| b),
+            "false negative"
+        );
         // Probes from the same stream: a collision with an inserted key has probability ~2^-50.
-        let probes: Vec<u64> = (0..QUERIES_PER_FILTER).map(|_| splitmix64(&mut state)).collect();
-        filter.might_contain_all_into(&probes, &mut answers).unwrap();
+        let probes: Vec<u64> = (0..QUERIES_PER_FILTER)
+            .map(|_| splitmix64(&mut state))
+            .collect();
+        filter
+            .might_contain_all_into(&probes, &mut answers)
+            .unwrap();
         false_positives += answers.iter().filter(|&&b| b).count() as u64;
         asked += QUERIES_PER_FILTER as u64;
     }
@@ -56,7 +63,9 @@ fn check_cells(strategy: Strategy, counts: &[u64], rates: &[f64], total: impl Fn
                 rate / p
             );
             if fp as f64 > limit {
-                failures.push(format!("n={n} p={p:e}: {fp} false positives, at most {limit:.0}"));
+                failures.push(format!(
+                    "n={n} p={p:e}: {fp} false positives, at most {limit:.0}"
+                ));
             }
         }
     }
@@ -81,8 +90,11 @@ fn per_key_filters_meet_their_rate_other_walks() {
         Strategy::SparkSketchV1,
         Strategy::SparkSketchV2,
     ] {
-        check_cells(strategy, &[1, 3, 17, 200, 10_000], &[1e-2, 1e-4, 1e-6], |p| {
-            queries(p).min(4_000_000)
-        });
+        check_cells(
+            strategy,
+            &[1, 3, 17, 200, 10_000],
+            &[1e-2, 1e-4, 1e-6],
+            |p| queries(p).min(4_000_000),
+        );
     }
 }

@@ -316,12 +316,18 @@ fn build_per_key_sizes_each_key_for_its_own_items() {
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let big = format::decode(&fs::read(dir.join("out/big.sbloom")).unwrap()).unwrap();
-    assert_eq!(big.shape(), sparkbloom::sizing::per_key_shape(200, 0.001).unwrap());
+    assert_eq!(
+        big.shape(),
+        sparkbloom::sizing::per_key_shape(200, 0.001).unwrap()
+    );
     for item in &items {
         assert!(big.might_contain(*item as u64));
     }
     let small = format::decode(&fs::read(dir.join("out/small.sbloom")).unwrap()).unwrap();
-    assert_eq!(small.shape(), sparkbloom::sizing::per_key_shape(1, 0.001).unwrap());
+    assert_eq!(
+        small.shape(),
+        sparkbloom::sizing::per_key_shape(1, 0.001).unwrap()
+    );
     assert!(small.might_contain(42));
 
     let run = run_in(

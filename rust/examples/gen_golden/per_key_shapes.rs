@@ -7,12 +7,34 @@ use std::fmt::Write as _;
 
 /// Counts from one item up, dense where small keys are (most users of a long-tailed history).
 pub const COUNTS: [u64; 22] = [
-    0, 1, 2, 3, 4, 5, 7, 10, 13, 17, 25, 50, 100, 200, 500, 1_000, 2_000, 4_096, 10_000, 100_000,
-    1_000_000, 123_456_789,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    7,
+    10,
+    13,
+    17,
+    25,
+    50,
+    100,
+    200,
+    500,
+    1_000,
+    2_000,
+    4_096,
+    10_000,
+    100_000,
+    1_000_000,
+    123_456_789,
 ];
 
 /// Rates from 0.1 to 10^-9, written as a user types them.
-pub const RATES: [&str; 9] = ["0.1", "0.03", "0.01", "0.001", "0.0001", "1e-05", "1e-06", "1e-07", "1e-09"];
+pub const RATES: [&str; 9] = [
+    "0.1", "0.03", "0.01", "0.001", "0.0001", "1e-05", "1e-06", "1e-07", "1e-09",
+];
 
 /// The table: `distinct_items fpp num_bits num_hashes`, tab-separated, with a header.
 pub fn per_key_shapes() -> String {

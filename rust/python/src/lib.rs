@@ -21,8 +21,17 @@ use pyo3::prelude::*;
 /// `BloomFilter.with_shape(*per_key_shape(n, p))` is the filter Spark builds for that key.
 #[pyfunction]
 #[pyo3(signature = (distinct_items, fpp))]
-fn per_key_shape(distinct_items: &Bound<'_, PyAny>, fpp: &Bound<'_, PyAny>) -> PyResult<(u64, u32)> {
-    let n = args::int_in(distinct_items, "distinct_items", 0, i64::MAX as u64, "2**63 - 1")?;
+fn per_key_shape(
+    distinct_items: &Bound<'_, PyAny>,
+    fpp: &Bound<'_, PyAny>,
+) -> PyResult<(u64, u32)> {
+    let n = args::int_in(
+        distinct_items,
+        "distinct_items",
+        0,
+        i64::MAX as u64,
+        "2**63 - 1",
+    )?;
     let shape = errors::py_result(sparkbloom::sizing::per_key_shape(n, args::fpp(fpp)?))?;
     Ok((shape.num_bits, shape.num_hashes))
 }
