@@ -292,6 +292,6 @@ def per_key_shape(distinct_items: int, fpp: float) -> Tuple[int, int]:
     >>> from sparkbloom import BloomFilter, per_key_shape
     >>> per_key_shape(200, 0.001)
     (3136, 8)
-    >>> BloomFilter.with_shape(*per_key_shape(200, 0.001)).bit_size()
+    >>> BloomFilter.with_shape(*per_key_shape(200, 0.001)).bit_size
     3136
     """

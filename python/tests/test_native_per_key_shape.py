@@ -18,7 +18,7 @@ def test_every_row_of_the_cores_table():
         n, p, bits, hashes = line.split("\t")
         assert sparkbloom.per_key_shape(int(n), float(p)) == (int(bits), int(hashes)), line
     assert len(lines) > 100
-    assert BloomFilter.with_shape(*sparkbloom.per_key_shape(200, 0.001)).bit_size() == 3136
+    assert BloomFilter.with_shape(*sparkbloom.per_key_shape(200, 0.001)).bit_size == 3136
 
 
 @pytest.mark.parametrize("n, p", [(10, 0.0), (10, 1.0), (10, float("nan")), (-1, 0.01), (1 << 40, 1e-6)])
