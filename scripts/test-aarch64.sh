@@ -61,8 +61,11 @@ mkdir -p "$WORK"
 step "rust: cargo test -p sparkbloom --lib --tests for aarch64-unknown-linux-gnu under qemu"
 # -D warnings: code compiled only off x86-64 (or left unused there) is linted nowhere else.
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-D warnings"
+# The per-key rate cells (5·10^8 queries) are skipped: emulation multiplies their time, and the
+# shapes they measure are the golden table's, which the golden test checks here byte for byte.
 if ! PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc cargo test --locked -p sparkbloom \
-  --target aarch64-unknown-linux-gnu --lib --tests >"$WORK/rust.log" 2>&1; then
+  --target aarch64-unknown-linux-gnu --lib --tests -- --skip per_key_filters_meet_their_rate \
+  >"$WORK/rust.log" 2>&1; then
   tail -n 40 "$WORK/rust.log"
   exit 1
 fi
