@@ -5,12 +5,16 @@
 //! array is never pinned whole: under `-Xcheck:jni` the JVM hands a critical section a guarded
 //! copy of the whole array, which for `putAll(new long[1 << 28])` (2 GiB) failed, left the JNI
 //! checker reporting hundreds of warnings and the next GC waiting forever on the unreleased
-//! section. So large keys arrays are walked in chunks copied with `Get<Type>ArrayRegion` into
-//! a bounded buffer, results go back with `Set<Type>ArrayRegion`, and inputs that must be
-//! contiguous (a serialized filter, one key) are copied into a Rust buffer whose allocation is
-//! fallible.
+//! section. So large keys arrays, and the slices `keys[from..to]` of them that batches name, are
+//! walked in chunks copied with `Get<Type>ArrayRegion` into one bounded buffer
+//! ([`for_each_chunk`], [`map_chunks`]), results go back with `Set<Type>ArrayRegion`, and inputs
+//! that must be contiguous (a serialized filter, one key) are copied into a Rust buffer whose
+//! allocation is fallible.
+
+use std::ops::Range;
 
 use jni::objects::{JPrimitiveArray, TypeArray};
+use jni::sys::jint;
 use jni::{Env, jni_sig, jni_str};
 
 use super::critical::{Critical, Mode, length};
@@ -20,7 +24,8 @@ use crate::Error;
 /// Arrays up to this many bytes are pinned (no copy); larger ones are copied in chunks.
 pub(crate) const PIN_MAX_BYTES: usize = 16 << 20;
 
-/// Elements per chunk when a large array is copied piecewise (512 KiB of `long`s).
+/// Elements per chunk when a large array is copied piecewise (512 KiB of `long`s), for keys
+/// arrays and slices of them alike.
 const CHUNK_ELEMENTS: usize = 64 << 10;
 
 /// The elements of a Java array as one slice: pinned, or copied when large.
@@ -59,36 +64,48 @@ pub(crate) fn read_all<'a, T: TypeArray + Default>(
     Ok(Elements::Copied(copy))
 }
 
-/// Calls `visit(offset, chunk)` over all of `array`'s elements, in order: one pinned slice for
-/// a small array, chunks of a bounded copy for a large one. `visit` must make no JNI call.
+/// `from..to` as a range within an array of `len` elements, or an `IllegalArgumentException`
+/// naming the bad bound (Java checks the bounds first; a bad call from elsewhere is refused
+/// here, never read out of bounds).
+pub(crate) fn slice_range(from: jint, to: jint, len: usize) -> JniResult<Range<usize>> {
+    if from < 0 || from > to || to as usize > len {
+        return Err(Error::invalid(
+            "from/to",
+            format!("slice [{from}, {to}) is not within an array of length {len}"),
+        )
+        .into());
+    }
+    Ok(from as usize..to as usize)
+}
+
+/// Calls `visit(offset, chunk)` over `array[from..to]` in order, `offset` counted from `from`:
+/// one slice of the pinned array when it is small, else bounded copies. `visit` makes no JNI
+/// call.
 pub(crate) fn for_each_chunk<T: TypeArray + Default>(
     env: &Env<'_>,
     array: &JPrimitiveArray<'_, T>,
     what: &'static str,
+    (from, to): (jint, jint),
     mut visit: impl FnMut(usize, &[T]) -> JniResult<()>,
 ) -> JniResult<()> {
     let len = length(env, array, what)?;
+    let range = slice_range(from, to, len)?;
     if len * size_of::<T>() <= PIN_MAX_BYTES {
         let pinned = Critical::open_with_len(env, array, len, Mode::Read)?;
-        return visit(0, pinned.as_slice());
+        return visit(0, &pinned.as_slice()[range]);
     }
-    let mut buffer = try_buffer(CHUNK_ELEMENTS, what)?;
-    for offset in (0..len).step_by(CHUNK_ELEMENTS) {
-        let chunk = &mut buffer[..CHUNK_ELEMENTS.min(len - offset)];
-        array.get_region(env, offset as i32, chunk)?;
-        visit(offset, chunk)?;
-    }
-    Ok(())
+    copied_chunks(env, array, what, range, visit)
 }
 
-/// Calls `map(inputs, outputs)` over matching parts of `input` and `output`, which must have
-/// the same length (else an `IllegalArgumentException` naming `output_what`): both pinned when
-/// small, else chunk by chunk through bounded buffers, each output chunk written back before
-/// the next is computed. `map` must fill its output slice and make no JNI call.
+/// Calls `map(inputs, outputs)` over matching parts of `input[from..to]` and `output`, which
+/// must have one slot per input (else an `IllegalArgumentException` naming `output_what`): both
+/// pinned when small, else chunk by chunk through bounded buffers, each output chunk written
+/// back before the next is computed. `map` must fill its output slice and make no JNI call.
 pub(crate) fn map_chunks<I: TypeArray + Default, O: TypeArray + Default>(
     env: &Env<'_>,
     input: &JPrimitiveArray<'_, I>,
     input_what: &'static str,
+    (from, to): (jint, jint),
     output: &JPrimitiveArray<'_, O>,
     output_what: &'static str,
     mut map: impl FnMut(&[I], &mut [O]) -> JniResult<()>,
@@ -96,25 +113,44 @@ pub(crate) fn map_chunks<I: TypeArray + Default, O: TypeArray + Default>(
     // Both lengths before any section: no JNI call may run inside a critical section.
     let len = length(env, input, input_what)?;
     let out_len = length(env, output, output_what)?;
-    if out_len != len {
+    let range = slice_range(from, to, len)?;
+    if out_len != range.len() {
         return Err(Error::invalid(
             output_what,
-            format!("has {out_len} slots for {len} {input_what}"),
+            format!("has {out_len} slots for {} {input_what}", range.len()),
         )
         .into());
     }
     if len * size_of::<I>().max(size_of::<O>()) <= PIN_MAX_BYTES {
         let pinned_input = Critical::open_with_len(env, input, len, Mode::Read)?;
-        let mut pinned_output = Critical::open_with_len(env, output, len, Mode::Write)?;
-        return map(pinned_input.as_slice(), pinned_output.as_mut_slice());
+        let mut pinned_output = Critical::open_with_len(env, output, out_len, Mode::Write)?;
+        return map(
+            &pinned_input.as_slice()[range],
+            pinned_output.as_mut_slice(),
+        );
     }
-    let mut inputs = try_buffer(CHUNK_ELEMENTS, input_what)?;
-    let mut outputs = try_buffer(CHUNK_ELEMENTS, output_what)?;
-    for offset in (0..len).step_by(CHUNK_ELEMENTS) {
-        let n = CHUNK_ELEMENTS.min(len - offset);
-        input.get_region(env, offset as i32, &mut inputs[..n])?;
-        map(&inputs[..n], &mut outputs[..n])?;
-        output.set_region(env, offset as i32, &outputs[..n])?;
+    let mut outputs = try_buffer(CHUNK_ELEMENTS.min(out_len), output_what)?;
+    copied_chunks(env, input, input_what, range, |offset, inputs| {
+        let outputs = &mut outputs[..inputs.len()];
+        map(inputs, outputs)?;
+        Ok(output.set_region(env, offset as i32, outputs)?)
+    })
+}
+
+/// Calls `visit(offset, chunk)` over `array[range]`, copied piece by piece into one bounded
+/// buffer (no section is open: `visit` may make JNI calls).
+fn copied_chunks<T: TypeArray + Default>(
+    env: &Env<'_>,
+    array: &JPrimitiveArray<'_, T>,
+    what: &'static str,
+    range: Range<usize>,
+    mut visit: impl FnMut(usize, &[T]) -> JniResult<()>,
+) -> JniResult<()> {
+    let mut buffer = try_buffer(CHUNK_ELEMENTS.min(range.len()), what)?;
+    for start in range.clone().step_by(CHUNK_ELEMENTS) {
+        let chunk = &mut buffer[..CHUNK_ELEMENTS.min(range.end - start)];
+        array.get_region(env, start as i32, chunk)?;
+        visit(start - range.start, chunk)?;
     }
     Ok(())
 }
@@ -186,5 +222,21 @@ fn max_heap_bytes(env: &mut Env<'_>) -> Option<u64> {
             env.exception_clear();
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slice_range;
+
+    #[test]
+    fn slice_bounds_are_checked() {
+        assert_eq!(slice_range(0, 0, 0).ok(), Some(0..0));
+        assert_eq!(slice_range(2, 5, 5).ok(), Some(2..5));
+        assert_eq!(slice_range(5, 5, 5).ok(), Some(5..5));
+        assert!(slice_range(-1, 2, 5).is_err());
+        assert!(slice_range(3, 2, 5).is_err());
+        assert!(slice_range(0, 6, 5).is_err());
+        assert!(slice_range(6, 6, 5).is_err());
     }
 }

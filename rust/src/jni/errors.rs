@@ -184,3 +184,13 @@ fn throw(env: &mut Env<'_>, error: JniError) {
     // `throw_new` returns Err(JavaException) once the exception is pending: that is success.
     let _ = env.throw_new(&class, JNIString::new(message));
 }
+
+exports! {
+    /// Test hook (feature `jni-test-hooks`, never in a shipped library): panics with a
+    /// runtime-formatted (`String`) message, so the JVM suite can check that a panic becomes a
+    /// `RuntimeException` carrying the message and never crosses JNI.
+    #[cfg(feature = "jni-test-hooks")]
+    TestHooks.nPanicForTest(env, value: jni::sys::jlong) -> jni::sys::jlong {
+        run(env, |_| -> JniResult<jni::sys::jlong> { panic!("test panic with value {value}") })
+    }
+}

@@ -1,9 +1,7 @@
-//! What every filter's exports share, generic over the core type behind the handle: the handle
-//! itself (a fallible heap allocation one way, a borrow or a free the other), argument checks, keys as
-//! `byte[]`, batches of `long[]` keys (pinned when small, chunked when large), and the
-//! encode/decode/length trio of each stream format, and batches of byte-string keys
-//! ([`KeyBatch`]: packed `byte[]` or UTF-16 `char[]`). Each `Java_*` export in
-//! `bloom_filter_native.rs` and `counting_bloom_filter_native.rs` is one call to
+//! What the exports share, generic over the core type behind the handle: the handle itself (a
+//! fallible heap allocation one way, a borrow or a free the other), argument checks, keys as
+//! `byte[]`, the encode/decode/length trio of each stream format, and batches of byte-string
+//! keys ([`KeyBatch`]: packed `byte[]` or UTF-16 `char[]`). Each `Java_*` export is one call to
 //! [`run`](super::errors::run) around one of these, naming the core function it applies.
 //!
 //! Handles follow the rules of Java's `NativeHandle`: a non-zero handle is a live
@@ -11,12 +9,11 @@
 //! run (`reachabilityFence`); 0 means "closed" and becomes `IllegalStateException`.
 
 use jni::Env;
-use jni::objects::{JBooleanArray, JByteArray, JLongArray};
-use jni::sys::jboolean;
+use jni::objects::JByteArray;
 use jni::sys::{jdouble, jint, jlong};
 
-use super::arrays::{PIN_MAX_BYTES, for_each_chunk, map_chunks, new_array, read_all, try_buffer};
-use super::critical::{Critical, Mode, as_u8, as_u8_mut, as_u64, length};
+use super::arrays::{PIN_MAX_BYTES, new_array, read_all, try_buffer};
+use super::critical::{Critical, Mode, as_u8, as_u8_mut, length};
 use super::errors::{JniError, JniResult, decoding};
 use crate::error::Error;
 use crate::sizing::Shape;
@@ -27,9 +24,9 @@ pub(crate) fn object<'a, T>(handle: jlong) -> JniResult<&'a T> {
     if handle == 0 {
         return Err(JniError::Closed);
     }
-    // SAFETY: a non-zero handle comes from `into_handle::<T>` (each export file names its one
-    // `T`), and the Java side frees it only once, never while a call holding it can still run
-    // (NativeHandle.java).
+    // SAFETY: a non-zero handle comes from `into_handle::<T>` (each export names its `T`: its
+    // file's one, or the one of the kind Java passes beside the handle), and the Java side
+    // frees it only once, never while a call holding it can still run (NativeHandle.java).
     Ok(unsafe { &*(handle as *const T) })
 }
 
@@ -153,62 +150,6 @@ pub(crate) fn with_bytes_key<T, R>(
     Ok(op(filter, as_u8(key.as_slice())))
 }
 
-/// Folds `op(accumulated, filter, chunk)` over the `long[]` keys, chunk by chunk (one pinned
-/// slice for a small array): `putAll`, `addAll`, `removeAll`.
-pub(crate) fn fold_keys<T, A>(
-    env: &Env<'_>,
-    handle: jlong,
-    keys: &JLongArray<'_>,
-    init: A,
-    mut op: impl FnMut(A, &T, &[u64]) -> A,
-) -> JniResult<A>
-where
-    A: Copy,
-{
-    let filter = object(handle)?;
-    let mut accumulated = init;
-    for_each_chunk(env, keys, "keys", |_, chunk| {
-        accumulated = op(accumulated, filter, as_u64(chunk));
-        Ok(())
-    })?;
-    Ok(accumulated)
-}
-
-/// `out[i] = mightContain(keys[i])`, through `might_contain_all_into`.
-pub(crate) fn might_contain_all<T>(
-    env: &Env<'_>,
-    handle: jlong,
-    keys: &JLongArray<'_>,
-    out: &JBooleanArray<'_>,
-    might_contain_all_into: impl Fn(&T, &[u64], &mut [bool]) -> Result<()>,
-) -> JniResult<()> {
-    let filter = object(handle)?;
-    map_chunks(env, keys, "keys", out, "out", |keys, answers| {
-        Ok(might_contain_all_into(filter, as_u64(keys), answers)?)
-    })
-}
-
-/// The keys the filter does not contain, in order, as a new `long[]`.
-pub(crate) fn retain_absent<'l, T>(
-    env: &mut Env<'l>,
-    handle: jlong,
-    keys: &JLongArray<'_>,
-    retain_absent_into: impl Fn(&T, &[u64], &mut Vec<u64>),
-) -> JniResult<JLongArray<'l>> {
-    let filter = object(handle)?;
-    // Room for every key up front (no growth that could abort): as large as the input.
-    let mut absent = try_buffer::<u64>(0, "the absent keys")?;
-    let len = length(env, keys, "keys")?;
-    absent
-        .try_reserve_exact(len)
-        .map_err(|_| Error::allocation("the absent keys", (len as u64).saturating_mul(8)))?;
-    for_each_chunk(env, keys, "keys", |_, chunk| {
-        retain_absent_into(filter, as_u64(chunk), &mut absent);
-        Ok(())
-    })?;
-    new_array(env, as_i64(&absent), "the absent keys")
-}
-
 /// The filter's bytes in one stream format, as a new `byte[]`; `what` names them in errors.
 pub(crate) fn encode<'l, T>(
     env: &mut Env<'l>,
@@ -313,36 +254,4 @@ fn read_limited<R>(
 pub(crate) trait KeyBatch {
     /// The keys, packed for the core's byte-key batches.
     fn packed(&self) -> JniResult<PackedBytes<'_>>;
-}
-
-/// `put_all(filter, keys)` for the batch `read_keys` reads (after the handle is checked):
-/// whether any bit changed.
-pub(crate) fn put_all_keys<T, K: KeyBatch>(
-    env: &Env<'_>,
-    handle: jlong,
-    read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
-    put_all: impl Fn(&T, PackedBytes<'_>) -> bool,
-) -> JniResult<bool> {
-    let filter = object(handle)?;
-    let keys = read_keys(env)?;
-    Ok(put_all(filter, keys.packed()?))
-}
-
-/// `out[i] = might_contain(filter, key i)` over the batch `read_keys` reads, through
-/// `might_contain_all_into`; `out` must have one slot per key.
-pub(crate) fn might_contain_all_keys<T, K: KeyBatch>(
-    env: &Env<'_>,
-    handle: jlong,
-    read_keys: impl FnOnce(&Env<'_>) -> JniResult<K>,
-    out: &JBooleanArray<'_>,
-    might_contain_all_into: impl Fn(&T, PackedBytes<'_>, &mut [bool]) -> Result<()>,
-) -> JniResult<()> {
-    let filter = object(handle)?;
-    let keys = read_keys(env)?;
-    let keys = keys.packed()?;
-    let out_len = length(env, out, "out")?;
-    let mut answers = try_buffer::<jboolean>(out_len, "out")?;
-    might_contain_all_into(filter, keys, &mut answers)?;
-    out.set_region(env, 0, &answers)?;
-    Ok(())
 }

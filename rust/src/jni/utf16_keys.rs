@@ -10,22 +10,18 @@
 //! and the char offsets serve as byte offsets. Only a batch holding a char ≥ 0x80 is copied out
 //! and encoded key by key. Either way the result is one packed byte batch for the core's
 //! pipelined `put_all_bytes` / `might_contain_all_bytes_into`.
-//!
-//! The exports behind `BloomFilterNative.nPutAllUtf16` and `nMightContainAllUtf16` live here
-//! rather than in `bloom_filter_native.rs`, beside the decoding they need.
 
 use std::cell::Cell;
 
-use jni::objects::{JBooleanArray, JCharArray, JClass, JIntArray};
-use jni::sys::{jboolean, jlong};
-use jni::{Env, EnvUnowned};
+use jni::Env;
+use jni::objects::{JCharArray, JIntArray};
 
 use super::arrays::try_buffer;
 use super::critical::{Critical, Mode, length};
-use super::errors::{JniResult, run};
-use super::handle_ops::{KeyBatch, might_contain_all_keys, put_all_keys};
+use super::errors::JniResult;
+use super::handle_ops::KeyBatch;
 use super::packed_keys::checked_ends;
-use crate::{BloomFilter, Error, PackedBytes};
+use crate::{Error, PackedBytes};
 
 pub(crate) struct Utf16Keys {
     /// Every key's UTF-8 bytes, one after another.
@@ -271,46 +267,6 @@ pub(crate) fn encode_like_java(chars: &[u16], out: &mut Vec<u8>) {
             out.push(b'?');
         }
     }
-}
-
-/// `putAll(String[])`: each key's chars encoded as Java's UTF-8, then hashed as `put(String)`.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nPutAllUtf16<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    chars: JCharArray<'l>,
-    ends: JIntArray<'l>,
-) -> jboolean {
-    run(env, |env| {
-        put_all_keys(
-            env,
-            handle,
-            |env| Utf16Keys::read(env, &chars, &ends),
-            BloomFilter::put_all_bytes,
-        )
-    })
-}
-
-/// `out[i] = mightContain(key i)` over UTF-16 keys (see `nPutAllUtf16`).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_sparkbloom_BloomFilterNative_nMightContainAllUtf16<'l>(
-    env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    chars: JCharArray<'l>,
-    ends: JIntArray<'l>,
-    out: JBooleanArray<'l>,
-) {
-    run(env, |env| {
-        might_contain_all_keys(
-            env,
-            handle,
-            |env| Utf16Keys::read(env, &chars, &ends),
-            &out,
-            BloomFilter::might_contain_all_bytes_into,
-        )
-    })
 }
 
 #[cfg(test)]

@@ -98,9 +98,9 @@ final class BitsView {
     }
     return new BitsView(
         bytes.order(ByteOrder.nativeOrder()),
-        BloomFilterNative.nBitSize(handle),
-        BloomFilterNative.nNumHashes(handle),
-        BloomFilterNative.nStrategy(handle));
+        NativeFilter.nBitSize(NativeFilter.PLAIN, handle),
+        NativeFilter.nNumHashes(NativeFilter.PLAIN, handle),
+        NativeFilter.nStrategy(NativeFilter.PLAIN, handle));
   }
 
   /**

@@ -51,12 +51,17 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** The filter behind a handle just returned by a native factory. */
   BloomFilter(long handle) {
-    super(handle, BloomFilterNative.nBitSize(handle) / 8, BloomFilterNative::nFree);
+    super(handle, nBitSize(PLAIN, handle) / 8, PLAIN);
   }
 
   @Override
-  Natives natives() {
-    return BloomFilterNative.NATIVES;
+  String describe(long h) {
+    return format(
+        "m=%d, k=%d, strategy=%s, fill=%.2f%%",
+        nBitSize(PLAIN, h),
+        nNumHashes(PLAIN, h),
+        Strategy.ofOrdinal(nStrategy(PLAIN, h)),
+        100.0 * BloomFilterNative.nBitCount(h) / nBitSize(PLAIN, h));
   }
 
   /**
@@ -78,7 +83,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
    */
   public static BloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
     long n = insertionsToSize(expectedInsertions, strategy);
-    return new BloomFilter(BloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
+    return new BloomFilter(nCreate(PLAIN, n, fpp, strategy.ordinal()));
   }
 
   /**
@@ -131,7 +136,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
    */
   public static BloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
     Objects.requireNonNull(strategy, "strategy is null");
-    return new BloomFilter(BloomFilterNative.nWithShape(bitSize, numHashFunctions, strategy.ordinal()));
+    return new BloomFilter(nWithShape(PLAIN, bitSize, numHashFunctions, strategy.ordinal()));
   }
 
   /** A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
@@ -146,19 +151,19 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** An independent copy with the same shape, strategy and bits (Guava's {@code copy()}). */
   public BloomFilter copy() {
-    return new BloomFilter(callLong(BloomFilterNative::nCopy));
+    return new BloomFilter(callLong(h -> nCopy(PLAIN, h)));
   }
 
   // ---- put (returns whether a bit changed, as in Guava) and query; slices as in copyOfRange
 
   /** Puts a {@code long} key. */
   public boolean put(long key) {
-    return testKey(BloomFilterNative::nPut, key);
+    return testKey(NativeFilter::nPut, key);
   }
 
   /** Puts a byte-string key. */
   public boolean put(byte[] key) {
-    return test(h -> BloomFilterNative.nPutBytes(h, key));
+    return test(h -> nPutBytes(PLAIN, h, key));
   }
 
   /** Puts a string key, hashed as its UTF-8 bytes. */
@@ -173,8 +178,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** Puts {@code keys[from..to)} in one native call, without copying the slice. */
   public boolean putAll(long[] keys, int from, int to) {
-    KeyArgs.checkSlice(keys, from, to);
-    return test(h -> BloomFilterNative.nPutAllRange(h, keys, from, to));
+    return putAllSlice(keys, from, to);
   }
 
   /** Puts every byte-string key in one native call. */
@@ -200,7 +204,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
       if (v == null) {
         v = view(handle);
       }
-      return v != null ? v.mightContain(key) : BloomFilterNative.nMightContain(handle, key);
+      return v != null ? v.mightContain(key) : nMightContain(PLAIN, handle, key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -211,7 +215,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
     try {
       long handle = handle();
       BitsView v = view(handle);
-      return v == null ? BloomFilterNative.nMightContainBytes(handle, key)
+      return v == null ? nMightContainBytes(PLAIN, handle, key)
           : v.mightContain(Objects.requireNonNull(key, "key is null"));
     } finally {
       Reference.reachabilityFence(this);
@@ -237,20 +241,9 @@ public final class BloomFilter extends NativeFilter implements Serializable {
     return v;
   }
 
-  /** {@code mightContain} of every key, in one native call. */
-  public boolean[] mightContainAll(long[] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    boolean[] out = new boolean[keys.length];
-    run(h -> BloomFilterNative.nMightContainAll(h, keys, out));
-    return out;
-  }
-
   /** {@code mightContain} of {@code keys[from..to)}, in one native call, without copying it. */
   public boolean[] mightContainAll(long[] keys, int from, int to) {
-    KeyArgs.checkSlice(keys, from, to);
-    boolean[] out = new boolean[to - from];
-    run(h -> BloomFilterNative.nMightContainAllRange(h, keys, from, to, out));
-    return out;
+    return mightContainAllSlice(keys, from, to);
   }
 
   /** {@code mightContain} of every byte-string key, in one native call. */
@@ -269,15 +262,9 @@ public final class BloomFilter extends NativeFilter implements Serializable {
     return out;
   }
 
-  /** The keys certainly never put, in order, duplicates kept, in one native call. */
-  public long[] retainAbsent(long[] keys) {
-    return call(h -> BloomFilterNative.nRetainAbsent(h, keys));
-  }
-
   /** {@link #retainAbsent(long[])} of {@code keys[from..to)}, without copying the slice. */
   public long[] retainAbsent(long[] keys, int from, int to) {
-    KeyArgs.checkSlice(keys, from, to);
-    return call(h -> BloomFilterNative.nRetainAbsentRange(h, keys, from, to));
+    return retainAbsentSlice(keys, from, to);
   }
 
   /** The byte-string keys certainly never put, in order. */
@@ -292,7 +279,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** ORs {@code other} (unchanged) in: the union (Guava's {@code putAll(BloomFilter)}). */
   public void merge(BloomFilter other) {
-    run(other, BloomFilterNative::nMerge);
+    run(other, (h, o) -> nMerge(PLAIN, h, o));
   }
 
   /** ANDs {@code other} in: "probably in both" (more often true than an exact one). */
@@ -302,7 +289,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** Whether merge and intersect accept {@code other} (else they name each mismatch). */
   public boolean isCompatible(BloomFilter other) {
-    return call(other, BloomFilterNative::nIsCompatible);
+    return call(other, (h, o) -> nIsCompatible(PLAIN, h, o));
   }
 
   /** The number of bits set. */
@@ -332,7 +319,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   public static BloomFilter fromByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
     return new BloomFilter(
-        BloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+        nFromBytes(PLAIN, bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
   /** Reads one filter {@link #writeTo} wrote, exactly its bytes, memory growing as they arrive. */
@@ -343,8 +330,8 @@ public final class BloomFilter extends NativeFilter implements Serializable {
   /** {@link #readFrom(InputStream)} refusing more than {@code maxNumBits} bits. */
   public static BloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
     return FramedReader.readFilter(
-        in, maxNumBits, HEADER_LENGTH, "payload", BloomFilterNative::nTotalLength,
-        BloomFilter::fromByteArray);
+        in, maxNumBits, HEADER_LENGTH, "payload",
+        (header, max) -> nTotalLength(PLAIN, header, max), BloomFilter::fromByteArray);
   }
 
   /** {@link RedisBitmaps#toRedisBitmap}. */

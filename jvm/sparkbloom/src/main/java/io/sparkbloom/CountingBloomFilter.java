@@ -46,31 +46,19 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
   /** A counter at this value is saturated and never changes again. */
   public static final int MAX_COUNT = 15;
 
-  /** The natives {@link NativeFilter} calls for a counting filter. */
-  private static final Natives NATIVES =
-      new Natives(
-          CountingBloomFilterNative::nBitSize,
-          CountingBloomFilterNative::nNumHashes,
-          CountingBloomFilterNative::nStrategy,
-          CountingBloomFilterNative::nToBytes,
-          CountingBloomFilterNative::nEquals,
-          CountingBloomFilterNative::nHashCode,
-          h ->
-              format(
-                  "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
-                  CountingBloomFilterNative.nBitSize(h),
-                  CountingBloomFilterNative.nNumHashes(h),
-                  Strategy.ofOrdinal(CountingBloomFilterNative.nStrategy(h)),
-                  CountingBloomFilterNative.nNonzeroCounters(h),
-                  CountingBloomFilterNative.nSaturatedCounters(h)));
-
-  @Override
-  Natives natives() {
-    return NATIVES;
+  private CountingBloomFilter(long handle) {
+    super(handle, (nBitSize(COUNTING, handle) + 1) / 2, COUNTING);
   }
 
-  private CountingBloomFilter(long handle) {
-    super(handle, (CountingBloomFilterNative.nBitSize(handle) + 1) / 2, CountingBloomFilterNative::nFree);
+  @Override
+  String describe(long h) {
+    return format(
+        "m=%d, k=%d, strategy=%s, nonzero=%d, saturated=%d",
+        nBitSize(COUNTING, h),
+        nNumHashes(COUNTING, h),
+        Strategy.ofOrdinal(nStrategy(COUNTING, h)),
+        CountingBloomFilterNative.nNonzeroCounters(h),
+        CountingBloomFilterNative.nSaturatedCounters(h));
   }
 
   /**
@@ -99,7 +87,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    */
   public static CountingBloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
     long n = insertionsToSize(expectedInsertions, strategy);
-    return new CountingBloomFilter(CountingBloomFilterNative.nCreate(n, fpp, strategy.ordinal()));
+    return new CountingBloomFilter(nCreate(COUNTING, n, fpp, strategy.ordinal()));
   }
 
   /**
@@ -113,7 +101,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
   public static CountingBloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
     Objects.requireNonNull(strategy, "strategy is null");
     return new CountingBloomFilter(
-        CountingBloomFilterNative.nWithShape(bitSize, numHashFunctions, strategy.ordinal()));
+        nWithShape(COUNTING, bitSize, numHashFunctions, strategy.ordinal()));
   }
 
   /**
@@ -122,7 +110,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return a new filter with the same counters
    */
   public CountingBloomFilter copy() {
-    return new CountingBloomFilter(callLong(CountingBloomFilterNative::nCopy));
+    return new CountingBloomFilter(callLong(h -> nCopy(COUNTING, h)));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -135,7 +123,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return whether any counter changed ({@code false} only when all k are saturated)
    */
   public boolean add(long key) {
-    return testKey(CountingBloomFilterNative::nAdd, key);
+    return testKey(NativeFilter::nPut, key);
   }
 
   /**
@@ -145,7 +133,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return whether any counter changed
    */
   public boolean add(byte[] key) {
-    return test(h -> CountingBloomFilterNative.nAddBytes(h, key));
+    return test(h -> nPutBytes(COUNTING, h, key));
   }
 
   /**
@@ -165,7 +153,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return whether any counter changed
    */
   public boolean addAll(long[] keys) {
-    return test(h -> CountingBloomFilterNative.nAddAll(h, keys));
+    return putAllSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
   }
 
   /**
@@ -176,7 +164,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return {@code false}, changing nothing, when the key is definitely absent
    */
   public boolean remove(long key) {
-    return testKey(CountingBloomFilterNative::nRemove, key);
+    return testKey((anyKind, h, k) -> CountingBloomFilterNative.nRemove(h, k), key);
   }
 
   /**
@@ -206,7 +194,8 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return how many keys were possibly present, hence removed
    */
   public long removeAll(long[] keys) {
-    return callLong(h -> CountingBloomFilterNative.nRemoveAll(h, keys));
+    Objects.requireNonNull(keys, "keys is null");
+    return callLong(h -> CountingBloomFilterNative.nRemoveAll(h, keys, 0, keys.length));
   }
 
   /**
@@ -216,7 +205,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(long key) {
-    return testKey(CountingBloomFilterNative::nMightContain, key);
+    return testKey(NativeFilter::nMightContain, key);
   }
 
   /**
@@ -226,7 +215,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return {@code false} when it is certainly absent
    */
   public boolean mightContain(byte[] key) {
-    return test(h -> CountingBloomFilterNative.nMightContainBytes(h, key));
+    return test(h -> nMightContainBytes(COUNTING, h, key));
   }
 
   /**
@@ -237,29 +226,6 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    */
   public boolean mightContain(String key) {
     return mightContain(KeyArgs.utf8(key));
-  }
-
-  /**
-   * {@link #mightContain(long)} of every key, in one native call.
-   *
-   * @param keys the keys
-   * @return one answer per key
-   */
-  public boolean[] mightContainAll(long[] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    boolean[] out = new boolean[keys.length];
-    run(h -> CountingBloomFilterNative.nMightContainAll(h, keys, out));
-    return out;
-  }
-
-  /**
-   * The keys that are certainly absent, in their original order (the dedup step).
-   *
-   * @param keys candidate keys
-   * @return those the filter has certainly not seen
-   */
-  public long[] retainAbsent(long[] keys) {
-    return call(h -> CountingBloomFilterNative.nRetainAbsent(h, keys));
   }
 
   /**
@@ -303,7 +269,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @throws IllegalArgumentException naming every parameter that differs
    */
   public void merge(CountingBloomFilter other) {
-    run(other, CountingBloomFilterNative::nMerge);
+    run(other, (h, o) -> nMerge(COUNTING, h, o));
   }
 
   /**
@@ -325,7 +291,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * @return same m, k and strategy
    */
   public boolean isCompatible(CountingBloomFilter other) {
-    return call(other, CountingBloomFilterNative::nIsCompatible);
+    return call(other, (h, o) -> nIsCompatible(COUNTING, h, o));
   }
 
   /**
@@ -386,7 +352,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
   public static CountingBloomFilter fromByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
     return new CountingBloomFilter(
-        CountingBloomFilterNative.nFromBytes(bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+        nFromBytes(COUNTING, bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
   }
 
   /**
@@ -415,7 +381,7 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
         maxNumBits,
         BloomFilter.HEADER_LENGTH,
         "payload",
-        CountingBloomFilterNative::nTotalLength,
+        (header, max) -> nTotalLength(COUNTING, header, max),
         CountingBloomFilter::fromByteArray);
   }
 

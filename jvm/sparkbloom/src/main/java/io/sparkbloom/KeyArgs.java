@@ -1,5 +1,6 @@
 package io.sparkbloom;
 
+import java.lang.reflect.Array;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,16 +16,16 @@ final class KeyArgs {
     return key.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Checks that {@code keys[from..to)} is a slice of {@code keys}. */
-  static void checkSlice(long[] keys, int from, int to) {
-    Objects.requireNonNull(keys, "keys is null");
+  /** Checks that {@code keys[from..to)} is a slice of the array {@code keys}. */
+  static void checkSlice(Object keys, int from, int to) {
+    int length = Array.getLength(Objects.requireNonNull(keys, "keys is null"));
     if (from > to) {
       throw new IllegalArgumentException("invalid slice of keys: from " + from + " > to " + to);
     }
-    if (from < 0 || to > keys.length) {
+    if (from < 0 || to > length) {
       throw new IndexOutOfBoundsException(
           "invalid slice of keys: [" + from + ", " + to + ") is not within an array of length "
-              + keys.length);
+              + length);
     }
   }
 

@@ -11,47 +11,34 @@ import java.util.function.LongToIntFunction;
 import java.util.function.LongUnaryOperator;
 
 /**
- * What {@link BloomFilter} and {@link CountingBloomFilter} share around their natives: the calls
- * that take the handle and keep the filter reachable until they return ({@link NativeHandle}'s
- * rule 1), the shape and bytes accessors, and {@code equals}, {@code hashCode} and {@code
- * toString}. Each filter class passes its natives as a {@link Natives} constant.
+ * What {@link BloomFilter} and {@link CountingBloomFilter} share around their natives: the
+ * natives of every operation both have, one each ({@code rust/src/jni/native_filter.rs}), taking
+ * the filter's kind ({@link #PLAIN} or {@link #COUNTING}) beside its handle; the calls that take
+ * the handle and keep the filter reachable until they return ({@link NativeHandle}'s rule 1);
+ * the shape, bytes and {@code long} batch methods, and {@code equals}, {@code hashCode} and
+ * {@code toString}. Loading this class loads the library.
  */
 abstract class NativeFilter extends NativeHandle {
-
-  /** The natives every filter class has, by method reference to its {@code *Native} class. */
-  static final class Natives {
-    final LongUnaryOperator bitSize;
-    final LongToIntFunction numHashes;
-    final LongToIntFunction strategy;
-    final LongFunction<byte[]> toBytes;
-    final PairCall<Boolean> equals;
-    final LongToIntFunction hashCode;
-    final LongFunction<String> describe;
-
-    Natives(
-        LongUnaryOperator bitSize,
-        LongToIntFunction numHashes,
-        LongToIntFunction strategy,
-        LongFunction<byte[]> toBytes,
-        PairCall<Boolean> equals,
-        LongToIntFunction hashCode,
-        LongFunction<String> describe) {
-      this.bitSize = bitSize;
-      this.numHashes = numHashes;
-      this.strategy = strategy;
-      this.toBytes = toBytes;
-      this.equals = equals;
-      this.hashCode = hashCode;
-      this.describe = describe;
-    }
+  static {
+    NativeLibrary.ensureLoaded();
   }
 
-  NativeFilter(long handle, long nativeBytes, java.util.function.LongConsumer freeNative) {
-    super(handle, nativeBytes, freeNative);
+  /** The kind of a {@link BloomFilter}'s handle. */
+  static final int PLAIN = 0;
+
+  /** The kind of a {@link CountingBloomFilter}'s handle. */
+  static final int COUNTING = 1;
+
+  /** {@link #PLAIN} or {@link #COUNTING}: which core type the handle is. */
+  final int kind;
+
+  NativeFilter(long handle, long nativeBytes, int kind) {
+    super(handle, nativeBytes, h -> nFree(kind, h));
+    this.kind = kind;
   }
 
-  /** This class's natives: a static constant of the subclass. */
-  abstract Natives natives();
+  /** The filter's shape and state for {@link #toString}. */
+  abstract String describe(long handle);
 
   // ---- shared public API (each documented once, here)
 
@@ -62,7 +49,7 @@ abstract class NativeFilter extends NativeHandle {
    * @throws IllegalStateException if closed
    */
   public long bitSize() {
-    return callLong(natives().bitSize);
+    return callLong(h -> nBitSize(kind, h));
   }
 
   /**
@@ -72,7 +59,7 @@ abstract class NativeFilter extends NativeHandle {
    * @throws IllegalStateException if closed
    */
   public int numHashFunctions() {
-    return callInt(natives().numHashes);
+    return callInt(h -> nNumHashes(kind, h));
   }
 
   /**
@@ -82,7 +69,7 @@ abstract class NativeFilter extends NativeHandle {
    * @throws IllegalStateException if closed
    */
   public Strategy strategy() {
-    return Strategy.ofOrdinal(callInt(natives().strategy));
+    return Strategy.ofOrdinal(callInt(h -> nStrategy(kind, h)));
   }
 
   /**
@@ -95,7 +82,7 @@ abstract class NativeFilter extends NativeHandle {
    * @throws FilterExceedsMemoryException if they exceed the Java heap's maximum
    */
   public byte[] toByteArray() {
-    return call(natives().toBytes);
+    return call(h -> nToBytes(kind, h));
   }
 
   /**
@@ -108,6 +95,47 @@ abstract class NativeFilter extends NativeHandle {
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
     out.write(toByteArray());
+  }
+
+  /**
+   * {@code mightContain} of every key, in one native call.
+   *
+   * @param keys the keys
+   * @return one answer per key
+   */
+  public boolean[] mightContainAll(long[] keys) {
+    return mightContainAllSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
+  }
+
+  /**
+   * The keys certainly never put, in their order, duplicates kept, in one native call (the
+   * dedup step).
+   *
+   * @param keys candidate keys
+   * @return those the filter has certainly not seen
+   */
+  public long[] retainAbsent(long[] keys) {
+    return retainAbsentSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
+  }
+
+  /** Puts (adds) {@code keys[from..to)}: whether a bit (a counter) changed. */
+  final boolean putAllSlice(long[] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    return test(h -> nPutAll(kind, h, keys, from, to));
+  }
+
+  /** {@code mightContain} of {@code keys[from..to)}. */
+  final boolean[] mightContainAllSlice(long[] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    boolean[] out = new boolean[to - from];
+    run(h -> nMightContainAll(kind, h, keys, from, to, out));
+    return out;
+  }
+
+  /** The keys of {@code keys[from..to)} certainly never put. */
+  final long[] retainAbsentSlice(long[] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    return call(h -> nRetainAbsent(kind, h, keys, from, to));
   }
 
   /**
@@ -127,7 +155,7 @@ abstract class NativeFilter extends NativeHandle {
       return false;
     }
     try {
-      return call(other, natives().equals);
+      return call(other, (h, x) -> nEquals(kind, h, x));
     } catch (IllegalStateException closedMeanwhile) {
       return false;
     }
@@ -137,7 +165,7 @@ abstract class NativeFilter extends NativeHandle {
   @Override
   public int hashCode() {
     try {
-      return callInt(natives().hashCode);
+      return callInt(h -> nHashCode(kind, h));
     } catch (IllegalStateException closed) {
       return System.identityHashCode(this);
     }
@@ -148,7 +176,7 @@ abstract class NativeFilter extends NativeHandle {
   public String toString() {
     String name = getClass().getSimpleName();
     try {
-      return name + "{" + call(natives().describe) + "}";
+      return name + "{" + call(this::describe) + "}";
     } catch (IllegalStateException closed) {
       return name + "{closed}";
     }
@@ -198,9 +226,9 @@ abstract class NativeFilter extends NativeHandle {
     }
   }
 
-  /** A native call with the handle and a {@code long} key. */
+  /** A native call with the kind, the handle and a {@code long} key. */
   interface KeyCall {
-    boolean apply(long handle, long key);
+    boolean apply(int kind, long handle, long key);
   }
 
   /** A native call with the handle and a {@code long} key, returning an {@code int}. */
@@ -210,7 +238,7 @@ abstract class NativeFilter extends NativeHandle {
 
   final boolean testKey(KeyCall nativeCall, long key) {
     try {
-      return nativeCall.apply(handle(), key);
+      return nativeCall.apply(kind, handle(), key);
     } finally {
       Reference.reachabilityFence(this);
     }
@@ -253,6 +281,55 @@ abstract class NativeFilter extends NativeHandle {
           return null;
         });
   }
+
+  // ---- the natives of both filter classes: the kind names the core type behind the handle
+
+  static native long nCreate(int kind, long expectedInsertions, double fpp, int strategy);
+
+  static native long nWithShape(int kind, long numBits, int numHashFunctions, int strategy);
+
+  static native void nFree(int kind, long handle);
+
+  static native long nCopy(int kind, long handle);
+
+  /** {@code put} (plain) or {@code add} (counting). */
+  static native boolean nPut(int kind, long handle, long key);
+
+  static native boolean nPutBytes(int kind, long handle, byte[] key);
+
+  static native boolean nMightContain(int kind, long handle, long key);
+
+  static native boolean nMightContainBytes(int kind, long handle, byte[] key);
+
+  static native boolean nPutAll(int kind, long handle, long[] keys, int from, int to);
+
+  static native void nMightContainAll(
+      int kind, long handle, long[] keys, int from, int to, boolean[] out);
+
+  static native long[] nRetainAbsent(int kind, long handle, long[] keys, int from, int to);
+
+  /** The union (plain) or the counters' sum (counting). */
+  static native void nMerge(int kind, long handle, long other);
+
+  static native boolean nIsCompatible(int kind, long handle, long other);
+
+  static native boolean nEquals(int kind, long handle, long other);
+
+  static native int nHashCode(int kind, long handle);
+
+  static native long nBitSize(int kind, long handle);
+
+  static native int nNumHashes(int kind, long handle);
+
+  static native int nStrategy(int kind, long handle);
+
+  static native byte[] nToBytes(int kind, long handle);
+
+  static native long nFromBytes(int kind, byte[] bytes, long maxNumBits)
+      throws CorruptFilterException;
+
+  static native long nTotalLength(int kind, byte[] header, long maxNumBits)
+      throws CorruptFilterException;
 
   // ---- arguments both filter classes check the same way
 

@@ -11,16 +11,11 @@ import java.util.Objects;
  * becomes {@code '?'}), so keys hash as {@code put(String)} hashes them; this saves the per-key
  * {@code byte[]} and second copy that packing UTF-8 bytes on the Java side costs.
  *
- * <p>Two passes over the strings (lengths, then chars) measured faster than one (4.5 against 5.3
- * ns per 32-char key in cache, 10.9 against 13.6 when the strings are not): the first pass's
- * loads are independent, so the strings arrive in cache together, where one pass waits on each
- * key's copy. {@code getChars} also costs no more than the lossy {@code getBytes(int, int,
- * byte[], int)} (4.7 ns), which could not tell ASCII from other chars anyway.
- *
- * <p>The passes run over chunks of {@link #CHUNK} keys, so the chars pass finds the chunk's
- * strings still in the nearest cache where the lengths pass brought them (StringBatchBench at
- * (10^4, 10^-3), 4096 keys a batch: 23.6 and 24.1 against 20.5 and 18.7 ns per key for {@code
- * mightContainAll}, one sitting on a shared machine; at 10^6 within its noise).
+ * <p>Two passes over the strings, lengths then chars: the first pass's loads are independent, so
+ * the strings arrive in cache together, where a single pass would wait on each key's copy. {@code
+ * getChars} rather than the lossy {@code getBytes(int, int, byte[], int)}, which cannot tell
+ * ASCII from other chars. The passes run over chunks of {@link #CHUNK} keys, so the chars pass
+ * finds the chunk's strings still in the nearest cache where the lengths pass brought them.
  *
  * <p>The char buffer is reused per thread up to {@link #REUSED_CHARS} chars (a batch's array is
  * copied by the native call before it returns, so nothing keeps it); it grows by doubling as the
@@ -47,14 +42,19 @@ final class PackedChars {
    * @throws IllegalArgumentException if the keys together hold more chars than a Java array
    */
   static PackedChars of(String[] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    int[] ends = new int[keys.length];
+    return of(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
+  }
+
+  /** The batch of {@code keys[from..to)}. */
+  static PackedChars of(String[] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    int[] ends = new int[to - from];
     char[] chars = BUFFER.get();
     long total = 0;
-    for (int from = 0; from < keys.length; from += CHUNK) {
-      int to = Math.min(keys.length, from + CHUNK);
+    for (int start = from; start < to; start += CHUNK) {
+      int end = Math.min(to, start + CHUNK);
       int at = (int) total;
-      for (int i = from; i < to; i++) {
+      for (int i = start; i < end; i++) {
         String key = keys[i];
         if (key == null) {
           throw new NullPointerException("keys[" + i + "] is null");
@@ -62,16 +62,16 @@ final class PackedChars {
         total += key.length();
         if (total > FramedReader.MAX_ARRAY_LENGTH) {
           throw new IllegalArgumentException(
-              "keys: the first " + (i + 1) + " keys hold more than "
+              "keys: the first " + (i - from + 1) + " keys hold more than "
                   + FramedReader.MAX_ARRAY_LENGTH + " chars; pass them in smaller batches");
         }
-        ends[i] = (int) total;
+        ends[i - from] = (int) total;
       }
       chars = room(chars, (int) total);
-      for (int i = from; i < to; i++) {
+      for (int i = start; i < end; i++) {
         String key = keys[i];
         key.getChars(0, key.length(), chars, at);
-        at = ends[i];
+        at = ends[i - from];
       }
     }
     if (chars.length <= REUSED_CHARS) {

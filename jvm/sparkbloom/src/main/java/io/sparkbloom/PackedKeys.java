@@ -24,26 +24,31 @@ final class PackedKeys {
   }
 
   static PackedKeys of(byte[][] keys) {
-    Objects.requireNonNull(keys, "keys is null");
-    int[] ends = new int[keys.length];
+    return of(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
+  }
+
+  /** The batch of {@code keys[from..to)}. */
+  static PackedKeys of(byte[][] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    int[] ends = new int[to - from];
     long total = 0;
-    for (int i = 0; i < keys.length; i++) {
+    for (int i = from; i < to; i++) {
       if (keys[i] == null) {
         throw new NullPointerException("keys[" + i + "] is null");
       }
       total += keys[i].length;
       if (total > FramedReader.MAX_ARRAY_LENGTH) {
         throw new IllegalArgumentException(
-            "keys: the first " + (i + 1) + " keys hold more than " + FramedReader.MAX_ARRAY_LENGTH
-                + " bytes; pass them in smaller batches");
+            "keys: the first " + (i - from + 1) + " keys hold more than "
+                + FramedReader.MAX_ARRAY_LENGTH + " bytes; pass them in smaller batches");
       }
-      ends[i] = (int) total;
+      ends[i - from] = (int) total;
     }
     byte[] data = buffer((int) total);
     int at = 0;
-    for (byte[] key : keys) {
-      System.arraycopy(key, 0, data, at, key.length);
-      at += key.length;
+    for (int i = from; i < to; i++) {
+      System.arraycopy(keys[i], 0, data, at, keys[i].length);
+      at += keys[i].length;
     }
     return new PackedKeys(data, ends);
   }

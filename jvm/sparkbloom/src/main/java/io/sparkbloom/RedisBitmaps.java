@@ -10,7 +10,8 @@ import java.util.Objects;
  * <p>Redis numbers bits from the most significant bit of byte 0 ({@code SETBIT key 0 1} makes
  * the value {@code "\x80"}): bit b of the filter is byte {@code b / 8}, mask {@code 0x80 >>> (b
  * % 8)}, and the string is {@code ceil(bitSize / 8)} bytes. The bitmap holds only the bits: the
- * shape (m, k) and the strategy travel separately ({@code io.sparkbloom.redis.RedisLayout}).
+ * shape (m, k) and the strategy travel separately ({@code io.sparkbloom.redis.RedisLayout}, whose
+ * sizing and offsets are the core's, from here).
  */
 public final class RedisBitmaps {
   private RedisBitmaps() {}
@@ -73,5 +74,74 @@ public final class RedisBitmaps {
     Objects.requireNonNull(strategy, "strategy is null");
     return new BloomFilter(
         BloomFilterNative.nFromRedisBitmap(bitmap, bitSize, numHashFunctions, strategy.ordinal()));
+  }
+
+  /**
+   * The bit count m of the widely copied "BloomFilterHelper" that services run on {@code
+   * SETBIT}/{@code GETBIT}: {@code (int) (-n · ln fpp / ln²2)}, not rounded up to whole words.
+   *
+   * @param expectedInsertions n, at least 1
+   * @param fpp in (0, 1)
+   * @return m
+   * @throws IllegalArgumentException naming the argument out of range, where m is 0, or where
+   *     the helper's {@code int} arithmetic breaks (n or m beyond {@code Integer.MAX_VALUE}, or
+   *     more than 255 hash functions)
+   */
+  public static long helperBitSize(long expectedInsertions, double fpp) {
+    return BloomFilterNative.nRedisHelperShape(expectedInsertions, fpp) >>> 8;
+  }
+
+  /**
+   * The helper's k for {@link #helperBitSize}'s m: {@code max(1, round(m / n · ln 2))}.
+   *
+   * @param expectedInsertions n
+   * @param fpp in (0, 1)
+   * @return k
+   * @throws IllegalArgumentException as {@link #helperBitSize} does
+   */
+  public static int helperNumHashFunctions(long expectedInsertions, double fpp) {
+    return (int) (BloomFilterNative.nRedisHelperShape(expectedInsertions, fpp) & 0xff);
+  }
+
+  /**
+   * The {@code GETBIT} offsets of {@code keys[from..to)} in the Redis bitmap of a filter of this
+   * shape and strategy: the k bits {@code put} sets for each key, in the strategy's order, key
+   * after key ({@code out[j·k + i]} is offset i of {@code keys[from + j]}). One native call.
+   *
+   * @param bitSize m, in 1..2<sup>32</sup> (a Redis string's bits)
+   * @param numHashFunctions k, in 1..255
+   * @param strategy how hashes become offsets: any but {@code BLOCKED}
+   * @param keys the keys, hashed as {@code put(long)} hashes them
+   * @param from the first key
+   * @param to after the last key
+   * @return a new array of {@code (to - from) · k} offsets
+   * @throws IllegalArgumentException naming the argument out of range, or if the offsets exceed
+   *     a Java array
+   */
+  public static long[] offsets(
+      long bitSize, int numHashFunctions, Strategy strategy, long[] keys, int from, int to) {
+    KeyArgs.checkSlice(keys, from, to);
+    return BloomFilterNative.nRedisOffsets(
+        bitSize, numHashFunctions, ordinal(strategy), keys, from, to);
+  }
+
+  /** {@link #offsets(long, int, Strategy, long[], int, int)} of byte-string keys. */
+  public static long[] offsets(
+      long bitSize, int numHashFunctions, Strategy strategy, byte[][] keys, int from, int to) {
+    PackedKeys p = PackedKeys.of(keys, from, to);
+    return BloomFilterNative.nRedisOffsetsPacked(
+        bitSize, numHashFunctions, ordinal(strategy), p.data, p.ends);
+  }
+
+  /** {@link #offsets(long, int, Strategy, long[], int, int)} of string keys (their UTF-8 bytes). */
+  public static long[] offsets(
+      long bitSize, int numHashFunctions, Strategy strategy, String[] keys, int from, int to) {
+    PackedChars p = PackedChars.of(keys, from, to);
+    return BloomFilterNative.nRedisOffsetsUtf16(
+        bitSize, numHashFunctions, ordinal(strategy), p.chars, p.ends);
+  }
+
+  private static int ordinal(Strategy strategy) {
+    return Objects.requireNonNull(strategy, "strategy is null").ordinal();
   }
 }

@@ -115,13 +115,13 @@ class BitsViewTest {
           int mismatches = 0;
           for (int i = 0; i < keys.length; i++) {
             boolean answer = f.mightContain(keys[i]);
-            mismatches += answer != BloomFilterNative.nMightContainBytes(h, keys[i]) ? 1 : 0;
+            mismatches += answer != NativeFilter.nMightContainBytes(NativeFilter.PLAIN, h, keys[i]) ? 1 : 0;
             mismatches += i % 2 == 0 && !answer ? 1 : 0;
           }
           for (int i = 0; i < strings.length; i++) {
             boolean answer = f.mightContain(strings[i]);
             byte[] utf8 = strings[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            mismatches += answer != BloomFilterNative.nMightContainBytes(h, utf8) ? 1 : 0;
+            mismatches += answer != NativeFilter.nMightContainBytes(NativeFilter.PLAIN, h, utf8) ? 1 : 0;
             mismatches += i % 2 == 0 && !answer ? 1 : 0;
           }
           assertEquals(0, mismatches, strategy + " n=" + n + ": byte-string answers");

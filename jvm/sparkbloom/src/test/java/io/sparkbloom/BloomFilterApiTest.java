@@ -361,17 +361,6 @@ class BloomFilterApiTest {
         () -> BloomFilter.readGuava(new ByteArrayInputStream(new byte[] {1, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0})));
   }
 
-  @Test
-  void rustPanicBecomesRuntimeExceptionWithItsMessage() {
-    RuntimeException e = assertThrows(RuntimeException.class, () -> BloomFilterNative.nPanicForTest(1234));
-    assertEquals(RuntimeException.class, e.getClass());
-    assertTrue(e.getMessage().contains("test panic with value 1234"), e.getMessage());
-    // The JVM and the library are fine afterwards.
-    try (BloomFilter f = BloomFilter.create(10, 0.1)) {
-      assertTrue(f.put(1L));
-    }
-  }
-
   static <T extends Throwable> T assertMessage(
       Class<T> type, String fragment, org.junit.jupiter.api.function.Executable call) {
     T e = assertThrows(type, call);

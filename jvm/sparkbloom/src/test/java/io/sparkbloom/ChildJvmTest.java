@@ -131,6 +131,20 @@ class ChildJvmTest {
     assertTrue(all.contains("UnsatisfiedLinkError") && all.contains("/nonexistent/libsparkbloom.so"), all);
   }
 
+  /**
+   * A Rust panic becomes a plain RuntimeException with its message, never crossing JNI, on the
+   * test library (the shipped one has no panic hook: {@link TestHooks}).
+   */
+  @Test
+  void rustPanicBecomesRuntimeExceptionWithItsMessage() throws Exception {
+    Result r = runChild("panic", "-Xcheck:jni", "-D" + NativeLibrary.PATH_PROPERTY + "=" + TestHooks.library());
+    assertEquals(0, r.exitCode, r.toString());
+    assertTrue(
+        r.lines.contains("PANIC java.lang.RuntimeException: Rust panic in sparkbloom: test panic with value 1234"),
+        r.toString());
+    assertTrue(r.lines.contains("AFTER put=true"), r.toString());
+  }
+
   @Test
   void eightThreadsRaceToLoadTheLibraryOnce() throws Exception {
     Result r = runChild("threads", "-Xcheck:jni");

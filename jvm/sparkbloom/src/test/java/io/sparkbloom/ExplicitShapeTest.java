@@ -89,4 +89,43 @@ class ExplicitShapeTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
     assertTrue(e.getMessage().contains(name), e.getMessage());
   }
+
+  /**
+   * {@link RedisBitmaps}' sizing and offsets are the core's: the helper's shape, and the keys'
+   * offsets are exactly the bits their puts set in the bitmap, for every key kind and for slices.
+   */
+  @Test
+  void redisOffsetsAreTheBitsPutSets() {
+    assertEquals(HELPER_BITS, RedisBitmaps.helperBitSize(10_000, 0.001));
+    assertEquals(10, RedisBitmaps.helperNumHashFunctions(10_000, 0.001));
+    long[] longs = new SplittableRandom(8).longs(50).toArray();
+    String[] strings = {"user-1", "héllo", "😀", ""};
+    byte[][] bytes = {{1, 2, 3}, {}};
+    for (Strategy strategy : new Strategy[] {Strategy.MURMUR128_MITZ_32, Strategy.MURMUR128_MITZ_64}) {
+      long[][] offsets = {
+        RedisBitmaps.offsets(HELPER_BITS, 10, strategy, longs, 5, 45),
+        RedisBitmaps.offsets(HELPER_BITS, 10, strategy, strings, 0, strings.length),
+        RedisBitmaps.offsets(HELPER_BITS, 10, strategy, bytes, 1, 2)
+      };
+      assertEquals(400, offsets[0].length);
+      assertArrayEquals(
+          java.util.Arrays.copyOfRange(offsets[0], 10, 20), RedisBitmaps.offsets(HELPER_BITS, 10, strategy, longs, 6, 7));
+      try (BloomFilter f = BloomFilter.withShape(HELPER_BITS, 10, strategy)) {
+        f.putAll(java.util.Arrays.copyOfRange(longs, 5, 45));
+        f.putAll(strings);
+        f.put(bytes[1]);
+        byte[] expected = new byte[(int) ((HELPER_BITS + 7) / 8)];
+        for (long[] some : offsets) {
+          for (long o : some) {
+            expected[(int) (o >>> 3)] |= (byte) (0x80 >>> (o & 7));
+          }
+        }
+        assertArrayEquals(expected, f.toRedisBitmap(), strategy.toString());
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> RedisBitmaps.offsets(0, 10, Strategy.MURMUR128_MITZ_32, longs, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisBitmaps.offsets(64, 3, Strategy.BLOCKED, longs, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> RedisBitmaps.helperBitSize(1L << 31, 0.5));
+    assertThrows(IndexOutOfBoundsException.class, () -> RedisBitmaps.offsets(64, 3, Strategy.MURMUR128_MITZ_64, strings, 2, 5));
+  }
 }

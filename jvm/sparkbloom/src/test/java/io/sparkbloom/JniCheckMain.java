@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * and on every error path, so that {@code -Xcheck:jni} sees each of them; {@code maps} prints the
  * file the library was loaded from; {@code threads} makes 8 threads race to load it;
  * {@code churn:N} drops N filters without closing them and prints RSS figures; {@code
- * close-race:N} closes filters other threads are querying, N times.
+ * close-race:N} closes filters other threads are querying, N times; {@code panic} calls the
+ * test library's panic hook.
  */
 public final class JniCheckMain {
   private JniCheckMain() {}
@@ -50,6 +51,9 @@ public final class JniCheckMain {
         case "close-race":
           closeRace(Integer.parseInt(modeAndArgument[1]));
           break;
+        case "panic":
+          panic();
+          break;
         default:
           throw new IllegalArgumentException(mode);
       }
@@ -60,6 +64,22 @@ public final class JniCheckMain {
         System.out.println("CAUSE " + c);
       }
       System.exit(3);
+    }
+  }
+
+  /**
+   * A Rust panic (the test hook of a library built with {@code jni-test-hooks}) arrives as a
+   * plain RuntimeException carrying its message, and the library works on afterwards.
+   */
+  private static void panic() {
+    try {
+      TestHooks.nPanicForTest(1234);
+      throw new AssertionError("the test hook returned");
+    } catch (RuntimeException e) {
+      System.out.println("PANIC " + e);
+    }
+    try (BloomFilter f = BloomFilter.create(10, 0.1)) {
+      System.out.println("AFTER put=" + f.put(1L));
     }
   }
 
@@ -260,6 +280,23 @@ public final class JniCheckMain {
     BloomFilter.readGuava(new ByteArrayInputStream(out.toByteArray())).close();
     BloomFilter.fromGuavaByteArray(f.toGuavaByteArray()).close();
     BloomFilter.fromWords(new long[] {1, 2}, 3, Strategy.MURMUR128_MITZ_32).close();
+    try (CountingBloomFilter c = CountingBloomFilter.create(1_000, 0.01);
+        CountingBloomFilter other = c.copy()) {
+      c.add(1L);
+      c.add("s");
+      c.addAll(keys);
+      c.removeAll(keys);
+      c.mightContainAll(keys);
+      c.retainAbsent(keys);
+      c.merge(other);
+      c.toString();
+      c.hashCode();
+      CountingBloomFilter.fromByteArray(c.toByteArray()).close();
+    }
+    RedisBitmaps.helperNumHashFunctions(10_000, 0.001);
+    RedisBitmaps.offsets(143_775, 10, Strategy.MURMUR128_MITZ_32, keys, 10, 4_000);
+    RedisBitmaps.offsets(143_775, 10, Strategy.MURMUR128_MITZ_32, strings, 0, strings.length);
+    RedisBitmaps.offsets(143_775, 10, Strategy.MURMUR128_MITZ_32, new byte[][] {{1}, {}}, 0, 2);
 
     // Every error path.
     expect(IllegalArgumentException.class, () -> BloomFilter.create(-1, 0.1));
@@ -282,7 +319,9 @@ public final class JniCheckMain {
     expect(CorruptFilterException.class, () -> BloomFilter.readFrom(new ByteArrayInputStream(corrupt)));
     expect(CorruptFilterException.class, () -> BloomFilter.fromGuavaByteArray(new byte[] {7, 1, 0, 0, 0, 1}));
     expect(CorruptFilterException.class, () -> BloomFilter.readGuava(new ByteArrayInputStream(new byte[] {0, 1, -1, -1, -1, -1})));
-    expect(RuntimeException.class, () -> BloomFilterNative.nPanicForTest(42));
+    expect(IllegalArgumentException.class, () -> RedisBitmaps.helperBitSize(1L << 31, 0.5));
+    expect(IllegalArgumentException.class, () -> RedisBitmaps.offsets(0, 10, Strategy.MURMUR128_MITZ_32, keys, 0, 1));
+    expect(IllegalArgumentException.class, () -> RedisBitmaps.offsets(64, 3, Strategy.BLOCKED, strings, 0, 1));
     BloomFilter closed = BloomFilter.create(10, 0.1);
     closed.close();
     closed.close();

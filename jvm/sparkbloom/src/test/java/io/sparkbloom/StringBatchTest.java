@@ -322,7 +322,7 @@ class StringBatchTest {
    */
   @Test
   void malformedEndsAreIllegalArguments() {
-    long handle = BloomFilterNative.nCreate(1_000, 0.01, Strategy.MURMUR128_MITZ_64.ordinal());
+    long handle = NativeFilter.nCreate(NativeFilter.PLAIN, 1_000, 0.01, Strategy.MURMUR128_MITZ_64.ordinal());
     try {
       char[] chars = "abcdefgh".toCharArray();
       byte[] bytes = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
@@ -349,7 +349,7 @@ class StringBatchTest {
       BloomFilterNative.nMightContainAllPacked(handle, bytes, new int[] {0, 3, 3, 7}, out);
       assertArrayEquals(new boolean[] {true, true, true, true}, out);
     } finally {
-      BloomFilterNative.nFree(handle);
+      NativeFilter.nFree(NativeFilter.PLAIN, handle);
     }
   }
 }

@@ -4,7 +4,6 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.RedisBitmaps;
 import io.sparkbloom.Strategy;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -56,8 +55,8 @@ public final class RedisLayout implements Serializable {
     this.bitSize = bitSize;
     this.numHashFunctions = numHashFunctions;
     this.strategy = Objects.requireNonNull(strategy, "strategy is null");
-    // The offsets below are Guava's walks over Murmur3_x64_128; Spark's sketch strategies hash
-    // differently and would silently disagree with the core.
+    // A layout places items as Guava's walks over Murmur3_x64_128 do (the class doc); Spark's
+    // sketch strategies hash items otherwise.
     if (strategy != Strategy.MURMUR128_MITZ_32 && strategy != Strategy.MURMUR128_MITZ_64) {
       throw new IllegalArgumentException(
           "invalid argument strategy: " + strategy + " is not a Guava strategy (MURMUR128_MITZ_32 or MURMUR128_MITZ_64)");
@@ -82,40 +81,9 @@ public final class RedisLayout implements Serializable {
    */
   public static RedisLayout helperCompatible(long expectedInsertions, double fpp) {
     checkSizing(expectedInsertions, fpp);
-    // The helper takes n as an int and computes m as an int: past Integer.MAX_VALUE its cast
-    // saturates (and k follows from the saturated m), so such a layout would silently be
-    // another filter than the one asked for.
-    if (expectedInsertions > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "invalid argument expectedInsertions: "
-              + expectedInsertions
-              + " is more than the helper's int limit of "
-              + Integer.MAX_VALUE
-              + " (use guavaCompatible for larger filters)");
-    }
-    double exactBits = -expectedInsertions * Math.log(fpp) / (Math.log(2) * Math.log(2));
-    if (exactBits >= HELPER_MAX_BITS + 1.0) {
-      throw new IllegalArgumentException(
-          "invalid argument expectedInsertions/fpp: "
-              + expectedInsertions
-              + " insertions at fpp "
-              + fpp
-              + " need "
-              + (long) Math.min(exactBits, Long.MAX_VALUE)
-              + " bits, more than the helper's int bit count can hold ("
-              + HELPER_MAX_BITS
-              + " = Integer.MAX_VALUE; use guavaCompatible for larger filters)");
-    }
-    // Exactly the helper's arithmetic, including its (int) cast.
-    int bitSize = (int) exactBits;
-    if (bitSize < 1) {
-      throw new IllegalArgumentException(
-          "invalid argument fpp: " + expectedInsertions + " insertions at fpp " + fpp + " give 0 bits");
-    }
-    int k = Math.max(1, (int) Math.round((double) bitSize / expectedInsertions * Math.log(2)));
     return new RedisLayout(
-        bitSize,
-        k,
+        RedisBitmaps.helperBitSize(expectedInsertions, fpp),
+        RedisBitmaps.helperNumHashFunctions(expectedInsertions, fpp),
         Strategy.MURMUR128_MITZ_32,
         "helperCompatible(" + expectedInsertions + ", " + fpp + ")");
   }
@@ -218,25 +186,17 @@ public final class RedisLayout implements Serializable {
    * @return a new array of k offsets in 0..bitSize−1
    */
   public long[] offsets(long item) {
-    long[] hash = new long[2];
-    RedisBitmaps.guavaHash128(item, hash);
-    long[] out = new long[numHashFunctions];
-    offsets(hash, out, 0);
-    return out;
+    return offsetsOf(new long[] {item}, 0, 1);
   }
 
   /** The k offsets of a string item (hashed as its UTF-8 bytes). */
   public long[] offsets(String item) {
-    return offsets(item.getBytes(StandardCharsets.UTF_8));
+    return offsetsOf(new String[] {item}, 0, 1);
   }
 
   /** The k offsets of a byte-array item. */
   public long[] offsets(byte[] item) {
-    long[] hash = new long[2];
-    RedisBitmaps.guavaHash128(item, hash);
-    long[] out = new long[numHashFunctions];
-    offsets(hash, out, 0);
-    return out;
+    return offsetsOf(new byte[][] {item}, 0, 1);
   }
 
   /** The k offsets of each item, item after item: {@code out[j·k + i]}. */
@@ -246,13 +206,7 @@ public final class RedisLayout implements Serializable {
 
   /** The k offsets of {@code items[from..to)}, item after item. */
   long[] offsetsOf(long[] items, int from, int to) {
-    long[] hash = new long[2];
-    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
-    for (int j = from; j < to; j++) {
-      RedisBitmaps.guavaHash128(items[j], hash);
-      offsets(hash, out, (j - from) * numHashFunctions);
-    }
-    return out;
+    return RedisBitmaps.offsets(bitSize, numHashFunctions, strategy, items, from, to);
   }
 
   /** The k offsets of each byte-array item, item after item. */
@@ -262,46 +216,12 @@ public final class RedisLayout implements Serializable {
 
   /** The k offsets of the UTF-8 bytes of {@code items[from..to)}, item after item. */
   long[] offsetsOf(String[] items, int from, int to) {
-    long[] hash = new long[2];
-    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
-    for (int j = from; j < to; j++) {
-      byte[] bytes = Objects.requireNonNull(items[j], "item is null").getBytes(StandardCharsets.UTF_8);
-      RedisBitmaps.guavaHash128(bytes, hash);
-      offsets(hash, out, (j - from) * numHashFunctions);
-    }
-    return out;
+    return RedisBitmaps.offsets(bitSize, numHashFunctions, strategy, items, from, to);
   }
 
   /** The k offsets of {@code items[from..to)}, item after item. */
   long[] offsetsOf(byte[][] items, int from, int to) {
-    long[] hash = new long[2];
-    long[] out = new long[Math.multiplyExact(to - from, numHashFunctions)];
-    for (int j = from; j < to; j++) {
-      RedisBitmaps.guavaHash128(Objects.requireNonNull(items[j], "item is null"), hash);
-      offsets(hash, out, (j - from) * numHashFunctions);
-    }
-    return out;
-  }
-
-  private void offsets(long[] hash, long[] out, int at) {
-    long h1 = hash[0];
-    if (strategy == Strategy.MURMUR128_MITZ_32) {
-      int hash1 = (int) h1;
-      int hash2 = (int) (h1 >>> 32);
-      for (int i = 1; i <= numHashFunctions; i++) {
-        int next = hash1 + i * hash2;
-        if (next < 0) {
-          next = ~next;
-        }
-        out[at + i - 1] = next % bitSize;
-      }
-    } else {
-      long combined = h1;
-      for (int i = 0; i < numHashFunctions; i++) {
-        out[at + i] = (combined & Long.MAX_VALUE) % bitSize;
-        combined += hash[1];
-      }
-    }
+    return RedisBitmaps.offsets(bitSize, numHashFunctions, strategy, items, from, to);
   }
 
   @Override
