@@ -211,7 +211,7 @@ def pipeline():
     try:
         sc_df.join(sfilters, "user").select(sparkbloom.retain_absent("filter", "urls")).collect()
         check("retain_absent on array<string> is an error", False)
-    except Exception as e:  # the JVM's IllegalArgumentException, wrapped by Spark and py4j
+    except Exception as e:  # the analysis error (UNEXPECTED_INPUT_TYPE), naming the string function
         check("retain_absent on array<string> names retain_absent_string",
               "sparkbloom_retain_absent_string" in str(e), str(e)[:300])
     spark.stop()

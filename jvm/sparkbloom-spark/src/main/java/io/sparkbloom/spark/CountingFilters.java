@@ -11,8 +11,10 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.Aggregator;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -216,15 +218,25 @@ public final class CountingFilters {
   }
 
   /** {@code Aggregator<item, counting filter, FORMAT.md §10 bytes>}. */
-  public static final class BuildAggregator extends FilterBytesAggregator<Long, CountingBloomFilter> {
+  public static final class BuildAggregator extends Aggregator<Long, CountingBloomFilter, byte[]> {
     private static final long serialVersionUID = 1L;
     private final long expectedInsertions;
     private final double fpp;
 
     public BuildAggregator(long expectedInsertions, double fpp) {
-      super(CountingBloomFilter.class);
       this.expectedInsertions = expectedInsertions;
       this.fpp = fpp;
+    }
+
+    /** The buffer Java-serialized between stages (its class implements Serializable). */
+    @Override
+    public Encoder<CountingBloomFilter> bufferEncoder() {
+      return Encoders.javaSerialization(CountingBloomFilter.class);
+    }
+
+    @Override
+    public Encoder<byte[]> outputEncoder() {
+      return Encoders.BINARY();
     }
 
     @Override

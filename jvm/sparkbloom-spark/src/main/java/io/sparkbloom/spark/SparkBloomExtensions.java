@@ -17,12 +17,12 @@ import scala.runtime.BoxedUnit;
  *   --conf spark.sql.extensions=io.sparkbloom.spark.SparkBloomExtensions
  * </pre>
  *
- * <p>The functions ({@link SparkBloomSql#functions()}) are the seven of {@link BloomFunctions} and
- * {@value SparkBloomSql#MERGE} and {@value SparkBloomSql#COUNT}. They enter each session's
- * function registry as built-in functions do: they shadow a persistent function of the same name,
- * and {@code BloomFunctions.register} on such a session replaces seven of them with the same
- * functions. The Spark 3.5 / Scala 2.12 artifact ({@code sparkbloom-spark_2.12}) takes the same
- * setting.
+ * <p>The functions are the catalogue {@link SparkBloomSql#functions()}, the one {@link
+ * BloomFunctions#register} registers: the seven of {@link BloomFunctions} and {@value
+ * SparkBloomSql#MERGE} and {@value SparkBloomSql#COUNT}. They enter each session's function
+ * registry as built-in functions do (they shadow a persistent function of the same name);
+ * {@code BloomFunctions.register} on such a session adds the same functions as temporary ones.
+ * The Spark 3.5 / Scala 2.12 artifact ({@code sparkbloom-spark_2.12}) takes the same setting.
  */
 public final class SparkBloomExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
 

@@ -21,9 +21,9 @@ import scala.Tuple2;
  * runs it at {@code -Xmx512m}): each such job fails with an {@link IllegalArgumentException}
  * naming the group and the limit, no {@code Error} in its cause chain, and a sparkbloom job run
  * after it in the same session succeeds. First with {@value PerKeyBufferLimit#KEY} set at launch
- * to {@value #SMALL} (the SQL aggregates, the DataFrame helper's UDAF, both RDD builds), then with
- * the largest limit (the heap runs out first), then in a new session with the default limit, on
- * the 6·10<sup>7</sup> rows that stopped the application before there was one.
+ * to {@value #SMALL} (the SQL aggregates, the DataFrame helper with headroom, both RDD builds),
+ * then with the largest limit (the heap runs out first), then in a new session with the default
+ * limit, on the 6·10<sup>7</sup> rows that stopped the application before there was one.
  *
  * <p>Prints {@code GROUP-BOUND ok NAME} per check, {@code GROUP-BOUND FAILED NAME: ...} for a
  * failed one, and {@code GROUP-BOUND DONE} at the end; exits 0 only if every check held.
@@ -37,7 +37,7 @@ public final class GroupBoundApp {
   static final long HUGE = 60_000_000L;
 
   /** The checks, in order, as {@link GroupBoundTest} expects them. */
-  static final List<String> CHECKS = List.of("sql-small-limit", "dataframe-udaf-small-limit",
+  static final List<String> CHECKS = List.of("sql-small-limit", "dataframe-headroom-small-limit",
       "rdd-pairs-small-limit", "rdd-arrays-small-limit", "sql-heap-runs-out-first",
       "sql-default-limit", "rdd-default-limit");
 
@@ -78,7 +78,7 @@ public final class GroupBoundApp {
       BloomFunctions.register(spark);
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       check("sql-small-limit", () -> sqlSmallLimit(spark));
-      check("dataframe-udaf-small-limit", () -> dataFrameUdafSmallLimit(spark));
+      check("dataframe-headroom-small-limit", () -> dataFrameHeadroomSmallLimit(spark));
       check("rdd-pairs-small-limit", () -> rddPairsSmallLimit(jsc));
       check("rdd-arrays-small-limit", () -> rddArraysSmallLimit(jsc));
       check("sql-heap-runs-out-first", () -> sqlHeapRunsOutFirst(spark));
@@ -113,11 +113,11 @@ public final class GroupBoundApp {
     }
   }
 
-  /** {@code build(item, perKeyCount(p).withHeadroom(h))} is a UDAF over {@code SizedItems}. */
-  private static void dataFrameUdafSmallLimit(SparkSession spark) {
+  /** {@code build(item, perKeyCount(p).withHeadroom(h))}: the typed per-key aggregate, with headroom. */
+  private static void dataFrameHeadroomSmallLimit(SparkSession spark) {
     Sizing headroom = Sizing.perKeyCount(P).withHeadroom(1.5);
     Exception e = failure(() -> spark.range(3000).select(BloomFunctions.build(col("id"), headroom)).collectAsList());
-    requireMessage(e, "sparkbloom_build_per_key: a group has more than " + SMALL + " distinct items");
+    requireMessage(e, "sparkbloom_build_per_key(item, p): a group has more than " + SMALL + " distinct items");
     Row r = spark.range(SMALL).select(BloomFunctions.build(col("id"), headroom)).first();
     try (BloomFilter f = BloomFilter.fromByteArray((byte[]) r.get(0))) {
       for (long i = 0; i < SMALL; i++) {

@@ -3,13 +3,13 @@ package io.sparkbloom.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -24,8 +24,9 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The SQL functions on each item type Spark may hand them: {@code int} items and {@code
  * array<int>} candidates answer as {@code bigint} ones of the same values (they once failed with
- * {@code ClassCastException: Integer cannot be cast to Long}), and an unsupported type fails with
- * an {@link IllegalArgumentException} naming the function and the SQL type.
+ * {@code ClassCastException: Integer cannot be cast to Long}), and an unsupported type fails
+ * analysis with Spark's {@code DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE} naming the call and the
+ * SQL type.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SqlArgumentTypesTest {
@@ -84,21 +85,11 @@ class SqlArgumentTypesTest {
     assertEquals(kept.getList(0).contains(1L) ? List.of(1L) : List.of(), kept.getList(2));
   }
 
-  private static IllegalArgumentException illegalArgumentIn(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof IllegalArgumentException) {
-        return (IllegalArgumentException) c;
-      }
-    }
-    return null;
-  }
-
   private void assertRejected(String sql, String... inMessage) {
-    Exception e = assertThrows(Exception.class, () -> spark.sql(sql).collectAsList());
-    IllegalArgumentException iae = illegalArgumentIn(e);
-    assertNotNull(iae, () -> "no IllegalArgumentException in " + e);
+    AnalysisException e = assertThrows(AnalysisException.class, () -> spark.sql(sql).collectAsList());
+    assertTrue(e.getMessage().contains("UNEXPECTED_INPUT_TYPE"), e.getMessage());
     for (String part : inMessage) {
-      assertTrue(iae.getMessage().contains(part), iae.getMessage());
+      assertTrue(e.getMessage().contains(part), () -> part + " not in " + e.getMessage());
     }
   }
 
@@ -106,14 +97,14 @@ class SqlArgumentTypesTest {
   void unsupportedItemTypesNameTheType() {
     String filter = "(SELECT sparkbloom_build(item, 2000, 0.01) FROM int_history)";
     assertRejected("SELECT sparkbloom_might_contain(" + filter + ", 1.5D)",
-        "sparkbloom_might_contain", "double", "int, bigint or string");
-    assertRejected("SELECT sparkbloom_might_contain(" + filter + ", true)", "boolean");
+        "sparkbloom_might_contain", "\"DOUBLE\"", "\"INT\", \"BIGINT\" or \"STRING\"");
+    assertRejected("SELECT sparkbloom_might_contain(" + filter + ", true)", "\"BOOLEAN\"");
     assertRejected("SELECT sparkbloom_retain_absent(" + filter + ", array(1.5D))",
-        "sparkbloom_retain_absent", "double");
+        "sparkbloom_retain_absent", "\"ARRAY<DOUBLE>\"");
     assertRejected("SELECT sparkbloom_retain_absent(" + filter + ", array('a'))",
-        "string", "sparkbloom_retain_absent_string");
+        "\"ARRAY<STRING>\"", "sparkbloom_retain_absent_string");
     assertRejected("SELECT sparkbloom_retain_absent_string(" + filter + ", array(CAST(1 AS BIGINT)))",
-        "sparkbloom_retain_absent_string", "bigint", "sparkbloom_retain_absent");
+        "sparkbloom_retain_absent_string", "\"ARRAY<BIGINT>\"", "call sparkbloom_retain_absent)");
   }
 
   /**
@@ -124,19 +115,21 @@ class SqlArgumentTypesTest {
   @Test
   void buildAggregatesRefuseOtherItemTypesAtAnalysis() {
     String[][] cases = {
-        {"sparkbloom_build(CAST(item AS DOUBLE), 2000, 0.01)", "sparkbloom_build", "double"},
-        {"sparkbloom_build(CAST(item AS STRING), 2000, 0.01)", "sparkbloom_build", "string"},
-        {"sparkbloom_build(CAST(item AS DECIMAL(10, 0)), 2000, 0.01)", "sparkbloom_build", "decimal"},
-        {"sparkbloom_build_per_key(CAST(item AS DOUBLE), 0.01)", "sparkbloom_build_per_key", "double"},
-        {"sparkbloom_build_string(item, 2000, 0.01)", "sparkbloom_build_string", "int"},
-        {"sparkbloom_retain_absent(NULL, array(1.5D))", "sparkbloom_retain_absent", "array<double>"},
-        {"sparkbloom_might_contain(NULL, 1.5D)", "sparkbloom_might_contain", "double"},
+        {"sparkbloom_build(CAST(item AS DOUBLE), 2000, 0.01)", "\"DOUBLE\""},
+        {"sparkbloom_build(CAST(item AS STRING), 2000, 0.01)", "\"STRING\""},
+        {"sparkbloom_build(CAST(item AS DECIMAL(10, 0)), 2000, 0.01)", "\"DECIMAL(10,0)\""},
+        {"sparkbloom_build_per_key(CAST(item AS DOUBLE), 0.01)", "\"DOUBLE\""},
+        {"sparkbloom_build_string(item, 2000, 0.01)", "\"INT\""},
+        {"sparkbloom_retain_absent(NULL, array(1.5D))", "\"ARRAY<DOUBLE>\""},
+        {"sparkbloom_might_contain(NULL, 1.5D)", "\"DOUBLE\""},
     };
     for (String[] c : cases) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+      AnalysisException e = assertThrows(AnalysisException.class,
           () -> spark.sql("SELECT " + c[0] + " FROM int_history"), c[0]);
-      assertTrue(e.getMessage().startsWith(c[1] + ":"), e.getMessage());
-      assertTrue(e.getMessage().contains("SQL type " + c[2]), e.getMessage());
+      String call = c[0].substring(0, c[0].indexOf('('));
+      assertTrue(e.getMessage().contains("UNEXPECTED_INPUT_TYPE") && e.getMessage().contains("\"" + call + "("),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("has the type " + c[1]), e.getMessage());
     }
     // accepted: the integer types, and NULL items
     spark.sql("SELECT sparkbloom_build(CAST(item AS SMALLINT), 2000, 0.01),"

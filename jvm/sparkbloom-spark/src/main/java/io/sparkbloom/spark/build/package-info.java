@@ -12,10 +12,10 @@
  * dropped from candidates).
  *
  * <p>The builders themselves ({@code FilterBuilder}, {@code StringFilterBuilder}, their base
- * {@code BufferedFilterBuilder}, {@code LongArrayBuilder}, {@code SizedItems}) stay in {@code
+ * {@code BufferedFilterBuilder}, {@code LongArrayBuilder}) stay in {@code
  * io.sparkbloom.spark}: they are aggregation buffers that Java serialization and Kryo write with
  * their class names, into shuffles and into the state a streaming query checkpoints, so their
- * names are part of their serialized form. {@code DistinctLongs}, written the same way inside
- * {@code SizedItems} and by the RDD per-key builds, has had its name here from the start.
+ * names are part of their serialized form. {@code DistinctLongs}, written the same way by the
+ * RDD per-key builds, has had its name here from the start.
  */
 package io.sparkbloom.spark.build;

@@ -29,7 +29,7 @@ public final class ApproximateCount implements UDF1<byte[], Long> {
    * The UDF {@value #NAME}, as the extension and {@code BloomFunctions.register} register it,
    * under the current session's decode limit.
    */
-  public static UserDefinedFunction udf() {
+  static UserDefinedFunction udf() {
     return functions.udf(new ApproximateCount(SqlDecodeLimit.current()), DataTypes.LongType).withName(NAME);
   }
 

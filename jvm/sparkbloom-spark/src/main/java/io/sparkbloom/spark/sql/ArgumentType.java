@@ -22,7 +22,7 @@ enum ArgumentType {
   INTEGRAL("\"INT\" or \"BIGINT\" (or \"TINYINT\", \"SMALLINT\")"),
   /**
    * The sizing argument n, the expected insertions: an integer type, as {@link #INTEGRAL}. A
-   * constant n is checked with p when the call is built ({@link SqlArgumentCheck}).
+   * constant n is checked with p when the call is built ({@link SqlFunction#build}).
    */
   SIZE(INTEGRAL.required),
   /**
@@ -52,6 +52,11 @@ enum ArgumentType {
   /** The accepted types as an error message names them. */
   String required() {
     return required;
+  }
+
+  /** Whether this is an argument of items (or candidates), not a filter or a sizing argument. */
+  boolean isItems() {
+    return this != SIZE && this != NUMERIC && this != BINARY;
   }
 
   boolean accepts(DataType type) {

@@ -1,5 +1,6 @@
 package io.sparkbloom.spark.sql;
 
+import io.sparkbloom.spark.Sizing;
 import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -8,9 +9,9 @@ import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.NullType;
 
 /**
@@ -21,23 +22,21 @@ import org.apache.spark.sql.types.NullType;
  *   <li>{@value #PER_KEY}{@code (item BIGINT | INT | SMALLINT | TINYINT, p NUMERIC)}: each group's
  *       distinct items gathered in a primitive {@code long[]} ({@link PerKeyItems}: memory that
  *       follows the distinct items, not the rows) and its filter sized for their count at p when
- *       the group is done, the bytes of {@code Sizing.perKeyCount(p).build(items)};
+ *       the group is done, the bytes of {@code Sizing.perKeyCount(p).build(items)} (with the
+ *       DataFrame helper's headroom, {@code perKeyCount(p).withHeadroom(h)}'s);
  *   <li>{@value #FIXED}{@code (item <integer type>, n, p)} and {@value #FIXED_STRING}{@code (item
- *       STRING, n, p)}: a filter sized for n items at p, built by the same {@code FilterBuilder}
- *       or {@code StringFilterBuilder} as the UDF forms ({@link FixedItems}), so the bytes are
- *       theirs.
+ *       STRING, n, p)}: a filter sized for n items at p, built by a {@code FilterBuilder} or
+ *       {@code StringFilterBuilder} ({@link FixedItems}), which flushes items into it in batches.
  * </ul>
  *
  * Integer items are read from the input row by their SQL type ({@link CatalystLongs}), strings
  * from Spark's UTF-8 string; the buffer travels between the partial and the final phase as raw
- * bytes ({@link BuildBuffer#toBytes}), where the {@code ScalaAggregator} forms decode every row
- * into a Scala tuple and Java-serialize the buffer.
+ * bytes ({@link BuildBuffer#toBytes}).
  *
- * <p>Same rules as the UDF forms: null items are skipped; the sizing arguments must be non-null
- * and the same for every row of a group; a global aggregate over no rows gives null. Constant
- * sizing arguments are checked when the call is built ({@link
- * SqlArgumentCheck#checkConstantSizing}); others row by row, with the same messages naming the
- * call and the argument ({@link SqlSizing}). String items must have the default collation
+ * <p>Null items are skipped; the sizing arguments must be non-null and the same for every row of
+ * a group; a global aggregate over no rows gives null. Constant sizing arguments are checked when
+ * the call is built ({@link SqlFunction#build}); others row by row, with the same messages naming
+ * the call and the argument ({@link SqlSizing}). String items must have the default collation
  * ({@link Collations}).
  *
  * <p>{@value #PER_KEY} buffers at most {@link PerKeyBufferLimit}'s distinct items per group (the
@@ -61,6 +60,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   private final int inputAggBufferOffset;
   /** The most distinct items a {@value #PER_KEY} group buffers ({@link PerKeyBufferLimit}); 0 for the others. */
   private final int maxBufferedItems;
+  /** The headroom of a {@value #PER_KEY} filter ({@link Sizing#withHeadroom}); 1 from SQL. */
+  private final double headroom;
   /** n and p when they are constants, read at the first row; null until then or if not. */
   private transient Long constantN;
   private transient Double constantP;
@@ -73,8 +74,12 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
    *     limit
    */
   public BuildAggregate(String name, List<Expression> arguments) {
+    this(name, arguments, 1.0);
+  }
+
+  private BuildAggregate(String name, List<Expression> arguments, double headroom) {
     this(name, CatalystTrees.seq(arguments.toArray(new Expression[0])), 0, 0,
-        name.equals(PER_KEY) ? PerKeyBufferLimit.ofSession() : 0);
+        name.equals(PER_KEY) ? PerKeyBufferLimit.ofSession() : 0, headroom);
   }
 
   /**
@@ -82,16 +87,18 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
    * of {@code BloomFunctions} reach the typed aggregate without the function being registered.
    */
   public static Column column(String name, Column... arguments) {
-    List<Expression> args = new java.util.ArrayList<>(arguments.length);
-    for (Column c : arguments) {
-      args.add(ColumnExpressions.expression(c));
-    }
-    return ColumnExpressions.column(new BuildAggregate(name, args).toAggregateExpression());
+    return ColumnExpressions.call(args -> new BuildAggregate(name, args).toAggregateExpression(), arguments);
+  }
+
+  /** The aggregate column {@value #PER_KEY}{@code (item, p)} sized by {@code sizing}, headroom and all. */
+  public static Column perKey(Column item, Sizing sizing) {
+    return ColumnExpressions.call(args -> new BuildAggregate(PER_KEY, args, sizing.headroom())
+        .toAggregateExpression(), item, functions.lit(sizing.fpp()));
   }
 
   /** The constructor of every field ({@code TreeNode.makeCopy} finds it by the arity). */
   public BuildAggregate(String name, scala.collection.Seq<Expression> arguments,
-      int mutableAggBufferOffset, int inputAggBufferOffset, int maxBufferedItems) {
+      int mutableAggBufferOffset, int inputAggBufferOffset, int maxBufferedItems, double headroom) {
     int arity = name.equals(PER_KEY) ? 2 : 3;
     if (!name.equals(PER_KEY) && !name.equals(FIXED) && !name.equals(FIXED_STRING)) {
       throw new IllegalArgumentException("not a sparkbloom build aggregate: " + name);
@@ -107,6 +114,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     this.mutableAggBufferOffset = mutableAggBufferOffset;
     this.inputAggBufferOffset = inputAggBufferOffset;
     this.maxBufferedItems = maxBufferedItems;
+    this.headroom = headroom;
   }
 
   private boolean perKey() {
@@ -119,7 +127,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildBuffer createAggregationBuffer() {
-    return perKey() ? new PerKeyItems(maxBufferedItems) : new FixedItems(strings());
+    return perKey() ? new PerKeyItems(maxBufferedItems, headroom) : new FixedItems(strings());
   }
 
   /**
@@ -169,7 +177,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     if (value == null) {
       throw nullSizing();
     }
-    double v = value instanceof Decimal ? ((Decimal) value).toDouble() : ((Number) value).doubleValue();
+    double v = SqlSizing.toDouble(value);
     if (p.foldable()) {
       constantP = v;
     }
@@ -185,7 +193,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     if (value == null) {
       throw nullSizing();
     }
-    long v = value instanceof Decimal ? ((Decimal) value).toLong() : ((Number) value).longValue();
+    long v = SqlSizing.toLong(value);
     if (n.foldable()) {
       constantN = v;
     }
@@ -213,7 +221,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildBuffer deserialize(byte[] bytes) {
-    return perKey() ? PerKeyItems.fromBytes(bytes, maxBufferedItems) : FixedItems.fromBytes(bytes, strings());
+    return perKey() ? PerKeyItems.fromBytes(bytes, maxBufferedItems, headroom)
+        : FixedItems.fromBytes(bytes, strings());
   }
 
   /** Refuses string items of a collation other than UTF8_BINARY ({@link Collations}). */
@@ -261,32 +270,34 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildAggregate withNewMutableAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), offset, inputAggBufferOffset, maxBufferedItems);
+    return new BuildAggregate(name, children(), offset, inputAggBufferOffset, maxBufferedItems,
+        headroom);
   }
 
   @Override
   public BuildAggregate withNewInputAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset, maxBufferedItems);
+    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset, maxBufferedItems,
+        headroom);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
   public BuildAggregate withNewChildrenInternal(
       scala.collection.immutable.IndexedSeq<Expression> children) {
     return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
-        maxBufferedItems);
+        maxBufferedItems, headroom);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
   public BuildAggregate withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
     return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
-        maxBufferedItems);
+        maxBufferedItems, headroom);
   }
 
   // Product, as a case class would define it: Catalyst's tree operations read the fields so
 
   @Override
   public int productArity() {
-    return 5;
+    return 6;
   }
 
   @Override
@@ -302,6 +313,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
         return inputAggBufferOffset;
       case 4:
         return maxBufferedItems;
+      case 5:
+        return headroom;
       default:
         throw new IndexOutOfBoundsException(Integer.toString(n));
     }
@@ -321,12 +334,12 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
     return name.equals(o.name) && java.util.Arrays.equals(arguments, o.arguments)
         && mutableAggBufferOffset == o.mutableAggBufferOffset
         && inputAggBufferOffset == o.inputAggBufferOffset
-        && maxBufferedItems == o.maxBufferedItems;
+        && maxBufferedItems == o.maxBufferedItems && headroom == o.headroom;
   }
 
   @Override
   public int hashCode() {
-    return (((name.hashCode() * 31 + java.util.Arrays.hashCode(arguments)) * 31
-        + mutableAggBufferOffset) * 31 + inputAggBufferOffset) * 31 + maxBufferedItems;
+    return java.util.Objects.hash(name, java.util.Arrays.hashCode(arguments), mutableAggBufferOffset,
+        inputAggBufferOffset, maxBufferedItems, headroom);
   }
 }

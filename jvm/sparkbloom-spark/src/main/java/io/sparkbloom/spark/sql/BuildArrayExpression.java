@@ -12,7 +12,6 @@ import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StringType;
 
 /**
@@ -28,7 +27,7 @@ import org.apache.spark.sql.types.StringType;
  * with one {@code putAll} call. A null array gives null; null elements are skipped, as the
  * aggregates skip null items; an array with no items gives an empty filter of the sizing. The
  * sizing arguments must not be null; constant ones are checked when the call is built ({@link
- * SqlArgumentCheck#checkConstantSizing}), others row by row with the same messages. String items
+ * SqlFunction#build}), others row by row with the same messages. String items
  * must have the default collation ({@link Collations}). Evaluated by {@link #eval} also inside
  * generated code ({@link TypedExpression}): the work per row is one native build over the whole
  * array.
@@ -57,18 +56,6 @@ public final class BuildArrayExpression extends TypedExpression {
     for (int i = 0; i < this.arguments.length; i++) {
       this.arguments[i] = arguments.apply(i);
     }
-  }
-
-  /** The SQL function, as the session extension injects it and {@code BloomFunctions.register} registers it. */
-  public static SqlFunction function() {
-    return new SqlFunction(NAME,
-        "_FUNC_(items, p) - The FORMAT.md bytes of one Bloom filter holding the row's array of integer"
-            + " or string items, sized for its distinct items at false-positive probability p (the"
-            + " bytes sparkbloom_build_per_key gives a group of the same items); _FUNC_(items, n, p)"
-            + " sizes it for n items. Null elements skipped; a null array gives null.",
-        BuildArrayExpression.class, BuildArrayExpression::new,
-        List.of(List.of(ArgumentType.ITEM_ARRAY, ArgumentType.NUMERIC),
-            List.of(ArgumentType.ITEM_ARRAY, ArgumentType.SIZE, ArgumentType.NUMERIC)));
   }
 
   /** The column {@code sparkbloom_build_array(items, p)}. */
@@ -146,8 +133,8 @@ public final class BuildArrayExpression extends TypedExpression {
     if (p == null || (!perKey() && n == null)) {
       throw SqlSizing.isNull(call());
     }
-    double fpp = p instanceof Decimal ? ((Decimal) p).toDouble() : ((Number) p).doubleValue();
-    long count = n == null ? 0 : n instanceof Decimal ? ((Decimal) n).toLong() : ((Number) n).longValue();
+    double fpp = SqlSizing.toDouble(p);
+    long count = n == null ? 0 : SqlSizing.toLong(n);
     // one read of the field: a thread never answers with a sizing another thread made for other
     // arguments (fixed sizing's expectedInsertions(0) is its n)
     Sizing s = sizing;

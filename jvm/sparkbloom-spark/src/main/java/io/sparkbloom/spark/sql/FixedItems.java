@@ -7,8 +7,8 @@ import io.sparkbloom.spark.StringFilterBuilder;
 
 /**
  * The buffer of {@link BuildAggregate} with fixed sizing ({@code sparkbloom_build(item, n, p)},
- * {@code sparkbloom_build_string(item, n, p)}): the same {@link FilterBuilder} or {@link
- * StringFilterBuilder} the UDF forms aggregate into, so the filter's bytes are theirs. The builder
+ * {@code sparkbloom_build_string(item, n, p)}): a {@link FilterBuilder} or {@link
+ * StringFilterBuilder}, which flushes items into the filter in batches. The builder
  * is made by the group's first row, which brings n and p; until then the buffer is empty (a
  * global aggregate over no rows gives null). Between phases it travels as the builder's own
  * serialized form (the one both of its serializers write), or as no bytes while empty.

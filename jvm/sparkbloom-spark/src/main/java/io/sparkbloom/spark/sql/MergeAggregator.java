@@ -25,7 +25,7 @@ public final class MergeAggregator extends Aggregator<byte[], byte[], byte[]> {
    * The aggregate {@value #NAME}, as the extension and {@code BloomFunctions.register} register
    * it, under the current session's decode limit.
    */
-  public static UserDefinedFunction udaf() {
+  static UserDefinedFunction udaf() {
     return functions.udaf(new MergeAggregator(SqlDecodeLimit.current()), Encoders.BINARY()).withName(NAME);
   }
   private static final long serialVersionUID = 1L;

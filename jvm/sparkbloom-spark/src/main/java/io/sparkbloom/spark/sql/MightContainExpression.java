@@ -14,7 +14,7 @@ import org.apache.spark.sql.types.StringType;
  * {@code sparkbloom_might_contain(filter BINARY, item BIGINT | INT | SMALLINT | TINYINT | STRING)
  * -> BOOLEAN} as a Catalyst expression: the item is read from the row by its SQL type, an integer
  * hashed as {@code BloomFilter.mightContain(long)}, a string as {@code mightContain(String)}, with
- * none of the {@code ScalaUDF} form's conversions to Java objects.
+ * no conversion to Java objects.
  *
  * <p>A null item gives null; a null filter (nothing seen) gives false. Non-null filter bytes are
  * always read, whatever the item: bytes that are not a filter, or a filter larger than {@value

@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
  * row brings its p) and the group's distinct items ({@link DistinctLongs}: duplicates dropped
  * whenever the array fills, so its memory follows the distinct items, not the rows), because the
  * filter's size is known only once they are all counted. The filter is {@code
- * Sizing.perKeyCount(p).build(items)}'s: sized for the distinct count, holding the same items.
+ * Sizing.perKeyCount(p).withHeadroom(h).build(items)}'s: sized for the distinct count (h = 1 from
+ * SQL), holding the same items.
  * Between the aggregate's phases it travels as its raw bytes ({@link #toBytes}): p, the count,
  * the distinct items, 8 bytes each. A group of more distinct items than the aggregate's limit
  * ({@link PerKeyBufferLimit}) fails its task as soon as the buffer finds it, naming the call and
@@ -23,11 +24,17 @@ final class PerKeyItems extends BuildBuffer {
   static final String CALL = BuildAggregate.PER_KEY + "(item, p)";
   private static final int HEADER = 12;
 
+  /** The headroom of the filter's sizing ({@link Sizing#withHeadroom}): 1 from SQL. */
+  private final double headroom;
   private Sizing sizing;
   private DistinctLongs items;
 
-  /** An empty buffer of at most {@code maxItems} distinct items ({@link PerKeyBufferLimit}). */
-  PerKeyItems(int maxItems) {
+  /**
+   * An empty buffer of at most {@code maxItems} distinct items ({@link PerKeyBufferLimit}), its
+   * filter sized with {@code headroom}.
+   */
+  PerKeyItems(int maxItems, double headroom) {
+    this.headroom = headroom;
     items = new DistinctLongs(CALL, maxItems);
   }
 
@@ -39,7 +46,7 @@ final class PerKeyItems extends BuildBuffer {
    */
   void configure(double p) {
     if (sizing == null) {
-      sizing = SqlSizing.perKey(CALL, p);
+      sizing = SqlSizing.perKey(CALL, p).withHeadroom(headroom);
     } else if (sizing.fpp() != p) {
       throw SqlSizing.differs(CALL, "p=" + sizing.fpp(), "p=" + p);
     }
@@ -87,11 +94,12 @@ final class PerKeyItems extends BuildBuffer {
   }
 
   /**
-   * The buffer {@link #toBytes} wrote, of at most {@code maxItems} distinct items.
+   * The buffer {@link #toBytes} wrote, of at most {@code maxItems} distinct items, its filter
+   * sized with {@code headroom}.
    *
    * @throws IllegalArgumentException naming the call and the limit if it holds more
    */
-  static PerKeyItems fromBytes(byte[] bytes, int maxItems) {
+  static PerKeyItems fromBytes(byte[] bytes, int maxItems, double headroom) {
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     double p = in.getDouble();
     int n = in.getInt();
@@ -99,9 +107,9 @@ final class PerKeyItems extends BuildBuffer {
       throw new IllegalStateException(CALL + ": a partial buffer of " + bytes.length
           + " bytes does not hold " + n + " items");
     }
-    PerKeyItems b = new PerKeyItems(maxItems);
+    PerKeyItems b = new PerKeyItems(maxItems, headroom);
     if (!Double.isNaN(p)) {
-      b.sizing = SqlSizing.perKey(CALL, p);
+      b.configure(p);
     }
     b.items = DistinctLongs.fromBytes(CALL, in, n, maxItems);
     return b;

@@ -18,16 +18,15 @@ import org.apache.spark.unsafe.types.UTF8String;
  * candidates ARRAY<STRING>) -> ARRAY<STRING>} as one Catalyst expression: the candidates are read
  * from Spark's own array, integers as a primitive {@code long[]} ({@link CatalystLongs}), answered
  * in one native call, and returned as Spark's array again (an {@link UnsafeArrayData} over the kept
- * {@code long[]}, or the kept strings themselves); no integer is boxed on the way, where the
- * {@code ScalaUDF} forms convert every candidate to a Java object in a Scala {@code Seq} and back.
- * String candidates are hashed as {@code BloomFilter.put(String)} hashes them, as the UDF does.
+ * {@code long[]}, or the kept strings themselves); no integer is boxed on the way. String
+ * candidates are hashed as {@code BloomFilter.put(String)} hashes them.
  *
- * <p>Same answers as the UDF forms: null candidates give null; null elements are dropped; a null
- * filter (a key with no history) keeps every candidate; order is kept. Non-null filter bytes are
- * always read, whatever the candidates (null or empty ones too): bytes that are not a filter, or
- * a filter larger than {@value SqlDecodeLimit#KEY} allows (the limit when the call was built),
- * fail the query naming the function. The argument types are checked when the call is built
- * ({@link SqlFunction}, {@link SqlArgumentCheck}), string candidates' collation when the query is
+ * <p>Null candidates give null; null elements are dropped; a null filter (a key with no history)
+ * keeps every candidate; order is kept. Non-null filter bytes are always read, whatever the
+ * candidates (null or empty ones too): bytes that are not a filter, or a filter larger than
+ * {@value SqlDecodeLimit#KEY} allows (the limit when the call was built), fail the query naming
+ * the function. The argument types are checked when the call is built ({@link SqlFunction}),
+ * string candidates' collation when the query is
  * analyzed ({@link Collations}); the element type is read from the resolved candidates here.
  *
  * <p>Evaluated by {@link #eval} also inside generated code ({@link TypedExpression}): the work per
@@ -48,11 +47,6 @@ public final class RetainAbsentExpression extends TypedExpression {
   private final boolean strings;
   /** The largest filter decoded, in bits ({@link SqlDecodeLimit}). */
   private final long maxNumBits;
-
-  /** {@value #NAME}{@code (filter, candidates)}, under the current session's decode limit. */
-  public RetainAbsentExpression(Expression filter, Expression candidates) {
-    this(filter, candidates, false);
-  }
 
   /** {@value #STRING_NAME} if {@code strings}, else {@value #NAME}; the current decode limit. */
   public RetainAbsentExpression(Expression filter, Expression candidates, boolean strings) {

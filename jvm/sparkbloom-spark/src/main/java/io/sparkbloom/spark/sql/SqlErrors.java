@@ -16,10 +16,6 @@ final class SqlErrors {
   private static final String DOC_ROOT = "https://spark.apache.org/docs/latest";
   private static final String[] ORDINALS = {"first", "second", "third", "fourth", "fifth"};
 
-  static AnalysisException wrongArity(String function, int expected, int actual) {
-    return wrongArity(function, Integer.toString(expected), actual);
-  }
-
   /** @param expected the accepted counts, e.g. "[2, 3]" */
   static AnalysisException wrongArity(String function, String expected, int actual) {
     return new AnalysisException("WRONG_NUM_ARGS.WITHOUT_SUGGESTION", parameters(
@@ -29,11 +25,14 @@ final class SqlErrors {
         "docroot", DOC_ROOT));
   }
 
-  /** Argument {@code index} (0-based) of {@code function} is {@code argument}, of a type not accepted. */
+  /**
+   * Argument {@code index} (0-based) of {@code function} is {@code argument}, of a type not
+   * accepted: {@code required} names those accepted.
+   */
   static AnalysisException wrongType(String function, Iterable<Expression> arguments, int index,
-      Expression argument, ArgumentType required) {
+      Expression argument, String required) {
     return new AnalysisException("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-        inputType(index, argument, required.required()).updated("sqlExpr", call(function, arguments)));
+        inputType(index, argument, required).updated("sqlExpr", call(function, arguments)));
   }
 
   /**

@@ -2,12 +2,13 @@ package io.sparkbloom.spark.sql;
 
 import io.sparkbloom.spark.Sizing;
 import java.util.function.Supplier;
+import org.apache.spark.sql.types.Decimal;
 
 /**
  * The sizing arguments of the SQL build functions, n and p, checked by the rules the filter is
  * made by, with errors that start with the SQL call ({@code "sparkbloom_build(item, n, p)"}) and
  * name the argument: the same checks and messages whether the values are constants checked when
- * the query is analyzed ({@link SqlArgumentCheck}) or values a row brings at run time.
+ * the query is analyzed ({@link SqlFunction#build}) or values a row brings at run time.
  */
 final class SqlSizing {
   private SqlSizing() {}
@@ -81,5 +82,15 @@ final class SqlSizing {
     Throwable cause = e.getCause();
     return cause instanceof IllegalArgumentException && cause.getMessage() != null
         ? cause.getMessage() : e.getMessage();
+  }
+
+  /** A sizing argument's value as Spark evaluates it (a {@link Decimal} or a boxed number), as p. */
+  static double toDouble(Object value) {
+    return value instanceof Decimal ? ((Decimal) value).toDouble() : ((Number) value).doubleValue();
+  }
+
+  /** As {@link #toDouble}, as n. */
+  static long toLong(Object value) {
+    return value instanceof Decimal ? ((Decimal) value).toLong() : ((Number) value).longValue();
   }
 }

@@ -3,14 +3,13 @@
  * (may change in any release), except {@link io.sparkbloom.spark.sql.SparkBloomSql}'s function
  * names and its DataFrame forms of {@code sparkbloom_merge} and {@code sparkbloom_count}.
  *
- * <p>The item values Spark hands an untyped UDF ({@link io.sparkbloom.spark.sql.SqlItems}), the
- * argument types refused when a query is analyzed ({@link
- * io.sparkbloom.spark.sql.SqlArgumentCheck}), the {@code retain_absent} UDFs' shared body ({@link
- * io.sparkbloom.spark.sql.RetainAbsentUdf}), the core-jar check at registration ({@link
- * io.sparkbloom.spark.sql.CoreJarCheck}); and the functions as a session extension injects them:
- * their catalogue ({@link io.sparkbloom.spark.sql.SparkBloomSql}), the analysis-time checks of a
- * call ({@link io.sparkbloom.spark.sql.SqlFunction}), and the two functions that work on whole
- * filters, {@code sparkbloom_merge} ({@link io.sparkbloom.spark.sql.MergeAggregator}) and {@code
+ * <p>The functions' catalogue ({@link io.sparkbloom.spark.sql.SparkBloomSql}: each function declared
+ * once, injected by the session extension and registered by {@code BloomFunctions.register}), the
+ * analysis-time checks of a call and its registration ({@link io.sparkbloom.spark.sql.SqlFunction},
+ * with the argument types of {@link io.sparkbloom.spark.sql.ArgumentType}), the core-jar check at
+ * registration ({@link io.sparkbloom.spark.sql.CoreJarCheck}), the item values of a Java UDF
+ * ({@link io.sparkbloom.spark.sql.SqlItems}), and the two functions that work on whole filters,
+ * {@code sparkbloom_merge} ({@link io.sparkbloom.spark.sql.MergeAggregator}) and {@code
  * sparkbloom_count} ({@link io.sparkbloom.spark.sql.ApproximateCount}). The build, query and
  * retain-absent functions run as typed Catalyst expressions ({@link
  * io.sparkbloom.spark.sql.BuildAggregate}, {@link io.sparkbloom.spark.sql.RetainAbsentExpression},

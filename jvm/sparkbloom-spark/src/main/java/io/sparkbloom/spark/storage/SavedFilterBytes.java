@@ -13,8 +13,7 @@ import java.util.Arrays;
  * A saved filter's FORMAT bytes, read from a {@code saveAsObjectFile} record without decoding
  * them: {@link ObjectFileRecords#deserializeEncoded} reads the core's serial proxy
  * ({@code io.sparkbloom.Ser}, whose persisted form is its class descriptor with no fields, then
- * the FORMAT bytes: as block data, an {@code int} length and the bytes, since 2026-11-23; as one
- * unshared {@code byte[]} before) as this class, which reads both. The
+ * the FORMAT bytes as block data: an {@code int} length and the bytes) as this class. The
  * broadcast dedup ships these bytes as they are: a filter sized for 10,000 items holding 200 is
  * ~2 KB of them but 18 KB of bits once decoded.
  */
@@ -44,43 +43,23 @@ final class SavedFilterBytes implements Serializable {
   /** For deserialization (which calls no constructor of this class). */
   SavedFilterBytes() {}
 
-  /** Bytes to write in the array form (tests: records as earlier builds saved them). */
-  SavedFilterBytes(byte[] bytes) {
-    this.bytes = bytes;
-  }
-
   byte[] bytes() {
     return bytes;
   }
 
-  // Declared so that the descriptor says "custom data follows", as the proxy's does.
+  // Declared so that the descriptor says "custom data follows", as the proxy's does; writes the
+  // proxy's form.
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    out.writeUnshared(bytes);
+    out.writeInt(bytes.length);
+    out.write(bytes);
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    // Block data starts with the length's first byte; before an object read() is -1 (it only
-    // peeks at the type code), as in the core's SerialProxy.
-    int first = in.read();
-    if (first >= 0) {
-      bytes = readBlock(in, first);
-      return;
-    }
-    Object read = in.readUnshared();
-    if (!(read instanceof byte[])) {
-      throw new InvalidObjectException(PROXY_CLASS + ": expected the filter's bytes, found "
-          + (read == null ? "null" : read.getClass().getName()));
-    }
-    bytes = (byte[]) read;
-  }
-
-  /** The block-data form's bytes, the length's first byte already read. */
-  private static byte[] readBlock(ObjectInputStream in, int first) throws IOException {
     int length;
     try {
-      length = first << 24 | in.readUnsignedByte() << 16 | in.readUnsignedShort();
+      length = in.readInt();
     } catch (EOFException e) {
       throw new InvalidObjectException(PROXY_CLASS + ": truncated: the filter's length is cut short");
     }
@@ -101,6 +80,6 @@ final class SavedFilterBytes implements Serializable {
       }
       filled += n;
     }
-    return buffer;
+    bytes = buffer;
   }
 }

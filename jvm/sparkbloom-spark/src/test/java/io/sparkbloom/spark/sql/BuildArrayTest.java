@@ -88,24 +88,11 @@ class BuildArrayTest {
     extension.stop();
   }
 
-  private SparkSession codegen(String which) {
-    SparkSession spark = which.startsWith("extension") ? extension : registered;
-    boolean on = which.endsWith("CODEGEN_ONLY");
-    spark.conf().set("spark.sql.codegen.factoryMode", on ? "CODEGEN_ONLY" : "NO_CODEGEN");
-    spark.conf().set("spark.sql.codegen.wholeStage", Boolean.toString(on));
-    return spark;
-  }
-
-  private static void resetCodegen(SparkSession spark) {
-    spark.conf().unset("spark.sql.codegen.factoryMode");
-    spark.conf().unset("spark.sql.codegen.wholeStage");
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"extension/CODEGEN_ONLY", "extension/NO_CODEGEN", "register/CODEGEN_ONLY",
       "register/NO_CODEGEN"})
   void bytesAreTheAggregatesOverTheSameItems(String which) {
-    SparkSession spark = codegen(which);
+    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
     try {
       Dataset<Row> arrays = spark.sql("SELECT user,"
           + " sparkbloom_build_array(items, " + FPP + ") AS per_key,"
@@ -133,7 +120,7 @@ class BuildArrayTest {
         assertArrayEquals(perKeyStrings(row.getList(6)), (byte[]) row.get(5), row.getString(0));
       }
     } finally {
-      resetCodegen(spark);
+      ExtensionSessions.resetCodegen(spark);
     }
   }
 
@@ -156,7 +143,7 @@ class BuildArrayTest {
   @ParameterizedTest
   @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
   void nullsAndEmptyArrays(String which) {
-    SparkSession spark = codegen(which);
+    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
     try {
       Row row = spark.sql("SELECT"
           + " sparkbloom_build_array(CAST(NULL AS ARRAY<BIGINT>), 0.01),"
@@ -177,14 +164,14 @@ class BuildArrayTest {
       assertArrayEquals((byte[]) row.get(9), (byte[]) row.get(6));
       Exception nullP = assertThrows(Exception.class, () -> spark.sql(
           "SELECT sparkbloom_build_array(array(id), IF(id = 1, NULL, 0.01)) FROM range(3)").collect());
-      assertTrue(TypedUdfParityTest.rootMessage(nullP).contains(
-          "sparkbloom_build_array(items, p): p must not be null"), TypedUdfParityTest.rootMessage(nullP));
+      assertTrue(SqlCatalogueTest.rootMessage(nullP).contains(
+          "sparkbloom_build_array(items, p): p must not be null"), SqlCatalogueTest.rootMessage(nullP));
       Exception nullN = assertThrows(Exception.class, () -> spark.sql(
           "SELECT sparkbloom_build_array(array(id), IF(id = 1, NULL, 10), 0.01) FROM range(3)").collect());
-      assertTrue(TypedUdfParityTest.rootMessage(nullN).contains(
-          "sparkbloom_build_array(items, n, p): n and p must not be null"), TypedUdfParityTest.rootMessage(nullN));
+      assertTrue(SqlCatalogueTest.rootMessage(nullN).contains(
+          "sparkbloom_build_array(items, n, p): n and p must not be null"), SqlCatalogueTest.rootMessage(nullN));
     } finally {
-      resetCodegen(spark);
+      ExtensionSessions.resetCodegen(spark);
     }
   }
 

@@ -38,4 +38,22 @@ final class ExtensionSessions {
     BloomFunctions.register(registered);
     return registered;
   }
+
+  /**
+   * {@code extension} or {@code registered} as {@code which} names it ("extension/..." or
+   * "register/..."), with the codegen mode it ends with: "CODEGEN_ONLY" (whole-stage code
+   * generation on) or anything else (interpreted evaluation); {@link #resetCodegen} undoes it.
+   */
+  static SparkSession codegen(SparkSession extension, SparkSession registered, String which) {
+    SparkSession spark = which.startsWith("extension") ? extension : registered;
+    boolean on = which.endsWith("CODEGEN_ONLY");
+    spark.conf().set("spark.sql.codegen.factoryMode", on ? "CODEGEN_ONLY" : "NO_CODEGEN");
+    spark.conf().set("spark.sql.codegen.wholeStage", Boolean.toString(on));
+    return spark;
+  }
+
+  static void resetCodegen(SparkSession spark) {
+    spark.conf().unset("spark.sql.codegen.factoryMode");
+    spark.conf().unset("spark.sql.codegen.wholeStage");
+  }
 }

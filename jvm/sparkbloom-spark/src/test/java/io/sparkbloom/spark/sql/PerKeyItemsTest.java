@@ -27,7 +27,7 @@ class PerKeyItemsTest {
 
   /** A buffer of {@code rows} rows whose items cycle through {@code distinct} values. */
   private static PerKeyItems rows(long rows, int distinct) {
-    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT);
+    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT, 1);
     for (long i = 0; i < rows; i++) {
       b.configure(P);
       b.add(i % distinct);
@@ -46,7 +46,7 @@ class PerKeyItemsTest {
     byte[] partial = b.toBytes();
     assertEquals(12 + 8 * 10, partial.length);
     PerKeyItems other = rows(1_000_000, 10);
-    PerKeyItems merged = PerKeyItems.fromBytes(partial, PerKeyBufferLimit.DEFAULT).merge(PerKeyItems.fromBytes(other.toBytes(), PerKeyBufferLimit.DEFAULT));
+    PerKeyItems merged = PerKeyItems.fromBytes(partial, PerKeyBufferLimit.DEFAULT, 1).merge(PerKeyItems.fromBytes(other.toBytes(), PerKeyBufferLimit.DEFAULT, 1));
     assertTrue(merged.capacity() <= DistinctLongs.COMPACT_MIN_CAPACITY,
         () -> "capacity " + merged.capacity());
     assertArrayEquals(expected, merged.buildBytes());
@@ -55,10 +55,10 @@ class PerKeyItemsTest {
   @Test
   void sizingErrorsNameTheCallAndTheArgument() {
     IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class,
-        () -> new PerKeyItems(PerKeyBufferLimit.DEFAULT).configure(0));
+        () -> new PerKeyItems(PerKeyBufferLimit.DEFAULT, 1).configure(0));
     assertEquals("sparkbloom_build_per_key(item, p): p must be in (0, 1), got 0.0",
         outOfRange.getMessage());
-    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT);
+    PerKeyItems b = new PerKeyItems(PerKeyBufferLimit.DEFAULT, 1);
     b.configure(0.01);
     IllegalArgumentException differs = assertThrows(IllegalArgumentException.class,
         () -> b.configure(0.02));
@@ -69,7 +69,7 @@ class PerKeyItemsTest {
   @Test
   void aGroupPastTheLimitNamesTheCallAndTheLimitInEveryPhase() {
     String expected = "sparkbloom_build_per_key(item, p): a group has more than 2000 distinct items";
-    PerKeyItems b = new PerKeyItems(2000);
+    PerKeyItems b = new PerKeyItems(2000, 1);
     b.configure(P);
     IllegalArgumentException update = assertThrows(IllegalArgumentException.class, () -> {
       for (long i = 0; i < 100_000; i++) {
@@ -80,21 +80,21 @@ class PerKeyItemsTest {
     assertTrue(update.getMessage().contains(PerKeyBufferLimit.KEY + " = 2000"), update.getMessage());
     assertNull(update.getCause());
     // two partial buffers within the limit, past it together
-    PerKeyItems first = new PerKeyItems(2000);
-    PerKeyItems second = new PerKeyItems(2000);
+    PerKeyItems first = new PerKeyItems(2000, 1);
+    PerKeyItems second = new PerKeyItems(2000, 1);
     for (long i = 0; i < 1500; i++) {
       first.configure(P);
       first.add(i);
       second.configure(P);
       second.add(-1 - i);
     }
-    PerKeyItems merged = PerKeyItems.fromBytes(first.toBytes(), 2000)
-        .merge(PerKeyItems.fromBytes(second.toBytes(), 2000));
+    PerKeyItems merged = PerKeyItems.fromBytes(first.toBytes(), 2000, 1)
+        .merge(PerKeyItems.fromBytes(second.toBytes(), 2000, 1));
     IllegalArgumentException merge = assertThrows(IllegalArgumentException.class, merged::buildBytes);
     assertTrue(merge.getMessage().startsWith(expected), merge.getMessage());
     // a partial buffer over the final phase's limit
     IllegalArgumentException read = assertThrows(IllegalArgumentException.class,
-        () -> PerKeyItems.fromBytes(first.toBytes(), 1000));
+        () -> PerKeyItems.fromBytes(first.toBytes(), 1000, 1));
     assertTrue(read.getMessage().startsWith(
         "sparkbloom_build_per_key(item, p): a group has more than 1000 distinct items"), read.getMessage());
   }

@@ -34,8 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the extension ("extension") and in one where {@code BloomFunctions.register} replaced them
  * ("register"): the plans hold the typed expressions, their answers are the core library's, the
  * filters' bytes are {@code Sizing.perKeyCount(p).build(items)}'s (also when the aggregate falls
- * back to sort-based aggregation), and nulls, empty arrays and narrower integer types behave as
- * the UDF forms did.
+ * back to sort-based aggregation), and nulls, empty arrays and narrower integer types are
+ * handled as documented.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypedExpressionsTest {
@@ -131,12 +131,12 @@ class TypedExpressionsTest {
     SparkSession spark = session(which);
     Exception nullP = assertThrows(Exception.class, () -> spark.sql(
         "SELECT sparkbloom_build_per_key(id, IF(id = 5, NULL, 0.01)) FROM range(10)").collect());
-    assertTrue(rootMessage(nullP).contains(BloomFunctions.BUILD_PER_KEY + "(item, p): p must not be null"),
-        rootMessage(nullP));
+    assertTrue(SqlCatalogueTest.rootMessage(nullP).contains(BloomFunctions.BUILD_PER_KEY + "(item, p): p must not be null"),
+        SqlCatalogueTest.rootMessage(nullP));
     Exception mixed = assertThrows(Exception.class, () -> spark.sql(
         "SELECT sparkbloom_build_per_key(id, IF(id < 5, 0.01, 0.02)) FROM range(10)").collect());
-    assertTrue(rootMessage(mixed).contains(BloomFunctions.BUILD_PER_KEY
-        + "(item, p): p must be the same for every row of a group"), rootMessage(mixed));
+    assertTrue(SqlCatalogueTest.rootMessage(mixed).contains(BloomFunctions.BUILD_PER_KEY
+        + "(item, p): p must be the same for every row of a group"), SqlCatalogueTest.rootMessage(mixed));
   }
 
   /**
@@ -160,9 +160,7 @@ class TypedExpressionsTest {
   @ValueSource(strings = {"extension/CODEGEN_ONLY", "extension/NO_CODEGEN", "register/CODEGEN_ONLY",
       "register/NO_CODEGEN"})
   void retainAbsentAnswersAreTheCoreAnswers(String which) {
-    SparkSession spark = session(which.substring(0, which.indexOf('/')));
-    spark.conf().set("spark.sql.codegen.factoryMode", which.substring(which.indexOf('/') + 1));
-    spark.conf().set("spark.sql.codegen.wholeStage", which.endsWith("CODEGEN_ONLY") ? "true" : "false");
+    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
     try {
       spark.sql("SELECT user, sparkbloom_build_per_key(item, " + FPP + ") AS filter FROM history"
           + " GROUP BY user").createOrReplaceTempView("filters");
@@ -189,8 +187,7 @@ class TypedExpressionsTest {
         }
       }
     } finally {
-      spark.conf().unset("spark.sql.codegen.factoryMode");
-      spark.conf().unset("spark.sql.codegen.wholeStage");
+      ExtensionSessions.resetCodegen(spark);
     }
   }
 
@@ -229,19 +226,11 @@ class TypedExpressionsTest {
   void retainAbsentNamesACorruptFilter(String which) {
     Exception e = assertThrows(Exception.class, () -> session(which).sql(
         "SELECT sparkbloom_retain_absent(X'00010203', array(1L, 2L))").collect());
-    assertTrue(rootMessage(e).contains(BloomFunctions.RETAIN_ABSENT + ": not a sparkbloom filter"),
-        rootMessage(e));
+    assertTrue(SqlCatalogueTest.rootMessage(e).contains(BloomFunctions.RETAIN_ABSENT + ": not a sparkbloom filter"),
+        SqlCatalogueTest.rootMessage(e));
   }
 
   private static long[] toLongs(List<Long> values) {
     return values.stream().mapToLong(Long::longValue).toArray();
-  }
-
-  private static String rootMessage(Throwable t) {
-    StringBuilder all = new StringBuilder();
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      all.append(c.getMessage()).append(" | ");
-    }
-    return all.toString();
   }
 }
