@@ -131,7 +131,7 @@ if [[ $build == 1 ]]; then
   mvn -Dstyle.color=never -B -q -f jvm/pom.xml -Pbench -pl sparkbloom-bench -am package -DskipTests >&2
   if [[ $job == 1 ]]; then
     echo "== building the example job" >&2
-    mvn -Dstyle.color=never -B -q -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
+    mvn -Dstyle.color=never -B -q -ntp -f jvm/pom.xml -pl :sparkbloom-examples_2.13 -am package -Dmaven.test.skip=true >&2
   fi
 fi
 
@@ -181,7 +181,7 @@ for ((r = 1; r <= runs; r++)); do
     run_job "$dir" users100 --users 100
     if [[ $r == 1 ]]; then
       echo "== BLOCKED's FPP at (10^7, 10^-2) (seeded: the same in every run)" >&2
-      cargo run -q --release --example blocked_fpp > "$dir/blocked_fpp.txt" 2>&1
+      cargo run -q --release -p sparkbloom-tools --bin blocked_fpp > "$dir/blocked_fpp.txt" 2>&1
     fi
   fi
   echo "run $r load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"

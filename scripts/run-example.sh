@@ -12,7 +12,7 @@
 #   scripts/run-example.sh --help                            # all flags
 #
 # Needs JDK 17+, Maven and cargo. Builds the Rust core, the core jar, sparkbloom-spark and
-# sparkbloom-examples first (the first run downloads Spark from Maven Central);
+# examples/jvm first (the first run downloads Spark from Maven Central);
 # SPARKBLOOM_SKIP_BUILD=1 skips the build.
 # JVM options: SPARKBLOOM_JAVA_OPTS (default -Xmx4g). Local mode runs Spark inside this one JVM, so
 # -Xmx is the driver's (and the executors') memory: 1,000,000 users take -Xmx12g (the cached history
@@ -26,11 +26,11 @@ cd "$ROOT"
 # Maven's output without escape codes: -B and style.color=never drop the colours, jansi.noreset
 # the reset codes Debian's Maven 3.8 prints before it has read its options.
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
-MOD=jvm/sparkbloom-examples
+MOD=examples/jvm
 
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != "1" ]; then
   echo "[build] cargo + mvn package (sparkbloom, sparkbloom-spark, sparkbloom-examples); the first run downloads Spark ..." >&2
-  mvn -Dstyle.color=never -q -B -ntp -f jvm/pom.xml -pl sparkbloom-examples -am package -Dmaven.test.skip=true >&2
+  mvn -Dstyle.color=never -q -B -ntp -f jvm/pom.xml -pl :sparkbloom-examples_2.13 -am package -Dmaven.test.skip=true >&2
 fi
 
 JAR="$(ls "$MOD"/target/sparkbloom-examples_2.13-*.jar 2>/dev/null | grep -v -e sources -e tests | head -n 1 || true)"

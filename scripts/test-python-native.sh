@@ -3,7 +3,7 @@
 # python/ into a fresh virtualenv under target/ (maturin, fetched from PyPI as the build backend,
 # compiles the extension with cargo), then runs python/tests/test_native.py and
 # test_redis_offsets.py on the installed package, the pure-Python cases of check_package.py
-# (jars() without pyspark) against the same install, python/examples/replace_bitarray_filter.py
+# (jars() without pyspark) against the same install, examples/python/replace_bitarray_filter.py
 # (bitarray from PyPI) and a smoke run of the benchmark against rbloom and pybloom-live (tiny
 # sizes: it runs, its figures mean nothing).
 # Needs only cargo and python3 (3.9+); pip fetches the rest.
@@ -37,6 +37,6 @@ for name in names:
 print(f"jars() without pyspark on the installed package: {len(names)} passed")
 PY
 # the example replacing a bitarray filter with md5 indexes: its assertions fail the suite
-"$VENV/bin/python" "$ROOT/python/examples/replace_bitarray_filter.py"
+"$VENV/bin/python" "$ROOT/examples/python/replace_bitarray_filter.py"
 "$VENV/bin/python" "$ROOT/python/bench/bench_vs_rbloom.py" --smoke >/dev/null
 echo "python/bench/bench_vs_rbloom.py --smoke: ran"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An sbt build consuming the installed artifacts (tests/consumers/sbt): sparkbloom-spark with %%
 # for Scala 2.12 (Spark 3.5) and Scala 2.13 (Spark 4), compiling and running the per-user
-# dedup pipeline (jvm/sparkbloom-examples/scala/PerUserDedup.scala) on local Spark.
+# dedup pipeline (examples/jvm/scala/PerUserDedup.scala) on local Spark.
 #
 # Needs the artifacts in ~/.m2 (scripts/test.sh's jvm-tests suite runs `mvn install`; otherwise
 # this script installs them unless SPARKBLOOM_SKIP_BUILD=1). Fetches the sbt launcher

@@ -130,13 +130,19 @@ rust_lint() {
     cargo clippy --all-targets --locked -- -D warnings &&
     # The JNI bridge is behind the `jni` feature (the JVM build enables it): lint it too.
     cargo clippy --all-targets --all-features --locked -- -D warnings &&
-    # The Python bindings (rust/python) are a workspace member outside default-members.
-    cargo clippy -p sparkbloom-python --all-targets --locked -- -D warnings
+    # The Python bindings and the tools are workspace members outside default-members.
+    cargo clippy -p sparkbloom-python -p sparkbloom-tools -p sparkbloom-testkit --all-targets \
+      --locked -- -D warnings
 }
 
 rust_tests() {
   # Every target but the benches, which rust-benches-compile builds (release profile) and runs once.
-  cargo test --locked --lib --bins --tests --examples && cargo test --locked --doc || return 1
+  cargo test --locked --lib --bins --tests && cargo test --locked --doc || return 1
+  # The measuring tools build (gen_golden runs in golden-regenerates); the shared generator's doc.
+  cargo build --locked --profile test -p sparkbloom-tools && cargo test --locked -p sparkbloom-testkit ||
+    return 1
+  # The Rust example runs as README shows it (it asserts that no seen item is kept).
+  cargo run --locked --profile test --example per_user_dedup || return 1
   # Again once per other kernel this CPU runs (the library lists them, and the one it selects
   # unasked, which the run above has just tested), so every batch path other CPUs take is tested
   # too; a named kernel's run fails unless that kernel is the one selected.

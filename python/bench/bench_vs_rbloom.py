@@ -1,6 +1,6 @@
 """sparkbloom against the Python Bloom filters people install, side by side in one process:
 rbloom (Rust-backed), pybloom-live (pure Python) and a hand-written ``bitarray`` filter with md5
-indexes (python/examples/md5_bitarray_filter.py), at (10^4, 10^-3) and (10^7, 10^-2).
+indexes (examples/python/md5_bitarray_filter.py), at (10^4, 10^-3) and (10^7, 10^-2).
 
     scripts/bench-python.sh            # a fresh virtualenv with all four, then this script
     python python/bench/bench_vs_rbloom.py [--queries 1000000] [--repeats 5] [--smoke]
@@ -32,7 +32,7 @@ import numpy as np
 
 import sparkbloom
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python"))
 
 
 def cpu():

@@ -14,8 +14,8 @@
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use sparkbloom::hashing::hash_bytes;
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, PackedBytes};
+use sparkbloom_testkit::splitmix64;
 use std::hint::black_box;
 
 const BATCH: usize = 4096;

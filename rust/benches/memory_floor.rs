@@ -18,7 +18,7 @@
 //! `random_lines@<shape>` after the filter shape whose size it measures.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sparkbloom::testutil::splitmix64;
+use sparkbloom_testkit::splitmix64;
 use std::hint::black_box;
 
 /// Words of the (10^7, 10^-2) filter: Guava's m = 95,850,584 bits in whole 64-bit words.

@@ -52,16 +52,6 @@ pub mod counting;
 pub mod error;
 mod filter;
 pub mod format;
-/// The names Guava's stream had before it moved to [`format::guava`].
-#[deprecated(
-    note = "use sparkbloom::format::guava::{encode, decode, total_len_from_header, HEADER_LEN}"
-)]
-pub mod guava_format {
-    pub use crate::format::guava::HEADER_LEN as GUAVA_HEADER_LEN;
-    pub use crate::format::guava::decode as read_guava;
-    pub use crate::format::guava::encode as write_guava;
-    pub use crate::format::guava::total_len_from_header as guava_total_len_from_header;
-}
 pub mod hashing;
 mod kernels;
 // The JNI bridge, with the `jni` feature only (the JVM build enables it). Its
@@ -77,7 +67,8 @@ mod shape;
 pub mod sizing;
 pub mod spark_hashing;
 mod strategy;
-pub mod testutil;
+#[cfg(test)]
+mod testutil;
 
 pub use counting::CountingBloomFilter;
 pub use error::{Error, Result};

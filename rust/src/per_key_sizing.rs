@@ -12,7 +12,8 @@
 //! about kn/m; a query with the step of one of the n items, starting within k − 1 steps of it
 //! (about 2k in m² per item), tests mostly that item's bits. Together they add about
 //! 2(k + 1)·n/m² to the rate, which the textbook leaves out and which dominates where m is
-//! small: 17 items in 256 bits with k = 7 measure 4.3 times the textbook 0.001.
+//! small: for 17 items in 256 bits with k = 7 it is 2·8·17/256² ≈ 0.0041, four times the
+//! textbook 0.001.
 //! [`walk_rate`] is the textbook rate plus that term, an upper bound of the measured rate over
 //! m = 64 to 2^18 and n = 1 to 10^4 for every strategy that walks so (both MITZ strategies and
 //! Spark's sketch; `rust/tests/per_key_fpp.rs` measures it on 10^7 queries per cell).

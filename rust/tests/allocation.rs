@@ -87,7 +87,7 @@ fn encoding_a_nearly_half_full_filter_allocates_no_more_than_its_dense_form() {
     let random: Vec<u64> = (0..num_words)
         .map(|_| {
             (0..64).fold(0u64, |word, bit| {
-                let set = sparkbloom::testutil::splitmix64(&mut state) % 100 < 45;
+                let set = sparkbloom_testkit::splitmix64(&mut state) % 100 < 45;
                 word | (set as u64) << bit
             })
         })

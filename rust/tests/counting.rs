@@ -2,8 +2,8 @@
 //! concurrency, and its serialized form under damage.
 
 use sparkbloom::format::counting::{decode, decode_with_limit, encode};
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, CountingBloomFilter, Error};
+use sparkbloom_testkit::splitmix64;
 use std::collections::HashMap;
 
 /// ≥ 10^6 seeded add/remove operations (removing only keys that were added), checked against a

@@ -9,8 +9,8 @@ use sparkbloom::format::guava::{
 use sparkbloom::format::{
     HEADER_LEN, TRAILER_LEN, decode, encode, encode_into, max_encoded_len, total_len_from_header,
 };
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Shape, Strategy};
+use sparkbloom_testkit::splitmix64;
 
 /// Guava 31.1 `create(longFunnel(), 100, 0.03)` after put(1, 2, 3), `writeTo` (peers.md §3).
 const GUAVA_31_PUT_1_2_3: &str = "01050000000c000000000000000000000004004000004000000000800000000400000000000000000000008000000001000000002400000001000000000000000000000000001000000000001000000000201001000000000000000000000000000000000000";

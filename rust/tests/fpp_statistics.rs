@@ -11,7 +11,7 @@
 //! Guava's sizing promises at n insertions.
 
 use sparkbloom::BloomFilter;
-use sparkbloom::testutil::splitmix64;
+use sparkbloom_testkit::splitmix64;
 
 const QUERIES: u64 = 1_000_000;
 

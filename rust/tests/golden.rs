@@ -8,8 +8,8 @@ use sparkbloom::format::guava::{
     total_len_from_header as guava_total_len_from_header,
 };
 use sparkbloom::format::{HEADER_LEN, decode, encode, total_len_from_header};
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Error, Strategy, sizing};
+use sparkbloom_testkit::splitmix64;
 use std::path::PathBuf;
 
 const MANIFEST_HEADER: &str = "file\tformat\tstrategy\tn\tfpp\tkey_type\tkeys\texpect\tsizing";

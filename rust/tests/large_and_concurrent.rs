@@ -1,7 +1,7 @@
 //! Filters beyond Guava 14's and Spark V1's 2^31-bit ceiling, and concurrent use.
 
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Shape, Strategy};
+use sparkbloom_testkit::splitmix64;
 use std::sync::Arc;
 
 /// Guava's MITZ_64 index loop, one division per index, to know where a key's bits land.

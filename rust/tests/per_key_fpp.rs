@@ -9,8 +9,8 @@
 //! 10^-6 (28,800 bits, k = 20) 8.9·p.
 
 use sparkbloom::sizing::per_key_shape;
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Strategy};
+use sparkbloom_testkit::splitmix64;
 
 /// Queries per filter: many small filters, so each cell averages over many keys' walks.
 const QUERIES_PER_FILTER: usize = 2_000;

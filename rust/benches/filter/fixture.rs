@@ -6,7 +6,7 @@
 
 use crate::peers::{FASTBLOOM_SEED, Fast, FastAtomic, Filter, Ours};
 use sparkbloom::BloomFilter;
-use sparkbloom::testutil::splitmix64;
+use sparkbloom_testkit::splitmix64;
 
 /// Batch sizes of the batched operations (the JMH benchmarks use the same).
 pub const BATCHES: [usize; 4] = [1, 16, 256, 4096];

@@ -10,8 +10,8 @@
 use crate::fixture::{Fixture, next_index};
 use crate::peers::{FASTBLOOM_SEED, Fast, Filter, Ours};
 use criterion::Criterion;
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, format};
+use sparkbloom_testkit::splitmix64;
 use std::hint::black_box;
 
 pub fn bench_serde(c: &mut Criterion, fx: &Fixture, ours: &Ours, fast: &Fast, suffix: &str) {

@@ -1,6 +1,6 @@
 // A consumer of the installed artifacts, as a user's sbt build would be: sparkbloom-spark with %%
 // (so _2.12 or _2.13 by the Scala version), Spark for that Scala, and the per-user dedup
-// pipeline (jvm/sparkbloom-examples/scala/PerUserDedup.scala) compiled and run on local Spark.
+// pipeline (examples/jvm/scala/PerUserDedup.scala) compiled and run on local Spark.
 // scripts/test-sbt-consumer.sh passes the versions read from jvm/pom.xml and runs `+run`.
 val sparkbloomVersion = sys.props.getOrElse("sparkbloom.version", "0.1.0-SNAPSHOT")
 // Spark 3.5.9's Scala 2.12.18; 2.13.18 for Spark 4.1.3, whose dependencies pull scala-library
@@ -31,7 +31,7 @@ lazy val root = (project in file("."))
       "org.apache.spark" %% "spark-sql" % sparkFor(scalaBinaryVersion.value)),
     // the example itself, not a copy of it
     Compile / unmanagedSourceDirectories +=
-      baseDirectory.value / ".." / ".." / ".." / "jvm" / "sparkbloom-examples" / "scala",
+      baseDirectory.value / ".." / ".." / ".." / "examples" / "jvm" / "scala",
     run / fork := true,
     // Spark on Java 17 (org.apache.spark.launcher.JavaModuleOptions)
     run / javaOptions ++= Seq(

@@ -103,4 +103,4 @@ pub fn path_str(path: &Path) -> &str {
 }
 
 #[allow(unused_imports)] // not every test file generates data
-pub use sparkbloom::testutil::splitmix64;
+pub use sparkbloom_testkit::splitmix64;

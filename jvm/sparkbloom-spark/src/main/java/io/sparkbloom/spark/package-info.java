@@ -46,7 +46,7 @@
  *
  * <h2>The example job</h2>
  *
- * {@code io.sparkbloom.spark.example.PerUserDedupJob}, in the separate {@code sparkbloom-examples}
+ * {@code io.sparkbloom.spark.example.PerUserDedupJob}, in the separate {@code examples/jvm}
  * module ({@code scripts/run-example.sh}), runs the classic per-user Guava pipeline and the sparkbloom one side by side on the same data and
  * reports time per stage, bytes on disk, false negatives and the observed false-positive rate.
  */

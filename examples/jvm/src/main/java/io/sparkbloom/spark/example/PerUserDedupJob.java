@@ -168,10 +168,9 @@ public final class PerUserDedupJob {
   /**
    * Every pipeline once on all the users (about 10,000 of them above that), untimed: the first
    * Spark jobs of a JVM run cold (class loading, JIT), and without this, whichever pipeline runs
-   * first pays for it. A warm-up on 500 users left both still warming through the timed runs
-   * (at 10,000 users, sparkbloom's three runs took 1.11, 0.74, 0.66 s and Guava's 2.81, 2.22,
-   * 2.01 s), so best-of-3 measured how fast each one's code reaches steady state as much as the
-   * code; a full-size pass of each, on the same data, is as fair to both and gets nearer to it.
+   * first pays for it. A small warm-up leaves both still warming through the timed runs, so
+   * best-of-3 would measure how fast each one's code reaches steady state as much as the code;
+   * a full-size pass of each, on the same data, is as fair to both and gets nearer to it.
    */
   private static void warmUp(JavaSparkContext jsc, Options o, DedupData data, long users,
       List<Pipeline> pipelines, Path dir, Progress progress, ShuffleBytes shuffle, PrintStream out)

@@ -1,8 +1,8 @@
 //! The valid golden filters: each one's sizing, (n, fpp), strategy and keys, and the manifest
 //! row that describes it.
 
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Strategy, sizing};
+use sparkbloom_testkit::splitmix64;
 use std::fmt::Write as _;
 
 enum Keys {

@@ -5,10 +5,10 @@
 //! batches of 4096, a 50/50 mix of present and absent keys, for the classic (MITZ_64) and the
 //! BLOCKED filter of the same (n, p), taken in turns so machine load hits both alike.
 //!
-//! `cargo run --release --example blocked_fpp -- [n] [p]` (default 10^7 and 0.01).
+//! `cargo run --release -p sparkbloom-tools --bin blocked_fpp -- [n] [p]` (default 10^7 and 0.01).
 
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Strategy, blocked_sizing, sizing};
+use sparkbloom_testkit::splitmix64;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -11,8 +11,8 @@
 //! filter whenever n have gone in); `blocked` makes ours a `Strategy::Blocked` filter. Run it with `batches` and with 0, and divide the
 //! difference of the cycle counts by `batch · batches`. `SPARKBLOOM_KERNEL` picks our kernel.
 
-use sparkbloom::testutil::splitmix64;
 use sparkbloom::{BloomFilter, Strategy};
+use sparkbloom_testkit::splitmix64;
 use std::hint::black_box;
 
 /// fastbloom's SipHash key, the benchmarks' (`rust/benches/filter/peers.rs`).

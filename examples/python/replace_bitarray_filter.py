@@ -2,7 +2,7 @@
 counting variant with add/remove: ``md5_bitarray_filter.py``) with sparkbloom.
 
     pip install ./python bitarray      # from the repository root
-    python python/examples/replace_bitarray_filter.py
+    python examples/python/replace_bitarray_filter.py
 
 md5 indexes and Guava's are different bits, so an existing filter is not converted: it is
 rebuilt from the items it was built from, with one ``put_all``. From then on the filter is the
