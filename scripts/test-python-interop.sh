@@ -95,4 +95,15 @@ export SPARK_CONF_DIR="$ROOT/jvm/sparkbloom-spark/conf"   # log4j2.properties: w
 export PYSPARK_PYTHON="$VENV/bin/python"
 (cd /tmp && "$VENV/bin/python" "$INTEROP/spark_job.py" "$WORK/parquet")
 no_jvm parquet "$WORK/parquet"
+step "examples/python/filter_table_service.py answers from the same table, without a JVM"
+service() { "$NOJVM_VENV/bin/python" "$ROOT/examples/python/filter_table_service.py" "$WORK/parquet/filters" "$@"; }
+seen=$("$NOJVM_VENV/bin/python" -c 'import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1], filters=[("user", "=", 0)])
+print(" ".join(map(str, t.column("item").to_pylist()[:20])))' "$WORK/parquet/history")
+kept=$(service 0 $seen 1 2 3)
+for item in $kept; do
+  case " 1 2 3 " in *" $item "*) ;; *) echo "the service kept $item, which user 0 has seen" >&2; exit 1 ;; esac
+done
+[ "$(service -1 1 2 3)" = "1 2 3" ] || { echo "a user without a filter must keep every item" >&2; exit 1; }
+echo "filter_table_service.py: user 0, 20 seen items and 3 new ones -> kept: $kept" >&2
 step "all answers equal"
