@@ -44,7 +44,10 @@ def main(argv):
         user, items = int(argv[1]), [int(item) for item in argv[2:]]
     except ValueError as e:
         raise SystemExit(f"filter_table_service.py: USER and ITEMs are integers ({e})")
-    table = FilterTable(argv[0])
+    try:
+        table = FilterTable(argv[0])
+    except (OSError, ValueError) as e:  # no such table; a cell that is not a filter
+        raise SystemExit(f"filter_table_service.py: cannot read the filter table {argv[0]}: {e}")
     print(" ".join(str(item) for item in table.fresh(user, items)))
 
 
