@@ -121,7 +121,20 @@ pub fn shape_for_strategy(expected_insertions: u64, fpp: f64, strategy: Strategy
 /// The shape of the "BloomFilterHelper" that services run on plain Redis `SETBIT`/`GETBIT`
 ///: m = ⌊−n·ln p / ln²2⌋ **not** rounded up to whole words, k = max(1, round(m/n ·
 /// ln 2)). Its offsets are Guava's `MURMUR128_MITZ_32` walk over that m.
+///
+/// The helper holds n and m in Java `int`s: beyond `Integer.MAX_VALUE` its casts saturate and its
+/// filter would be another than the one asked for, and so would one of more than 255 hash
+/// functions (the core's cap, which the helper lacks); each is an error naming the limit.
 pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
+    if expected_insertions > HELPER_INT_MAX {
+        return Err(Error::invalid(
+            "expectedInsertions",
+            format!(
+                "{expected_insertions} is more than the helper's Java int limit of \
+                 {HELPER_INT_MAX} (a Guava-compatible layout holds larger filters)"
+            ),
+        ));
+    }
     let num_bits = optimal_num_of_bits(expected_insertions, fpp)?;
     if num_bits == 0 {
         return Err(Error::invalid(
@@ -132,11 +145,27 @@ pub fn redis_helper_shape(expected_insertions: u64, fpp: f64) -> Result<Shape> {
             ),
         ));
     }
+    let k = java_round(num_bits as f64 / expected_insertions as f64 * LN_2).max(1);
+    if num_bits > HELPER_INT_MAX || k > i64::from(MAX_NUM_HASHES) {
+        return Err(Error::invalid(
+            "fpp",
+            format!(
+                "{expected_insertions} insertions at fpp {} need {num_bits} bits and {k} hash \
+                 functions, more than the helper's Java int bit count holds ({HELPER_INT_MAX} = \
+                 Integer.MAX_VALUE) or than {MAX_NUM_HASHES} hash functions (a Guava-compatible \
+                 layout holds larger filters)",
+                display_f64(fpp)
+            ),
+        ));
+    }
     Ok(Shape {
         num_bits,
-        num_hashes: optimal_num_of_hashes(expected_insertions, num_bits)?,
+        num_hashes: k as u32, // 1..=255, checked above
     })
 }
+
+/// The largest n and m the Redis helper's Java `int`s hold: `Integer.MAX_VALUE`.
+const HELPER_INT_MAX: u64 = i32::MAX as u64;
 
 /// The best-practice lookup of ClickHouse's `calculationBestPractices`: the smallest
 /// whole bits-per-key `b`, then the smallest `k`, whose theoretical FPP (1 − e^(−k/b))^k ≤ `fpp`.
@@ -267,6 +296,24 @@ mod tests {
             }
         );
         assert!(redis_helper_shape(1, 0.9).is_err(), "0 bits");
+    }
+
+    #[test]
+    fn redis_helper_shapes_stop_at_the_helpers_int_limits() {
+        let too_many = redis_helper_shape(1 << 31, 0.01).unwrap_err().to_string();
+        assert!(too_many.contains("expectedInsertions") && too_many.contains("2147483647"));
+        // 10^9 keys at 10^-9: 43,132,616,875 bits, beyond the helper's int.
+        let too_large = redis_helper_shape(1_000_000_000, 1e-9)
+            .unwrap_err()
+            .to_string();
+        assert!(too_large.contains("Integer.MAX_VALUE"), "{too_large}");
+        // 10 keys at 10^-100: 4,792 bits is fine, but k = 332 exceeds 255.
+        let too_many_hashes = redis_helper_shape(10, 1e-100).unwrap_err().to_string();
+        assert!(
+            too_many_hashes.contains("332 hash functions"),
+            "{too_many_hashes}"
+        );
+        assert_eq!(redis_helper_shape(1 << 30, 0.5).unwrap().num_hashes, 1); // 1,549,082,005 bits
     }
 
     #[test]

@@ -116,25 +116,7 @@ impl RedisLayout {
     ) -> PyResult<Self> {
         let n = args::expected_insertions(expected_insertions)?;
         let fpp = args::fpp(fpp)?;
-        // The helper computes in Java ints: beyond them its casts saturate, and the layout
-        // would silently be another filter than the one asked for.
-        let int_max = i32::MAX as u64;
-        if n > int_max {
-            return Err(PyValueError::new_err(format!(
-                "expected_insertions must be at most 2**31 - 1 in the helper's layout, not {n} \
-                 (use guava_compatible for larger filters)"
-            )));
-        }
         let shape = py_result(sizing::redis_helper_shape(n, fpp))?;
-        let k = (shape.num_bits as f64 / n as f64 * std::f64::consts::LN_2 + 0.5).floor();
-        if shape.num_bits > int_max || k > sizing::MAX_NUM_HASHES as f64 {
-            return Err(PyValueError::new_err(format!(
-                "fpp: {n} insertions at fpp {} need {} bits and {k} hash functions, beyond the \
-                 helper's 2**31 - 1 bits or 255 hash functions",
-                args::float_text(fpp),
-                shape.num_bits
-            )));
-        }
         RedisLayout::make(shape, Strategy::Murmur128Mitz32)
     }
 

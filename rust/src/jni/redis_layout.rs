@@ -3,8 +3,6 @@
 //! ([`Offsets`]), so `sparkbloom-redis` sizes and places bits with the core's code, as the Python
 //! package does. Offsets come key after key, k per key (`out[j·k + i]`), in a new `long[]`.
 
-use std::f64::consts::LN_2;
-
 use jni::Env;
 use jni::objects::{JByteArray, JCharArray, JIntArray, JLongArray};
 use jni::sys::{jdouble, jint, jlong};
@@ -15,12 +13,9 @@ use super::errors::{JniResult, run, run_primitive};
 use super::handle_ops::{KeyBatch, as_i64, non_negative, shape, strategy};
 use super::packed_keys::PackedKeys;
 use super::utf16_keys::Utf16Keys;
-use crate::error::{Error, display_f64};
+use crate::error::Error;
 use crate::format::redis_bitmap::Offsets;
-use crate::sizing::{self, MAX_NUM_HASHES};
-
-/// The helper holds n and m in Java `int`s.
-const HELPER_INT_MAX: u64 = i32::MAX as u64;
+use crate::sizing;
 
 exports! {
     /// The helper's shape for (n, fpp), packed as m << 8 | k ([`helper_shape`]).
@@ -72,37 +67,10 @@ exports! {
     }
 }
 
-/// The helper's shape for (n, fpp) as `nRedisHelperShape` packs it. Where the helper's `int`
-/// arithmetic breaks (n or m beyond `Integer.MAX_VALUE`, where its casts saturate) or k exceeds
-/// 255 (the core's cap, which the helper lacks), its filter would be another than the one asked
-/// for: an `IllegalArgumentException` naming the limit.
+/// The helper's shape for (n, fpp) as `nRedisHelperShape` packs it; the core names the limits.
 fn helper_shape(expected_insertions: jlong, fpp: f64) -> JniResult<jlong> {
     let n = non_negative("expectedInsertions", expected_insertions)?;
-    if n > HELPER_INT_MAX {
-        return Err(Error::invalid(
-            "expectedInsertions",
-            format!(
-                "{n} is more than the helper's int limit of {HELPER_INT_MAX} (use guavaCompatible \
-                 for larger filters)"
-            ),
-        )
-        .into());
-    }
     let shape = sizing::redis_helper_shape(n, fpp)?;
-    let k = (shape.num_bits as f64 / n as f64 * LN_2 + 0.5).floor();
-    if shape.num_bits > HELPER_INT_MAX || k > MAX_NUM_HASHES as f64 {
-        return Err(Error::invalid(
-            "expectedInsertions/fpp",
-            format!(
-                "{n} insertions at fpp {} need {} bits and {k} hash functions, more than the \
-                 helper's int bit count can hold ({HELPER_INT_MAX} = Integer.MAX_VALUE) or than \
-                 {MAX_NUM_HASHES} hash functions (use guavaCompatible for larger filters)",
-                display_f64(fpp),
-                shape.num_bits
-            ),
-        )
-        .into());
-    }
     Ok((shape.num_bits << 8 | shape.num_hashes as u64) as jlong)
 }
 
