@@ -8,7 +8,7 @@ use sparkbloom::{Strategy, format};
 use crate::bloom::BloomFilter;
 use crate::errors::{decoded, py_result};
 use crate::keys::{self, Key, Keys};
-use crate::{args, queries, strategy};
+use crate::{args, protocol, queries, strategy};
 
 /// A counting Bloom filter: a 4-bit counter per position, so keys can be removed.
 ///
@@ -224,25 +224,15 @@ impl CountingBloomFilter {
 
     /// Pickles as `CountingBloomFilter.from_bytes(self.to_bytes())`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let from_bytes = slf.get_type().getattr("from_bytes")?;
-        let bytes = slf.get().to_bytes(py)?;
-        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+        protocol::reduce(slf.as_any(), slf.get().to_bytes(slf.py())?)
     }
 
-    /// Same strategy, shape and counters, as `BloomFilter`'s equality; unhashable, as it is
-    /// mutable.
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<CountingBloomFilter>() else {
-            return Ok(py.NotImplemented());
-        };
-        let equal = self.inner == other.get().inner;
-        match op {
-            CompareOp::Eq => Ok(equal.into_pyobject(py)?.to_owned().into_any().unbind()),
-            CompareOp::Ne => Ok((!equal).into_pyobject(py)?.to_owned().into_any().unbind()),
-            _ => Ok(py.NotImplemented()),
-        }
+        let equal = other
+            .cast::<CountingBloomFilter>()
+            .ok()
+            .map(|other| self.inner == other.get().inner);
+        protocol::compare(other.py(), equal, op)
     }
 
     fn __repr__(&self) -> String {

@@ -9,6 +9,7 @@ mod bloom;
 mod counting;
 mod errors;
 mod keys;
+mod protocol;
 mod queries;
 mod redis;
 mod strategy;
