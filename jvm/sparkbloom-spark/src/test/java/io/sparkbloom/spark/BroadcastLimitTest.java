@@ -24,15 +24,15 @@ import scala.Tuple2;
  * fit.
  */
 class BroadcastLimitTest extends WithSparkSession {
-  @Override
-  String[] conf() {
-    return new String[] {PerKeyFilters.BROADCAST_MAX_BYTES_KEY, "64k"};
-  }
-
   private static final double P = 0.001;
   private static final long LIMIT = 64 << 10;
   private final List<Tuple2<String, long[]>> history = SparkTests.history(40, 200);
   private final List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 300, 2);
+
+  @Override
+  String[] conf() {
+    return new String[] {PerKeyFilters.BROADCAST_MAX_BYTES_KEY, "64k"};
+  }
 
   private String save(Path dir, Sizing sizing) {
     String path = dir.resolve("filters-" + sizing.isPerKeyCount()).toUri().toString();

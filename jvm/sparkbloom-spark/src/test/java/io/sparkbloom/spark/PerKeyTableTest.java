@@ -31,16 +31,16 @@ import scala.Tuple2;
  * bad bytes and wrong column types fail naming the column and the user.
  */
 class PerKeyTableTest extends WithSparkSession {
-  @Override
-  String[] conf() {
-    return new String[] {"spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions"};
-  }
-
   private static final int USERS = 300;
   private static final double P = 0.001;
 
   private Map<String, long[]> history;
   private Map<String, long[]> candidates;
+
+  @Override
+  String[] conf() {
+    return new String[] {"spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions"};
+  }
 
   @BeforeAll
   void start() {

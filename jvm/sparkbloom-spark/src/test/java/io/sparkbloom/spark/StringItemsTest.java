@@ -41,11 +41,6 @@ import scala.reflect.ClassTag$;
  * the build buffers between stages.
  */
 class StringItemsTest extends WithSparkSession {
-  @Override
-  String[] conf() {
-    return SparkTests.KRYO_WITH_REGISTRATOR;
-  }
-
   private static final long N = 1_000;
   private static final double P = 0.01;
   private static final String[] ALPHABET = {
@@ -56,6 +51,11 @@ class StringItemsTest extends WithSparkSession {
   private Map<String, String[]> history;
   private Map<String, String[]> candidates;
   private Map<String, com.google.common.hash.BloomFilter<CharSequence>> guava;
+
+  @Override
+  String[] conf() {
+    return SparkTests.KRYO_WITH_REGISTRATOR;
+  }
 
   /** Strings of 1 to 12 characters from {@link #ALPHABET}, seeded. */
   private static String[] strings(SplittableRandom r, int count) {
