@@ -183,17 +183,12 @@ final class BitsView {
     }
   }
 
-  /** Guava 14 to 16: {@code c = (int) h1 + i·(int) (h1 >>> 32)}, {@code ~c} if negative. */
+  /**
+   * Guava 14 to 16: {@code c = (int) h1 + i·(int) (h1 >>> 32)}, {@code ~c} if negative; Spark's
+   * V1 combination of the 64 bits' two halves.
+   */
   private boolean mitz32(long hash64) {
-    int hash1 = (int) hash64;
-    int hash2 = (int) (hash64 >>> 32);
-    for (int i = 1; i <= numHashes; i++) {
-      int combined = hash1 + i * hash2;
-      if (!bit((combined < 0 ? ~combined : combined) % numBits)) {
-        return false;
-      }
-    }
-    return true;
+    return sparkV1((int) hash64, (int) (hash64 >>> 32));
   }
 
   /** Spark's {@code BloomFilterImpl}: {@code c = h1 + i·h2} (int), {@code ~c} if negative. */

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -206,24 +207,19 @@ class BitsViewTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       AtomicInteger started = new AtomicInteger();
-      List<Future<Integer>> readers = new ArrayList<>();
-      for (int t = 0; t < 2; t++) {
-        readers.add(
-            pool.submit(
-                () -> {
-                  int wrong = 0;
-                  started.incrementAndGet();
-                  try {
-                    for (int round = 0; ; round++) {
-                      if (!f.mightContain(keys[round % keys.length])) {
-                        wrong++;
-                      }
-                    }
-                  } catch (IllegalStateException closed) {
-                    return wrong;
-                  }
-                }));
-      }
+      List<Future<Integer>> readers = submitted(pool, 2, () -> {
+        int wrong = 0;
+        started.incrementAndGet();
+        try {
+          for (int round = 0; ; round++) {
+            if (!f.mightContain(keys[round % keys.length])) {
+              wrong++;
+            }
+          }
+        } catch (IllegalStateException closed) {
+          return wrong;
+        }
+      });
       while (started.get() < 2) {
         Thread.yield();
       }
@@ -256,23 +252,17 @@ class BitsViewTest {
                     published.set(i + 1);
                   }
                 });
-        List<Future<Long>> readers = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-          readers.add(
-              pool.submit(
-                  () -> {
-                    long falseNegatives = 0;
-                    int seen;
-                    do {
-                      seen = published.get();
-                      if (seen > 0
-                          && (!f.mightContain(keys[seen - 1]) || !f.mightContain(keys[seen / 2]))) {
-                        falseNegatives++;
-                      }
-                    } while (seen < keys.length);
-                    return falseNegatives;
-                  }));
-        }
+        List<Future<Long>> readers = submitted(pool, 2, () -> {
+          long falseNegatives = 0;
+          int seen;
+          do {
+            seen = published.get();
+            if (seen > 0 && (!f.mightContain(keys[seen - 1]) || !f.mightContain(keys[seen / 2]))) {
+              falseNegatives++;
+            }
+          } while (seen < keys.length);
+          return falseNegatives;
+        });
         writer.get();
         for (Future<Long> reader : readers) {
           assertEquals(0L, reader.get(), "keys put before the query that it did not see");
@@ -284,6 +274,15 @@ class BitsViewTest {
         assertTrue(f.mightContain(key));
       }
     }
+  }
+
+  /** {@code task} submitted {@code count} times to {@code pool}. */
+  private static <T> List<Future<T>> submitted(ExecutorService pool, int count, Callable<T> task) {
+    List<Future<T>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      futures.add(pool.submit(task));
+    }
+    return futures;
   }
 
   /** Puts {@code count} seeded keys, half singly (native put) and half as a batch. */

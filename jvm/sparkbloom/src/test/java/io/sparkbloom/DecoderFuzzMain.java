@@ -5,6 +5,7 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.PrintWriter;
@@ -324,12 +325,9 @@ public final class DecoderFuzzMain {
             filters.add(BloomFilter.fromByteArray(input));
             break;
           case READ_FROM: {
-            ByteArrayInputStream in = new ByteArrayInputStream(input);
-            BloomFilter f = BloomFilter.readFrom(in);
-            filters.add(f);
-            int consumed = input.length - in.available();
+            int consumed = readOne(input, BloomFilter::readFrom, filters);
             try (BloomFilter exact = BloomFilter.fromByteArray(Arrays.copyOf(input, consumed))) {
-              if (!exact.equals(f)) {
+              if (!exact.equals(filters.get(0))) {
                 throw new ContractViolation("readFrom and fromByteArray of the consumed bytes differ");
               }
             } catch (CorruptFilterException e) {
@@ -340,13 +338,9 @@ public final class DecoderFuzzMain {
           case FROM_GUAVA_BYTE_ARRAY:
             filters.add(BloomFilter.fromGuavaByteArray(input));
             break;
-          case READ_GUAVA: {
-            ByteArrayInputStream in = new ByteArrayInputStream(input);
-            BloomFilter f = BloomFilter.readGuava(in);
-            filters.add(f);
-            input = Arrays.copyOf(input, input.length - in.available()); // what it consumed
+          case READ_GUAVA:
+            input = Arrays.copyOf(input, readOne(input, BloomFilter::readGuava, filters)); // what it consumed
             break;
-          }
           case JAVA:
             collectFilters(javaRead(input), filters, BloomFilter.class);
             break;
@@ -365,6 +359,19 @@ public final class DecoderFuzzMain {
           f.close();
         }
       }
+    }
+
+    /** A decoder of one filter from a stream. */
+    interface StreamDecoder {
+      BloomFilter read(InputStream in) throws IOException;
+    }
+
+    /** Reads one filter of {@code input} with {@code decoder} into {@code filters}: the bytes it consumed. */
+    private static int readOne(byte[] input, StreamDecoder decoder, List<BloomFilter> filters)
+        throws IOException {
+      ByteArrayInputStream in = new ByteArrayInputStream(input);
+      filters.add(decoder.read(in));
+      return input.length - in.available();
     }
 
     private static Object javaRead(byte[] input) throws IOException, ClassNotFoundException {

@@ -151,7 +151,7 @@ final class FuzzInputs {
           b[1] = interestingByte(r);
           break;
         default:
-          putIntBE(b, 2, interestingInt(r));
+          put(b, 2, interestingInt(r), 4, true);
           break;
       }
     }
@@ -241,28 +241,16 @@ final class FuzzInputs {
   /** One FORMAT header field (offsets of FORMAT.md 1.1) set to a value a reader must survive. */
   private static byte[] formatHeaderMutation(SplittableRandom r, byte[] seed) {
     byte[] b = seed.length >= 24 ? seed.clone() : Arrays.copyOf(seed, 24);
-    switch (r.nextInt(6)) {
-      case 0:
-        b[4] = interestingByte(r); // version
-        break;
-      case 1:
-        b[5] = interestingByte(r); // strategy
-        break;
-      case 2:
-        b[6] = interestingByte(r); // encoding
-        break;
-      case 3:
-        b[7] = interestingByte(r); // numHashFunctions
-        break;
-      case 4:
-        putLongLE(b, 8, interestingLong(r)); // numBits
-        break;
-      default:
-        putLongLE(b, 16, interestingLong(r)); // payloadLength
-        if (b.length >= 33 && r.nextBoolean()) {
-          putLongLE(b, 24, interestingLong(r)); // sparse: the set-bit count
-        }
-        break;
+    int field = r.nextInt(6);
+    if (field < 4) {
+      b[4 + field] = interestingByte(r); // version, strategy, encoding or numHashFunctions
+    } else if (field == 4) {
+      put(b, 8, interestingLong(r), 8, false); // numBits
+    } else {
+      put(b, 16, interestingLong(r), 8, false); // payloadLength
+      if (b.length >= 33 && r.nextBoolean()) {
+        put(b, 24, interestingLong(r), 8, false); // sparse: the set-bit count
+      }
     }
     return b;
   }
@@ -296,24 +284,10 @@ final class FuzzInputs {
         }
         return b;
       case 3: // an interesting int
-        if (n >= 4) {
-          int off = r.nextInt(Math.min(n, 48) - 3);
-          if (bigEndian) {
-            putIntBE(b, off, interestingInt(r));
-          } else {
-            putIntLE(b, off, interestingInt(r));
-          }
-        }
+        putInteresting(r, b, 4, bigEndian);
         return b;
       case 4: // an interesting long
-        if (n >= 8) {
-          int off = r.nextInt(Math.min(n, 48) - 7);
-          if (bigEndian) {
-            putLongBE(b, off, interestingLong(r));
-          } else {
-            putLongLE(b, off, interestingLong(r));
-          }
-        }
+        putInteresting(r, b, 8, bigEndian);
         return b;
       case 5: // truncate
         return Arrays.copyOf(b, n == 0 ? 0 : r.nextInt(n));
@@ -372,7 +346,7 @@ final class FuzzInputs {
     int end = payload >= 0 && payload <= b.length - 28 ? (int) (24 + payload) : b.length - 4;
     CRC32 crc = new CRC32();
     crc.update(b, 0, end);
-    putIntLE(b, end, (int) crc.getValue());
+    put(b, end, (int) crc.getValue(), 4, false);
   }
 
   private static byte[] pick(SplittableRandom r, List<byte[]> seeds) {
@@ -393,15 +367,21 @@ final class FuzzInputs {
     return b;
   }
 
-  static void putIntLE(byte[] b, int off, int v) {
-    for (int i = 0; i < 4; i++) {
-      b[off + i] = (byte) (v >>> (8 * i));
+  /**
+   * An interesting int ({@code width} 4) or long (8) at a random offset within the first 48 bytes
+   * of {@code b}, if it is that long.
+   */
+  private static void putInteresting(SplittableRandom r, byte[] b, int width, boolean bigEndian) {
+    if (b.length >= width) {
+      int off = r.nextInt(Math.min(b.length, 48) - width + 1);
+      put(b, off, width == 4 ? interestingInt(r) : interestingLong(r), width, bigEndian);
     }
   }
 
-  static void putLongLE(byte[] b, int off, long v) {
-    for (int i = 0; i < 8; i++) {
-      b[off + i] = (byte) (v >>> (8 * i));
+  /** The low {@code width} bytes of {@code v} at {@code off}, big- or little-endian. */
+  static void put(byte[] b, int off, long v, int width, boolean bigEndian) {
+    for (int i = 0; i < width; i++) {
+      b[off + i] = (byte) (v >>> (8 * (bigEndian ? width - 1 - i : i)));
     }
   }
 
@@ -411,17 +391,5 @@ final class FuzzInputs {
       v = (v << 8) | (b[off + i] & 0xFF);
     }
     return v;
-  }
-
-  private static void putIntBE(byte[] b, int off, int v) {
-    for (int i = 0; i < 4; i++) {
-      b[off + i] = (byte) (v >>> (24 - 8 * i));
-    }
-  }
-
-  private static void putLongBE(byte[] b, int off, long v) {
-    for (int i = 0; i < 8; i++) {
-      b[off + i] = (byte) (v >>> (56 - 8 * i));
-    }
   }
 }

@@ -73,19 +73,30 @@ class GuavaOracleTest {
     assertEquals(0, mismatches, what + ": mismatches");
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Guava 33, long keys
-
-  @Test
-  void readGuavaAnswersAsGuava33ForLongs() throws IOException {
+  /** Guava 33's filter of long keys for (N, FPP), holding the first N probes. */
+  static com.google.common.hash.BloomFilter<Long> guava33OfProbes() {
     com.google.common.hash.BloomFilter<Long> guava =
         com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, FPP);
     for (int i = 0; i < N; i++) {
       guava.put(probe[i]);
     }
+    return guava;
+  }
+
+  /** The bytes Guava 33's {@code writeTo} writes for {@code guava}. */
+  static byte[] guavaBytes(com.google.common.hash.BloomFilter<?> guava) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     guava.writeTo(out);
-    try (BloomFilter ours = BloomFilter.readGuava(new ByteArrayInputStream(out.toByteArray()))) {
+    return out.toByteArray();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Guava 33, long keys
+
+  @Test
+  void readGuavaAnswersAsGuava33ForLongs() throws IOException {
+    com.google.common.hash.BloomFilter<Long> guava = guava33OfProbes();
+    try (BloomFilter ours = BloomFilter.readGuava(new ByteArrayInputStream(guavaBytes(guava)))) {
       assertEquals(Strategy.MURMUR128_MITZ_64, ours.strategy());
       boolean[] batch = ours.mightContainAll(probe);
       int mismatches = 0;
@@ -123,14 +134,8 @@ class GuavaOracleTest {
       }
       report("Guava 33 readFrom(writeGuava) mightContain(long)", KEYS, mismatches);
       // And Guava filling its own filter with the same keys writes the very same bytes.
-      com.google.common.hash.BloomFilter<Long> own =
-          com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, FPP);
-      for (int i = 0; i < N; i++) {
-        own.put(probe[i]);
-      }
-      ByteArrayOutputStream ownBytes = new ByteArrayOutputStream();
-      own.writeTo(ownBytes);
-      assertArrayEquals(ownBytes.toByteArray(), out.toByteArray());
+      com.google.common.hash.BloomFilter<Long> own = guava33OfProbes();
+      assertArrayEquals(guavaBytes(own), out.toByteArray());
       long[] absent = ours.retainAbsent(probe);
       long[] guavaAbsent = java.util.Arrays.stream(probe).filter(k -> !own.mightContain(k)).toArray();
       assertArrayEquals(guavaAbsent, absent, "retainAbsent = keys Guava says are absent");
@@ -149,10 +154,9 @@ class GuavaOracleTest {
         guava.put(probeStrings[i]);
         ours.put(probeStrings[i]);
       }
-      ByteArrayOutputStream guavaBytes = new ByteArrayOutputStream();
-      guava.writeTo(guavaBytes);
-      assertArrayEquals(guavaBytes.toByteArray(), ours.toGuavaByteArray(), "same bits as Guava");
-      try (BloomFilter read = BloomFilter.readGuava(new ByteArrayInputStream(guavaBytes.toByteArray()))) {
+      byte[] guavaBytes = guavaBytes(guava);
+      assertArrayEquals(guavaBytes, ours.toGuavaByteArray(), "same bits as Guava");
+      try (BloomFilter read = BloomFilter.readGuava(new ByteArrayInputStream(guavaBytes))) {
         com.google.common.hash.BloomFilter<CharSequence> back =
             com.google.common.hash.BloomFilter.readFrom(
                 new ByteArrayInputStream(ours.toGuavaByteArray()), Funnels.stringFunnel(StandardCharsets.UTF_8));
@@ -197,15 +201,9 @@ class GuavaOracleTest {
 
   @Test
   void fromGuava33KeepsEveryBit() throws Throwable {
-    com.google.common.hash.BloomFilter<Long> guava =
-        com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), N, FPP);
-    for (int i = 0; i < N; i++) {
-      guava.put(probe[i]);
-    }
+    com.google.common.hash.BloomFilter<Long> guava = guava33OfProbes();
     try (BloomFilter ours = BloomFilter.fromGuava(guava)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      guava.writeTo(out);
-      assertArrayEquals(out.toByteArray(), ours.toGuavaByteArray());
+      assertArrayEquals(guavaBytes(guava), ours.toGuavaByteArray());
       report("fromGuava(Guava 33)", KEYS, countMismatches(ours, k -> guava.mightContain(k)));
     }
   }

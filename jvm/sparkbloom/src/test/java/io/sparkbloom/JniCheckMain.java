@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,39 +25,14 @@ public final class JniCheckMain {
   private JniCheckMain() {}
 
   public static void main(String[] args) throws Exception {
-    String[] modeAndArgument = (args.length == 0 ? "all" : args[0]).split(":", 2);
-    String mode = modeAndArgument[0];
     try {
-      switch (mode) {
-        case "all":
-          exerciseEverything();
-          break;
-        case "maps":
-          try (BloomFilter f = BloomFilter.create(10, 0.1)) {
-            f.put(1L);
-          }
-          for (String line : Files.readAllLines(Paths.get("/proc/self/maps"), StandardCharsets.US_ASCII)) {
-            if (line.contains("libsparkbloom")) {
-              System.out.println("MAPPED " + line.substring(line.indexOf('/')));
-              break;
-            }
-          }
-          break;
-        case "threads":
-          raceToLoad();
-          break;
-        case "churn":
-          churn(Integer.parseInt(modeAndArgument[1]));
-          break;
-        case "close-race":
-          closeRace(Integer.parseInt(modeAndArgument[1]));
-          break;
-        case "panic":
-          panic();
-          break;
-        default:
-          throw new IllegalArgumentException(mode);
-      }
+      ChildScenarios.run(args.length == 0 ? "all" : args[0], Map.of(
+          "all", none -> exerciseEverything(),
+          "maps", none -> printMappedLibrary(),
+          "threads", none -> raceToLoad(),
+          "churn", count -> churn(Integer.parseInt(count)),
+          "close-race", rounds -> closeRace(Integer.parseInt(rounds)),
+          "panic", none -> panic()));
       System.out.println("JNI-CHECK-DONE");
     } catch (Throwable t) {
       System.out.println("FAILED " + t);
@@ -64,6 +40,19 @@ public final class JniCheckMain {
         System.out.println("CAUSE " + c);
       }
       System.exit(3);
+    }
+  }
+
+  /** Loads the library and prints the file it was mapped from. */
+  private static void printMappedLibrary() throws Exception {
+    try (BloomFilter f = BloomFilter.create(10, 0.1)) {
+      f.put(1L);
+    }
+    for (String line : Files.readAllLines(Paths.get("/proc/self/maps"), StandardCharsets.US_ASCII)) {
+      if (line.contains("libsparkbloom")) {
+        System.out.println("MAPPED " + line.substring(line.indexOf('/')));
+        return;
+      }
     }
   }
 

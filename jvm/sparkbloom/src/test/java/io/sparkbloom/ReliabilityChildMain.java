@@ -1,6 +1,7 @@
 package io.sparkbloom;
 
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Child-JVM scenarios of {@link ReliabilityTest} whose old failure mode was a crash of the whole
@@ -12,26 +13,12 @@ public final class ReliabilityChildMain {
   private ReliabilityChildMain() {}
 
   public static void main(String[] args) throws Exception {
-    String[] modeAndArgument = args[0].split(":", 2);
-    switch (modeAndArgument[0]) {
-      case "copy-under-limit":
-        copyUnderLimit(Long.parseLong(modeAndArgument[1]));
-        break;
-      case "huge-array":
-        hugeArray(Integer.parseInt(modeAndArgument[1]));
-        break;
-      case "small-heap":
-        smallHeap();
-        break;
-      case "create":
-        report("create", () -> BloomFilter.create(10, 0.1).close());
-        break;
-      case "create-beyond-limit":
-        createBeyondLimit(Long.parseLong(modeAndArgument[1]));
-        break;
-      default:
-        throw new IllegalArgumentException(args[0]);
-    }
+    ChildScenarios.run(args[0], Map.of(
+        "copy-under-limit", bytes -> copyUnderLimit(Long.parseLong(bytes)),
+        "huge-array", length -> hugeArray(Integer.parseInt(length)),
+        "small-heap", none -> smallHeap(),
+        "create", none -> report("create", () -> BloomFilter.create(10, 0.1).close()),
+        "create-beyond-limit", bytes -> createBeyondLimit(Long.parseLong(bytes))));
     System.out.println("DONE");
   }
 

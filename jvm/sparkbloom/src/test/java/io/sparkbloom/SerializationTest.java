@@ -156,23 +156,36 @@ class SerializationTest {
           }
         }
         // A negative or huge forged length: named, and nothing huge allocated.
-        for (int forged : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30}) {
-          byte[] tampered = stream.clone();
-          java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
-          InvalidObjectException e =
-              assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered));
-          assertTrue(
-              e.getMessage().contains(forged < 0 ? "negative filter length" : "truncated"),
-              e.getMessage());
-        }
+        assertForgedLengthsAreNamed(stream, at);
         // A shorter length than the bytes: the FORMAT.md decoder names the length.
-        byte[] shorter = stream.clone();
-        java.nio.ByteBuffer.wrap(shorter, at, 4).putInt(f.toByteArray().length - 1);
+        byte[] shorter = withLength(stream, at, f.toByteArray().length - 1);
         InvalidObjectException e =
             assertThrows(InvalidObjectException.class, () -> javaDeserialize(shorter));
         assertInstanceOf(CorruptFilterException.class, e.getCause());
         assertTrue(e.getMessage().contains("length"), e.getMessage());
       }
+    }
+  }
+
+  /** {@code stream} with {@code length} as the filter length int at {@code at}. */
+  private static byte[] withLength(byte[] stream, int at, int length) {
+    byte[] tampered = stream.clone();
+    java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(length);
+    return tampered;
+  }
+
+  /**
+   * A negative or huge length forged into {@code stream}'s block data at {@code at} is an
+   * InvalidObjectException naming it (negative, or truncated: more than the bytes there).
+   */
+  private static void assertForgedLengthsAreNamed(byte[] stream, int at) {
+    for (int forged : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30}) {
+      byte[] tampered = withLength(stream, at, forged);
+      InvalidObjectException e =
+          assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered));
+      assertTrue(
+          e.getMessage().contains(forged < 0 ? "negative filter length" : "truncated"),
+          e.getMessage());
     }
   }
 
@@ -201,8 +214,7 @@ class SerializationTest {
       int length = java.nio.ByteBuffer.wrap(stream, at, 4).getInt();
       for (int forged :
           new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30, length + 1, length + 4096}) {
-        byte[] tampered = stream.clone();
-        java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
+        byte[] tampered = withLength(stream, at, forged);
         assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered), "length " + forged);
       }
       // Cut anywhere inside the filter's bytes: an IOException, never an Error.
@@ -228,15 +240,7 @@ class SerializationTest {
       assertEquals(c.toByteArray().length, java.nio.ByteBuffer.wrap(stream, at, 4).getInt());
       // Block data: TC_BLOCKDATA (0x77) or TC_BLOCKDATALONG (0x7A) right before the length.
       assertTrue(stream[at - 2] == 0x77 || stream[at - 5] == 0x7A, "not block data");
-      for (int forged : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30}) {
-        byte[] tampered = stream.clone();
-        java.nio.ByteBuffer.wrap(tampered, at, 4).putInt(forged);
-        InvalidObjectException e =
-            assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered));
-        assertTrue(
-            e.getMessage().contains(forged < 0 ? "negative filter length" : "truncated"),
-            e.getMessage());
-      }
+      assertForgedLengthsAreNamed(stream, at);
       try (CountingBloomFilter back = (CountingBloomFilter) javaDeserialize(stream)) {
         assertEquals(c, back);
       }

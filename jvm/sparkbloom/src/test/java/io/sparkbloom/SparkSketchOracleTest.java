@@ -24,6 +24,8 @@ import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Our Spark sketch strategies against the real {@code org.apache.spark.util.sketch.BloomFilter}:
@@ -269,34 +271,12 @@ class SparkSketchOracleTest {
     }
   }
 
-  @Test
-  void sparkV1WriterLongs() throws Throwable {
-    oracle(v1, Strategy.SPARK_SKETCH_V1, LONGS, "long", 1);
-  }
-
-  @Test
-  void sparkV1WriterStrings() throws Throwable {
-    oracle(v1, Strategy.SPARK_SKETCH_V1, STRINGS, "String", 2);
-  }
-
-  @Test
-  void sparkV1WriterBinaries() throws Throwable {
-    oracle(v1, Strategy.SPARK_SKETCH_V1, BINARIES, "byte[]", 3);
-  }
-
-  @Test
-  void sparkV2WriterLongs() throws Throwable {
-    oracle(v2, Strategy.SPARK_SKETCH_V2, LONGS, "long", 4);
-  }
-
-  @Test
-  void sparkV2WriterStrings() throws Throwable {
-    oracle(v2, Strategy.SPARK_SKETCH_V2, STRINGS, "String", 5);
-  }
-
-  @Test
-  void sparkV2WriterBinaries() throws Throwable {
-    oracle(v2, Strategy.SPARK_SKETCH_V2, BINARIES, "byte[]", 6);
+  /** Each writer (V1: spark-sketch 3.5; V2: 4.1+) with each key kind, from a seed of its own. */
+  @ParameterizedTest(name = "Spark {0} writer, {1} keys")
+  @CsvSource({"V1, long, 1", "V1, String, 2", "V1, byte[], 3", "V2, long, 4", "V2, String, 5", "V2, byte[], 6"})
+  void sparkWriter(String version, String keys, long seed) throws Throwable {
+    Kind<?> kind = keys.equals("long") ? LONGS : keys.equals("String") ? STRINGS : BINARIES;
+    oracle(version.equals("V1") ? v1 : v2, Strategy.valueOf("SPARK_SKETCH_" + version), kind, keys, seed);
   }
 
   @Test

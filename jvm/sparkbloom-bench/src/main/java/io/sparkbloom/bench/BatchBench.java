@@ -1,21 +1,13 @@
 package io.sparkbloom.bench;
 
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -30,12 +22,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * cache line per key) beside the classic layout. Guava and Spark have no batch methods: theirs are the loop a
  * user would write (see {@link Impl}).
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class BatchBench {
+@OperationsPerInvocation(BatchBench.KEYS_PER_CALL)
+public class BatchBench extends BenchDefaults {
   /** Keys per invocation: a multiple of every batch size. */
   public static final int KEYS_PER_CALL = 4096;
 
@@ -52,42 +40,34 @@ public class BatchBench {
   }
 
   @State(Scope.Thread)
-  public static class Put {
-    Impl filter;
+  public static class Put extends Filling {
     long[] pool;
-    int next;
-    Params params;
-    Shape shape;
+    int batch;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
-      this.params = params;
-      shape = Shape.of(params.shape);
-      pool = wholeBatches(Keys.longs(Keys.PRESENT, shape.n, (int) shape.n), params.batch);
-      filter = Impl.create(params.impl, shape, false);
+      Shape shape = Shape.of(params.shape);
+      batch = params.batch;
+      pool = wholeBatches(Keys.longs(Keys.PRESENT, shape.n, (int) shape.n), batch);
+      start(params.impl, shape, false);
     }
 
-    /** The start of the next batch in {@link #pool}. */
+    /** The start of the next batch in {@link #pool}; a new filter when the pool wraps. */
     int nextBatch() {
-      if (next == pool.length) {
-        filter.close();
-        filter = Impl.create(params.impl, shape, false);
-        next = 0;
-      }
-      int from = next;
-      next += params.batch;
-      return from;
+      return nextFrom(pool.length, batch);
     }
+  }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
+  @Benchmark
+  public void putAll(Put s, Params p, Blackhole bh) {
+    for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
+      int from = s.nextBatch(); // first: it may replace s.filter
+      bh.consume(s.filter.putAll(s.pool, from, from + p.batch));
     }
   }
 
   @State(Scope.Thread)
-  public static class Query {
-    Impl filter;
+  public static class Query extends FilterState {
     long[] pool;
     int next;
     int batch;
@@ -113,36 +93,20 @@ public class BatchBench {
       next += batch;
       return from;
     }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
-    }
   }
 
   @Benchmark
-  @OperationsPerInvocation(KEYS_PER_CALL)
-  public void putAll(Put s, Params p, Blackhole bh) {
-    for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      int from = s.nextBatch(); // first: it may replace s.filter
-      bh.consume(s.filter.putAll(s.pool, from, from + p.batch));
-    }
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(KEYS_PER_CALL)
   public void mightContainAll(Query s, Params p, Blackhole bh) {
     for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      int from = s.nextBatch(); // first: it may replace s.filter
+      int from = s.nextBatch();
       bh.consume(s.filter.mightContainAll(s.pool, from, from + p.batch));
     }
   }
 
   @Benchmark
-  @OperationsPerInvocation(KEYS_PER_CALL)
   public void retainAbsent(Query s, Params p, Blackhole bh) {
     for (int done = 0; done < KEYS_PER_CALL; done += p.batch) {
-      int from = s.nextBatch(); // first: it may replace s.filter
+      int from = s.nextBatch();
       bh.consume(s.filter.retainAbsent(s.pool, from, from + p.batch));
     }
   }

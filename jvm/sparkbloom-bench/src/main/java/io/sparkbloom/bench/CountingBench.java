@@ -2,25 +2,18 @@ package io.sparkbloom.bench;
 
 import com.google.common.hash.Hashing;
 import io.sparkbloom.CountingBloomFilter;
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.collections4.bloomfilter.ArrayCountingBloomFilter;
 import org.apache.commons.collections4.bloomfilter.CellExtractor;
 import org.apache.commons.collections4.bloomfilter.EnhancedDoubleHasher;
 import org.apache.commons.collections4.bloomfilter.Shape;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -36,12 +29,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * add+remove filter holds n keys and each key is added and removed again, so it stays at n.
  * {@link CountingSizes} prints the bytes in memory and serialized.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class CountingBench {
+@OperationsPerInvocation(CountingBench.BATCH)
+public class CountingBench extends BenchDefaults {
   static final String SPARKBLOOM = "sparkbloom";
   static final String COMMONS = "commons";
   /** Keys per batch call and per invocation. */
@@ -161,13 +150,16 @@ public class CountingBench {
   }
 
   @State(Scope.Thread)
-  public static class Filled {
+  public static class Params {
     @Param({SPARKBLOOM, COMMONS})
     public String impl;
 
     @Param({"n1e4_p1e-3", "n1e6_p1e-2"})
     public String shape;
+  }
 
+  @State(Scope.Thread)
+  public static class Filled {
     Filter filter;
     long[][] present;
     long[][] queries;
@@ -175,10 +167,10 @@ public class CountingBench {
     int next;
 
     @Setup(Level.Trial)
-    public void setUp() {
-      long n = (long) np(shape)[0];
+    public void setUp(Params params) {
+      long n = (long) np(params.shape)[0];
       long[] keys = Keys.longs(Keys.PRESENT, n, (int) n);
-      filter = Filter.create(impl, shape);
+      filter = Filter.create(params.impl, params.shape);
       filter.addAll(keys);
       int pool = Keys.pool(n);
       long[] hits = Keys.sample(keys, Math.max(BATCH, pool / 2));
@@ -203,27 +195,23 @@ public class CountingBench {
   /** A filter that starts empty and is recreated when n keys were added, so it never overfills. */
   @State(Scope.Thread)
   public static class Empty {
-    @Param({SPARKBLOOM, COMMONS})
-    public String impl;
-
-    @Param({"n1e4_p1e-3", "n1e6_p1e-2"})
-    public String shape;
-
     Filter filter;
     long[][] batches;
     int next;
+    Params params;
 
     @Setup(Level.Trial)
-    public void setUp() {
-      long n = (long) np(shape)[0];
+    public void setUp(Params params) {
+      this.params = params;
+      long n = (long) np(params.shape)[0];
       batches = Keys.batches(Keys.longs(Keys.PRESENT, n, (int) Math.max(n, BATCH)), BATCH);
-      filter = Filter.create(impl, shape);
+      filter = Filter.create(params.impl, params.shape);
     }
 
     long[] nextBatch() {
       if (next == batches.length) {
         filter.close();
-        filter = Filter.create(impl, shape);
+        filter = Filter.create(params.impl, params.shape);
         next = 0;
       }
       return batches[next++];
@@ -236,7 +224,6 @@ public class CountingBench {
   }
 
   @Benchmark
-  @OperationsPerInvocation(BATCH)
   public void add(Empty s) {
     long[] batch = s.nextBatch(); // first: it may replace s.filter
     s.filter.addAll(batch);
@@ -244,7 +231,6 @@ public class CountingBench {
 
   /** Each key added then removed: the window's daily add and subtract, per key. */
   @Benchmark
-  @OperationsPerInvocation(BATCH)
   public void addRemove(Filled s) {
     long[] batch = s.fresh[s.step() % s.fresh.length];
     s.filter.addAll(batch);
@@ -252,7 +238,6 @@ public class CountingBench {
   }
 
   @Benchmark
-  @OperationsPerInvocation(BATCH)
   public void query(Filled s, Blackhole bh) {
     bh.consume(s.filter.queryAll(s.queries[s.step()]));
   }

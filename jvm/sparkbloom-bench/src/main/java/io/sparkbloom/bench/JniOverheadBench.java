@@ -1,18 +1,11 @@
 package io.sparkbloom.bench;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The fixed cost of one call into the native library, without filter work: {@code bitSize()}
@@ -20,13 +13,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * their time is the JNI transition plus the bridge's per-call wrapper. Subtracting it from a
  * single-key {@code mightContain} leaves the Rust core's work. Diagnostic, not a comparison.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
 @State(Scope.Thread)
-public class JniOverheadBench {
+public class JniOverheadBench extends BenchDefaults {
   io.sparkbloom.BloomFilter filter;
 
   @Setup(Level.Trial)

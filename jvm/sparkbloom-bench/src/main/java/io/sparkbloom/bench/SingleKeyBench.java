@@ -1,19 +1,12 @@
 package io.sparkbloom.bench;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One key per call: {@code put}, {@code mightContain} on hits and on misses, for 8-byte
@@ -26,12 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * a sample of them spread over all n, misses another seeded stream (≈ p of them false
  * positives). Same keys and the same scheme as {@code rust/benches/filter.rs}.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class SingleKeyBench {
+public class SingleKeyBench extends BenchDefaults {
   private static final String NO_VIEW = "-Dsparkbloom.singleKeyView=false";
 
   @State(Scope.Thread)
@@ -43,71 +31,47 @@ public class SingleKeyBench {
     public String shape;
   }
 
-  /** A filling filter and the pool of keys to put. */
+  /** A filling filter and the pool of keys to put: the n long keys. */
   @State(Scope.Thread)
-  public static class PutLongs {
-    Impl filter;
+  public static class PutLongs extends Filling {
     long[] keys;
-    int next;
-    Params params;
-    Shape shape;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
-      this.params = params;
-      shape = Shape.of(params.shape);
+      Shape shape = Shape.of(params.shape);
       keys = Keys.longs(Keys.PRESENT, shape.n, (int) shape.n);
-      filter = Impl.create(params.impl, shape, false);
+      start(params.impl, shape, false);
     }
 
-    void restart() {
-      filter.close();
-      filter = Impl.create(params.impl, shape, false);
-      next = 0;
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
+    boolean put() {
+      int i = nextFrom(keys.length, 1); // first: it may replace filter
+      return filter.put(keys[i]);
     }
   }
 
+  /** A filling filter and the pool of keys to put: min(n, 2^20) strings. */
   @State(Scope.Thread)
-  public static class PutStrings {
-    Impl filter;
+  public static class PutStrings extends Filling {
     String[] keys;
-    int next;
-    Params params;
-    Shape shape;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
-      this.params = params;
-      shape = Shape.of(params.shape);
+      Shape shape = Shape.of(params.shape);
       keys = Keys.strings(Keys.STR_PRESENT, shape.n, Keys.pool(shape.n));
-      filter = Impl.create(params.impl, shape, true);
+      start(params.impl, shape, true);
     }
 
-    void restart() {
-      filter.close();
-      filter = Impl.create(params.impl, shape, true);
-      next = 0;
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
+    boolean put() {
+      int i = nextFrom(keys.length, 1); // first: it may replace filter
+      return filter.put(keys[i]);
     }
   }
 
   /** A filter holding the n long keys, a sample of them (hits) and absent keys (misses). */
   @State(Scope.Thread)
-  public static class QueryLongs {
-    Impl filter;
+  public static class QueryLongs extends Queried {
     long[] hits;
     long[] misses;
-    int nextHit;
-    int nextMiss;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
@@ -119,30 +83,19 @@ public class SingleKeyBench {
     }
 
     boolean hit() {
-      int i = nextHit == hits.length ? 0 : nextHit;
-      nextHit = i + 1;
-      return filter.mightContain(hits[i]);
+      return filter.mightContain(hits[nextHit(hits.length)]);
     }
 
     boolean miss() {
-      int i = nextMiss == misses.length ? 0 : nextMiss;
-      nextMiss = i + 1;
-      return filter.mightContain(misses[i]);
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
+      return filter.mightContain(misses[nextMiss(misses.length)]);
     }
   }
 
+  /** A filter holding n string keys, a sample of them (hits) and absent strings (misses). */
   @State(Scope.Thread)
-  public static class QueryStrings {
-    Impl filter;
+  public static class QueryStrings extends Queried {
     String[] hits;
     String[] misses;
-    int nextHit;
-    int nextMiss;
 
     @Setup(Level.Trial)
     public void setUp(Params params) {
@@ -162,18 +115,18 @@ public class SingleKeyBench {
       misses = Keys.strings(Keys.STR_MISSES, shape.n, pool);
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      filter.close();
+    boolean hit() {
+      return filter.mightContain(hits[nextHit(hits.length)]);
+    }
+
+    boolean miss() {
+      return filter.mightContain(misses[nextMiss(misses.length)]);
     }
   }
 
   @Benchmark
   public boolean put_u64(PutLongs s) {
-    if (s.next == s.keys.length) {
-      s.restart();
-    }
-    return s.filter.put(s.keys[s.next++]);
+    return s.put();
   }
 
   @Benchmark
@@ -206,23 +159,16 @@ public class SingleKeyBench {
 
   @Benchmark
   public boolean put_str(PutStrings s) {
-    if (s.next == s.keys.length) {
-      s.restart();
-    }
-    return s.filter.put(s.keys[s.next++]);
+    return s.put();
   }
 
   @Benchmark
   public boolean hit_str(QueryStrings s) {
-    int i = s.nextHit == s.hits.length ? 0 : s.nextHit;
-    s.nextHit = i + 1;
-    return s.filter.mightContain(s.hits[i]);
+    return s.hit();
   }
 
   @Benchmark
   public boolean miss_str(QueryStrings s) {
-    int i = s.nextMiss == s.misses.length ? 0 : s.nextMiss;
-    s.nextMiss = i + 1;
-    return s.filter.mightContain(s.misses[i]);
+    return s.miss();
   }
 }

@@ -4,21 +4,14 @@ import com.google.common.hash.Funnels;
 import io.sparkbloom.BloomFilter;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -35,12 +28,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * 2026-11-23 the puts went into the query filter, already holding n keys and soon 2n: mostly
  * re-puts of keys present, which measure a query, not a build.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class StringBatchBench {
+@OperationsPerInvocation(StringBatchBench.KEYS_PER_CALL)
+public class StringBatchBench extends BenchDefaults {
   public static final int KEYS_PER_CALL = 4096;
 
   /** {@code count} keys of 32 characters from {@code [0-9a-z]}, seeded. */
@@ -154,7 +143,6 @@ public class StringBatchBench {
   }
 
   @Benchmark
-  @OperationsPerInvocation(KEYS_PER_CALL)
   public void mightContain(Filters f, Blackhole bh) {
     int b = f.next;
     String[] batch = f.batches[b];
@@ -179,7 +167,6 @@ public class StringBatchBench {
   }
 
   @Benchmark
-  @OperationsPerInvocation(KEYS_PER_CALL)
   public void put(Filters f, Blackhole bh) {
     // New keys into a filter that is filling (see the class doc).
     f.beforePutBatch();

@@ -135,13 +135,7 @@ final class FilterCommands {
     }
     int k = layout.numHashFunctions();
     if (mode == ReadMode.SCRIPT) {
-      List<String> args = new ArrayList<>(offsets.length + 3);
-      args.add(Long.toString(layout.bitmapBytes()));
-      args.add(Integer.toString(k));
-      args.add(expect ? "1" : "0");
-      for (long o : offsets) {
-        args.add(Long.toString(o));
-      }
+      List<String> args = scriptArgs(k, offsets, expect);
       List<String> keys = List.of(key, markerKey);
       Response<Object> reply = p.evalsha(RedisScripts.CHECK_SHA, keys, args);
       return () -> {
@@ -215,9 +209,17 @@ final class FilterCommands {
 
   /** The write script's arguments for {@code offsets}. */
   List<String> writeArgs(long[] offsets, boolean expect) {
+    return scriptArgs(ttlMillis, offsets, expect);
+  }
+
+  /**
+   * A script's arguments: the bitmap's bytes, {@code second} (the check script's k, the write
+   * script's TTL), whether the marker is expected, then the offsets.
+   */
+  private List<String> scriptArgs(long second, long[] offsets, boolean expect) {
     List<String> args = new ArrayList<>(offsets.length + 3);
     args.add(Long.toString(layout.bitmapBytes()));
-    args.add(Long.toString(ttlMillis));
+    args.add(Long.toString(second));
     args.add(expect ? "1" : "0");
     for (long o : offsets) {
       args.add(Long.toString(o));

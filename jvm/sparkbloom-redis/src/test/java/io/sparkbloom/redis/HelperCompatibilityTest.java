@@ -18,6 +18,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -27,7 +28,7 @@ import redis.clients.jedis.Jedis;
  * same bits, in both directions, for long, string and byte-array items.
  */
 class HelperCompatibilityTest {
-  private static RedisServer server;
+  @RegisterExtension static final ServerPerClass server = new ServerPerClass();
   private static RedisBloom client;
   private static final RedisLayout LAYOUT = RedisLayout.helperCompatible(10_000, 0.001);
 
@@ -75,15 +76,13 @@ class HelperCompatibilityTest {
   }
 
   @BeforeAll
-  static void start() throws Exception {
-    server = RedisServer.start();
+  static void connect() {
     client = RedisBloom.connect(server.uri(), LAYOUT);
   }
 
   @AfterAll
-  static void stop() {
+  static void disconnect() {
     client.close();
-    server.close();
   }
 
   @Test

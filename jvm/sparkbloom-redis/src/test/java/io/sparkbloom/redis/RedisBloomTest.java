@@ -20,27 +20,16 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import redis.clients.jedis.Jedis;
 
 /** {@link RedisBloom} on a real redis-server: store/load, checks, concurrency, bad keys, TTL. */
 class RedisBloomTest {
-  private static RedisServer server;
+  @RegisterExtension static final ServerPerClass server = new ServerPerClass();
   private static final RedisLayout HELPER = RedisLayout.helperCompatible(10_000, 0.001);
   private static final RedisLayout GUAVA = RedisLayout.guavaCompatible(10_000, 0.001);
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
 
   @Test
   void storeAndLoadRoundTrip() {

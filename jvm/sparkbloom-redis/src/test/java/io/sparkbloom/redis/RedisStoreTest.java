@@ -12,25 +12,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /** {@link RedisBloom#store} adds to what the key holds; {@link RedisBloom#replace} overwrites. */
 class RedisStoreTest {
-  private static RedisServer server;
+  @RegisterExtension static final ServerPerClass server = new ServerPerClass();
   private static final RedisLayout HELPER = RedisLayout.helperCompatible(10_000, 0.001);
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
 
   @Test
   void storeKeepsItemsPutSince() {

@@ -4,7 +4,7 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.build.DistinctLongs;
 import io.sparkbloom.spark.build.NullItems;
 import io.sparkbloom.spark.build.PerKeyBufferLimit;
-import java.util.Iterator;
+import io.sparkbloom.spark.rdd.MappedIterator;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.function.Function2;
 import scala.Tuple2;
@@ -42,18 +42,8 @@ final class PerKeySizedBuild {
     JavaPairRDD<K, DistinctLongs> items = records.aggregateByKey(
         DistinctLongs.deferringOverflow(owner, limit), partitions, add, DistinctLongs::addAll);
     // mapValues without the key: this keeps the partitioning and names the key of an overflow
-    return items.mapPartitionsToPair(it -> new Iterator<Tuple2<K, BloomFilter>>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Tuple2<K, BloomFilter> next() {
-        Tuple2<K, DistinctLongs> t = it.next();
-        return new Tuple2<>(t._1(), filter(owner, t._1(), t._2(), sizing));
-      }
-    }, true);
+    return items.mapPartitionsToPair(it -> MappedIterator.of(it,
+        t -> new Tuple2<>(t._1(), filter(owner, t._1(), t._2(), sizing))), true);
   }
 
   /**

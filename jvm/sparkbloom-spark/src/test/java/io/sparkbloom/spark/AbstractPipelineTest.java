@@ -11,13 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.rdd.RDD;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 import scala.reflect.ClassTag$;
@@ -27,51 +22,25 @@ import scala.reflect.ClassTag$;
  * keep unseen) on local[2], compared with the exact set-based dedup. Subclasses choose
  * {@code spark.serializer} (each test class runs in its own JVM).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractPipelineTest {
-  protected SparkSession spark;
-  protected JavaSparkContext jsc;
-
+abstract class AbstractPipelineTest extends WithSparkSession {
   /** Extra Spark settings of the subclass, as key/value pairs. */
+  @Override
   abstract String[] conf();
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session(getClass().getSimpleName(), conf());
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    if (spark != null) {
-      spark.stop();
-    }
-  }
-
-  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> pairs) {
-    Map<String, long[]> m = new HashMap<>();
-    for (Tuple2<String, long[]> t : pairs) {
-      m.put(t._1(), t._2());
-    }
-    return m;
-  }
 
   /** The classic shape: one (user, history[]) record per user, one putAll per user. */
   @Test
   void perRecordBuildObjectFileRoundTripAndDedup(@TempDir Path tmp) {
     List<Tuple2<String, long[]>> history = SparkTests.history(120, 200);
     List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 400, 10);
-    JavaPairRDD<String, long[]> historyRdd = jsc.parallelizePairs(history, 4);
-    JavaPairRDD<String, long[]> candidateRdd = jsc.parallelizePairs(candidates, 3);
-
     String dir = tmp.resolve("filters").toUri().toString();
-    PerKeyFilters.buildPerRecord(historyRdd, PerKeyOptions.of(Sizing.fixed(10_000, 0.001))).saveAsObjectFile(dir);
+    PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 4), PerKeyOptions.of(Sizing.fixed(10_000, 0.001)))
+        .saveAsObjectFile(dir);
     JavaPairRDD<String, BloomFilter> loaded =
         JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, BloomFilter>>objectFile(dir));
     assertEquals(120, loaded.count());
 
-    Map<String, long[]> kept = PerKeyFilters.dedup(loaded, candidateRdd).collectAsMap();
-    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), kept);
+    Map<String, long[]> kept = PerKeyFilters.dedup(loaded, jsc.parallelizePairs(candidates, 3)).collectAsMap();
+    SparkTests.Check c = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), kept);
     assertEquals(120 * 200, c.seenCandidates);
     SparkTests.assertFppWithin(c, 0.001);
   }
@@ -108,7 +77,7 @@ abstract class AbstractPipelineTest {
     for (String user : a.keySet()) {
       assertArrayEquals(b.get(user), a.get(user), "user " + user);
     }
-    SparkTests.checkAgainstExact(toMap(history), toMap(candidates), a);
+    SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), a);
 
     // buildPerKey output is partitioned too; partitionBy first saves another partitioning
     String again = tmp.resolve("again").toUri().toString();
@@ -162,7 +131,7 @@ abstract class AbstractPipelineTest {
 
     Map<String, long[]> kept =
         PerKeyFilters.dedup(loaded, jsc.parallelizePairs(candidates, 4)).collectAsMap();
-    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), kept);
+    SparkTests.Check c = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), kept);
     SparkTests.assertFppWithin(c, p);
     double expected = p * c.unseenCandidates;
     assertTrue(c.unseenDropped > expected - 6 * Math.sqrt(expected) && c.unseenDropped > 0,
@@ -204,7 +173,7 @@ abstract class AbstractPipelineTest {
       kept.put(t._1(), l.stream().mapToLong(Long::longValue).toArray());
     }
     // dedupPairs groups per key without an order guarantee: compare as sets
-    Map<String, long[]> history2 = toMap(history);
+    Map<String, long[]> history2 = SparkTests.byKey(history);
     for (Map.Entry<String, long[]> e : kept.entrySet()) {
       java.util.Set<Long> seen = new java.util.HashSet<>();
       for (long v : history2.getOrDefault(e.getKey(), new long[0])) {
@@ -251,7 +220,7 @@ abstract class AbstractPipelineTest {
     for (String user : viaJava.keySet()) {
       assertArrayEquals(viaJava.get(user), viaRdd.get(user), "user " + user);
     }
-    SparkTests.checkAgainstExact(toMap(history), toMap(candidates), viaRdd);
+    SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), viaRdd);
 
     List<Tuple2<String, Long>> candidatePairs = new ArrayList<>();
     for (Tuple2<String, long[]> t : candidates) {

@@ -18,20 +18,15 @@ import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
 /** The DataFrame / SQL functions, incl. a Parquet round trip of the filter column. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BloomFunctionsTest {
-  private SparkSession spark;
+class BloomFunctionsTest extends WithSparkSession {
   private List<Tuple2<String, long[]>> history;
   private List<Tuple2<String, long[]>> candidates;
   private Dataset<Row> historyDf;
@@ -39,7 +34,6 @@ class BloomFunctionsTest {
 
   @BeforeAll
   void start() {
-    spark = SparkTests.session("BloomFunctionsTest");
     BloomFunctions.register(spark);
     history = SparkTests.history(60, 300);
     candidates = SparkTests.candidates(history, 300, 5);
@@ -69,11 +63,6 @@ class BloomFunctionsTest {
     candidatesDf.createOrReplaceTempView("candidates");
   }
 
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
   private Map<String, long[]> keptByUser(Dataset<Row> df) {
     Map<String, long[]> out = new HashMap<>();
     for (Row r : df.collectAsList()) {
@@ -83,14 +72,6 @@ class BloomFunctionsTest {
     return out;
   }
 
-  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> pairs) {
-    Map<String, long[]> m = new HashMap<>();
-    for (Tuple2<String, long[]> t : pairs) {
-      m.put(t._1(), t._2());
-    }
-    return m;
-  }
-
   @Test
   void dataFrameApiBuildAndRetainAbsentMatchExactDedup() {
     Dataset<Row> filters = historyDf.groupBy("user")
@@ -98,7 +79,7 @@ class BloomFunctionsTest {
     assertEquals(DataTypes.BinaryType, filters.schema().apply("filter").dataType());
     Dataset<Row> kept = candidatesDf.join(filters, candidatesDf.col("user").equalTo(filters.col("user")), "left")
         .select(candidatesDf.col("user"), BloomFunctions.retainAbsent(col("filter"), col("items")).as("items"));
-    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), keptByUser(kept));
+    SparkTests.Check c = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), keptByUser(kept));
     assertEquals(60 * 150, c.seenCandidates);
     SparkTests.assertFppWithin(c, 0.001);
   }
@@ -125,7 +106,7 @@ class BloomFunctionsTest {
     Dataset<Row> kept = spark.sql(
         "SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) AS items "
             + "FROM candidates c LEFT JOIN filters f ON c.user = f.user");
-    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), keptByUser(kept));
+    SparkTests.Check c = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), keptByUser(kept));
     SparkTests.assertFppWithin(c, 0.001);
 
     // might_contain: every history item is (maybe) contained; null filter means not seen
@@ -203,12 +184,12 @@ class BloomFunctionsTest {
     for (String user : a.keySet()) {
       assertArrayEquals(b.get(user), a.get(user), "user " + user);
     }
-    SparkTests.checkAgainstExact(toMap(history), toMap(candidates), a);
+    SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), a);
 
     // and a filter read from Parquet is a normal BloomFilter for the Java API
     Row r0 = back.where(col("user").equalTo(lit("3"))).first();
     try (BloomFilter f = BloomFilter.fromByteArray((byte[]) r0.get(1))) {
-      for (long v : toMap(history).get("3")) {
+      for (long v : SparkTests.byKey(history).get("3")) {
         assertTrue(f.mightContain(v));
       }
     } catch (Exception e) {

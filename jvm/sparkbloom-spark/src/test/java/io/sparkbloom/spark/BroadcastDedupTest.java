@@ -10,18 +10,12 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.dedup.BroadcastDedup;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -32,33 +26,8 @@ import scala.Tuple2;
  * caller's filters stay open; saved filters are broadcast from their bytes without decoding
  * (the records read as bytes: {@code storage.ObjectFileRecordsTest}).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BroadcastDedupTest {
+class BroadcastDedupTest extends WithSparkSession {
   private static final double P = 0.001;
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("BroadcastDedupTest");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
-  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> list) {
-    Map<String, long[]> m = new HashMap<>();
-    list.forEach(t -> m.put(t._1(), t._2()));
-    return m;
-  }
-
-  private static void assertSameAnswers(Map<String, long[]> expected, Map<String, long[]> actual) {
-    assertEquals(expected.keySet(), actual.keySet());
-    expected.forEach((user, items) -> assertArrayEquals(items, actual.get(user), "user " + user));
-  }
 
   @Test
   void fixedSizeFiltersAnswerAsTheJoinAndStayTheCallers() {
@@ -74,8 +43,8 @@ class BroadcastDedupTest {
 
     Map<String, long[]> joined = PerKeyFilters.dedup(filters, c).collectAsMap();
     Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()).collectAsMap();
-    assertSameAnswers(joined, broadcast);
-    SparkTests.Check check = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), broadcast);
+    SparkTests.assertSameAnswers(joined, broadcast);
+    SparkTests.Check check = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), broadcast);
     SparkTests.assertFppWithin(check, P);
     // the candidates kept their partitioning (answered in place)
     assertEquals(4, PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()).getNumPartitions());
@@ -124,10 +93,10 @@ class BroadcastDedupTest {
       PerKeyFilters.saveAsObjectFile(filters.partitionBy(new org.apache.spark.HashPartitioner(4)), ours); // with its marker
       filters.saveAsObjectFile(spark); // Spark's own layout: 10 records per group
       Map<String, long[]> expected = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, ours), c).collectAsMap();
-      SparkTests.checkAgainstExact(toMap(history), toMap(candidates), expected);
-      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, ours, c, PerKeyOptions.defaults()).collectAsMap());
-      assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, spark, c, PerKeyOptions.defaults()).collectAsMap());
-      assertSameAnswers(expected, PerKeyFilters.dedup(jsc, spark, c).collectAsMap());
+      SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), expected);
+      SparkTests.assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, ours, c, PerKeyOptions.defaults()).collectAsMap());
+      SparkTests.assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, spark, c, PerKeyOptions.defaults()).collectAsMap());
+      SparkTests.assertSameAnswers(expected, PerKeyFilters.dedup(jsc, spark, c).collectAsMap());
     }
   }
 

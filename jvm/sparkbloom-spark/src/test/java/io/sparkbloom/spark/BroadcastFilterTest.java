@@ -10,35 +10,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * One broadcast filter queried by many concurrent tasks (Kryo, as broadcasts of big objects
  * usually are): tasks in one executor share the same filter object, so queries run on it from
  * several threads at once; results must equal the exact set-based answer.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BroadcastFilterTest {
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("BroadcastFilterTest",
-        "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
-        "spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName());
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
+class BroadcastFilterTest extends WithSparkSession {
+  @Override
+  String[] conf() {
+    return SparkTests.KRYO_WITH_REGISTRATOR;
   }
 
   @Test

@@ -1,6 +1,5 @@
 package io.sparkbloom.spark;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,17 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sparkbloom.BloomFilter;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -30,24 +23,15 @@ import scala.Tuple2;
  * items (~2 KB of sparse bytes each, ~80 KB) are over it, 40 per-key sized ones (~410 bytes each)
  * fit.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BroadcastLimitTest {
+class BroadcastLimitTest extends WithSparkSession {
   private static final double P = 0.001;
   private static final long LIMIT = 64 << 10;
-  private SparkSession spark;
-  private JavaSparkContext jsc;
   private final List<Tuple2<String, long[]>> history = SparkTests.history(40, 200);
   private final List<Tuple2<String, long[]>> candidates = SparkTests.candidates(history, 300, 2);
 
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("BroadcastLimitTest", PerKeyFilters.BROADCAST_MAX_BYTES_KEY, "64k");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
+  @Override
+  String[] conf() {
+    return new String[] {PerKeyFilters.BROADCAST_MAX_BYTES_KEY, "64k"};
   }
 
   private String save(Path dir, Sizing sizing) {
@@ -58,11 +42,6 @@ class BroadcastLimitTest {
 
   private JavaPairRDD<String, long[]> candidates() {
     return jsc.parallelizePairs(candidates, 3);
-  }
-
-  private static void assertSameAnswers(Map<String, long[]> expected, Map<String, long[]> actual) {
-    assertEquals(expected.keySet(), actual.keySet());
-    expected.forEach((user, items) -> assertArrayEquals(items, actual.get(user), "user " + user));
   }
 
   private static void assertNamesLimitAndAlternative(IllegalArgumentException e, long limit) {
@@ -99,7 +78,7 @@ class BroadcastLimitTest {
     }
     // exactly at the limit it broadcasts
     Map<String, long[]> expected = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), candidates()).collectAsMap();
-    assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, path, candidates(), PerKeyOptions.defaults().withBroadcastMaxBytes(saved)).collectAsMap());
+    SparkTests.assertSameAnswers(expected, PerKeyFilters.dedupBroadcast(jsc, path, candidates(), PerKeyOptions.defaults().withBroadcastMaxBytes(saved)).collectAsMap());
   }
 
   /**
@@ -156,13 +135,13 @@ class BroadcastLimitTest {
     for (Sizing sizing : List.of(Sizing.fixed(10_000, P), Sizing.perKeyCount(P))) {
       String path = save(dir, sizing);
       Map<String, long[]> joined = PerKeyFilters.dedup(PerKeyFilters.objectFile(jsc, path), c).collectAsMap();
-      SparkTests.checkAgainstExact(toMap(history), toMap(candidates), joined);
+      SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), joined);
       // under the conf's 64 KiB: the fixed-size filters (~80 KB) are joined, the per-key ones broadcast
       DedupPlan plan = DedupPlan.of(jsc, path, PerKeyOptions.defaults());
       assertEquals(sizing.isPerKeyCount(), plan.isBroadcast(), plan.describe());
       assertTrue(plan.describe().startsWith(sizing.isPerKeyCount() ? "broadcast" : "join"), plan.describe());
       JavaPairRDD<String, long[]> chosen = PerKeyFilters.dedup(jsc, path, c);
-      assertSameAnswers(joined, chosen.collectAsMap());
+      SparkTests.assertSameAnswers(joined, chosen.collectAsMap());
       // the broadcast answers the candidates in place (their partitioning, none); the join hash-partitions
       assertEquals(!plan.isBroadcast(), chosen.partitioner().isPresent());
       // explicit limits take each plan for either sizing
@@ -170,8 +149,8 @@ class BroadcastLimitTest {
       JavaPairRDD<String, long[]> join = PerKeyFilters.dedup(jsc, path, c, PerKeyOptions.defaults().withBroadcastMaxBytes(0));
       assertFalse(broadcast.partitioner().isPresent());
       assertTrue(join.partitioner().isPresent());
-      assertSameAnswers(joined, broadcast.collectAsMap());
-      assertSameAnswers(joined, join.collectAsMap());
+      SparkTests.assertSameAnswers(joined, broadcast.collectAsMap());
+      SparkTests.assertSameAnswers(joined, join.collectAsMap());
     }
   }
 
@@ -207,14 +186,8 @@ class BroadcastLimitTest {
     assertThrows(IllegalArgumentException.class, () -> PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults()));
     // the context is fine after the failed jobs, and exactly at the limit the broadcast runs
     Map<String, long[]> joined = PerKeyFilters.dedup(filters, c).collectAsMap();
-    assertSameAnswers(joined, PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults().withBroadcastMaxBytes(total)).collectAsMap());
+    SparkTests.assertSameAnswers(joined, PerKeyFilters.dedupBroadcast(filters, c, PerKeyOptions.defaults().withBroadcastMaxBytes(total)).collectAsMap());
     assertEquals(history.size(), filters.mapValues(BloomFilter::toByteArray).count(), "the caller's filters stay open");
     filters.unpersist();
-  }
-
-  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> list) {
-    Map<String, long[]> m = new HashMap<>();
-    list.forEach(t -> m.put(t._1(), t._2()));
-    return m;
   }
 }

@@ -15,15 +15,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 
 /**
@@ -33,27 +28,14 @@ import scala.Tuple2;
  * bits), and dedup against it keeps exactly the candidates the rebuilt filter keeps, never one the
  * user saw in the window.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class CountingFiltersTest {
+abstract class CountingFiltersTest extends WithSparkSession {
   private static final long N = 2_000;
   private static final double FPP = 0.01;
   private static final int USERS = 20;
-  private SparkSession spark;
-  private JavaSparkContext jsc;
 
   /** Extra Spark settings, as key/value pairs. */
+  @Override
   abstract String[] conf();
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("counting-filters", conf());
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
 
   /** Day d's (user, item) views: 0..150 per user, items from a small catalogue (repeats happen). */
   private static List<Tuple2<String, Long>> views(int day) {

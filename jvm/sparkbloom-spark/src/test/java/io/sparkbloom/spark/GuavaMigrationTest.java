@@ -4,19 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.common.hash.Funnels;
 import io.sparkbloom.BloomFilter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.apache.spark.api.java.function.Function;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -24,22 +22,7 @@ import scala.Tuple2;
  * Migration: an objectFile of per-user Guava filters written by the classic pipeline is read
  * back, converted with {@code fromGuava}, and answers identically to the Guava filters.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GuavaMigrationTest {
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("GuavaMigrationTest");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
+class GuavaMigrationTest extends WithSparkSession {
   private static long[] probes(int count, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] out = new long[count];
@@ -49,22 +32,31 @@ class GuavaMigrationTest {
     return out;
   }
 
+  /**
+   * An objectFile of (user, filter) as the classic pipeline wrote it, {@code filter} making each
+   * user's filter of the user's history, read back.
+   */
+  private <F> JavaPairRDD<String, F> savedAndRead(List<Tuple2<String, long[]>> history, int partitions,
+      Path dir, Function<long[], F> filter) {
+    String path = dir.toUri().toString();
+    jsc.parallelizePairs(history, partitions).mapValues(filter).saveAsObjectFile(path);
+    return JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, F>>objectFile(path));
+  }
+
+  /** Guava 33's filter of one user's history. */
+  private static com.google.common.hash.BloomFilter<Long> guavaFilter(long[] history) {
+    com.google.common.hash.BloomFilter<Long> bf =
+        com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), 10000, 0.001);
+    Arrays.stream(history).forEach(bf::put);
+    return bf;
+  }
+
   /** Guava 33 (unshaded), the classic per-user pipeline with the modern package. */
   @Test
   void guavaObjectFileConvertsWithIdenticalAnswers(@TempDir Path tmp) {
     List<Tuple2<String, long[]>> history = SparkTests.history(80, 200);
-    String dir = tmp.resolve("guava-filters").toUri().toString();
-    jsc.parallelizePairs(history, 4).mapValues(records -> {
-      com.google.common.hash.BloomFilter<Long> bf = com.google.common.hash.BloomFilter.create(
-          com.google.common.hash.Funnels.longFunnel(), 10000, 0.001);
-      for (long r : records) {
-        bf.put(r);
-      }
-      return bf;
-    }).saveAsObjectFile(dir);
-
     JavaPairRDD<String, com.google.common.hash.BloomFilter<Long>> guava =
-        JavaPairRDD.fromJavaRDD(jsc.<Tuple2<String, com.google.common.hash.BloomFilter<Long>>>objectFile(dir));
+        savedAndRead(history, 4, tmp.resolve("guava-filters"), GuavaMigrationTest::guavaFilter);
     // the recipe: objectFile -> fromGuava -> saveAsObjectFile in the new format
     String migrated = tmp.resolve("sparkbloom-filters").toUri().toString();
     PerKeyFilters.fromGuava(guava.rdd()).saveAsObjectFile(migrated);
@@ -106,28 +98,26 @@ class GuavaMigrationTest {
     Map<String, long[]> ours = PerKeyFilters.dedup(converted, candidateRdd).collectAsMap();
     Map<String, long[]> theirs = guava.leftOuterJoin(candidateRdd).mapValues(fc -> {
       long[] c = fc._2().orElse(new long[0]);
-      return java.util.Arrays.stream(c).filter(v -> !fc._1().mightContain(v)).toArray();
+      return Arrays.stream(c).filter(v -> !fc._1().mightContain(v)).toArray();
     }).collectAsMap();
     for (String user : theirs.keySet()) {
       assertArrayEquals(theirs.get(user), ours.get(user), "user " + user);
     }
   }
 
+  /** Spark's shaded Guava's filter of one user's history. */
+  private static org.sparkproject.guava.hash.BloomFilter<Long> shadedFilter(long[] history) {
+    org.sparkproject.guava.hash.BloomFilter<Long> bf = org.sparkproject.guava.hash.BloomFilter.create(
+        org.sparkproject.guava.hash.Funnels.longFunnel(), 2000, 0.01);
+    Arrays.stream(history).forEach(bf::put);
+    return bf;
+  }
+
   /** Spark's own shaded Guava (org.sparkproject.guava, as the seed used Spark's copy). */
   @Test
   void sparkShadedGuavaObjectFileConverts(@TempDir Path tmp) {
-    List<Tuple2<String, long[]>> history = SparkTests.history(30, 500);
-    String dir = tmp.resolve("shaded-filters").toUri().toString();
-    jsc.parallelizePairs(history, 3).mapValues(records -> {
-      org.sparkproject.guava.hash.BloomFilter<Long> bf = org.sparkproject.guava.hash.BloomFilter.create(
-          org.sparkproject.guava.hash.Funnels.longFunnel(), 2000, 0.01);
-      for (long r : records) {
-        bf.put(r);
-      }
-      return bf;
-    }).saveAsObjectFile(dir);
-    JavaPairRDD<String, org.sparkproject.guava.hash.BloomFilter<Long>> shaded = JavaPairRDD.fromJavaRDD(
-        jsc.<Tuple2<String, org.sparkproject.guava.hash.BloomFilter<Long>>>objectFile(dir));
+    JavaPairRDD<String, org.sparkproject.guava.hash.BloomFilter<Long>> shaded = savedAndRead(
+        SparkTests.history(30, 500), 3, tmp.resolve("shaded-filters"), GuavaMigrationTest::shadedFilter);
     long[] probes = probes(50_000, 7);
     List<Long> bad = shaded.mapValues(g -> {
       BloomFilter s = BloomFilter.fromGuava(g);

@@ -13,12 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 
 /**
@@ -27,22 +22,7 @@ import scala.Tuple2;
  * builds an empty filter, null candidates stay null, a null filter is no filter wherever it comes
  * among a key's filters.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class NullPolicyTest {
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("NullPolicyTest");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
+class NullPolicyTest extends WithSparkSession {
   /** Both plans' answers, which must be equal: {@code (key, candidates)} as a map of lists. */
   private Map<String, List<long[]>> bothPlans(List<Tuple2<String, BloomFilter>> filters,
       List<Tuple2<String, long[]>> candidates) {

@@ -16,17 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -35,22 +31,12 @@ import scala.Tuple2;
  * distinct items, the target fpp met (seeded, binomial bound), the bytes on disk as the format
  * predicts, and dedup over filters of different shapes in one run.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PerKeySizingTest {
+class PerKeySizingTest extends WithSparkSession {
   private static final double P = 0.001;
-  private SparkSession spark;
-  private JavaSparkContext jsc;
 
   @BeforeAll
   void start() {
-    spark = SparkTests.session("PerKeySizingTest");
     BloomFunctions.register(spark);
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
   }
 
   /** Users with 1 to 400 items each, so the shapes differ from key to key. */
@@ -61,12 +47,6 @@ class PerKeySizingTest {
       out.add(new Tuple2<>(h.get(u)._1(), java.util.Arrays.copyOf(h.get(u)._2(), 1 + (u * 37) % 400)));
     }
     return out;
-  }
-
-  private static Map<String, long[]> toMap(List<Tuple2<String, long[]>> list) {
-    Map<String, long[]> m = new HashMap<>();
-    list.forEach(t -> m.put(t._1(), t._2()));
-    return m;
   }
 
   private static List<Tuple2<String, Long>> pairs(List<Tuple2<String, long[]>> records) {
@@ -118,7 +98,7 @@ class PerKeySizingTest {
     JavaPairRDD<String, BloomFilter> filters =
         PerKeyFilters.buildPerRecord(jsc.parallelizePairs(history, 4), Sizing.perKeyCount(P), 4);
     Map<String, long[]> kept = PerKeyFilters.dedup(filters, jsc.parallelizePairs(candidates, 4)).collectAsMap();
-    SparkTests.Check c = SparkTests.checkAgainstExact(toMap(history), toMap(candidates), kept);
+    SparkTests.Check c = SparkTests.checkAgainstExact(SparkTests.byKey(history), SparkTests.byKey(candidates), kept);
     double n = c.unseenCandidates;
     assertEquals(500_000, c.unseenCandidates);
     double q = P;
@@ -195,7 +175,7 @@ class PerKeySizingTest {
       }
     }
     Map<String, long[]> kept = PerKeyFilters.dedup(jsc.parallelizePairs(filters, 3), jsc.parallelizePairs(candidates, 2)).collectAsMap();
-    SparkTests.Check c = SparkTests.checkAgainstExact(seen, toMap(candidates), kept);
+    SparkTests.Check c = SparkTests.checkAgainstExact(seen, SparkTests.byKey(candidates), kept);
     SparkTests.assertFppWithin(c, 0.02);
     // the map-side join answers the same, candidate for candidate
     Map<String, long[]> broadcast = PerKeyFilters.dedupBroadcast(jsc.parallelizePairs(filters, 3), jsc.parallelizePairs(candidates, 2), PerKeyOptions.defaults()).collectAsMap();

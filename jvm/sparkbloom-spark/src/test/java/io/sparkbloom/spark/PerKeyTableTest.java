@@ -12,16 +12,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
@@ -34,27 +30,24 @@ import scala.Tuple2;
  * false negatives against the exact dedup, and the same filter bytes from either writer. Nulls,
  * bad bytes and wrong column types fail naming the column and the user.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PerKeyTableTest {
+class PerKeyTableTest extends WithSparkSession {
   private static final int USERS = 300;
   private static final double P = 0.001;
 
-  private SparkSession spark;
-  private JavaSparkContext jsc;
   private Map<String, long[]> history;
   private Map<String, long[]> candidates;
 
+  @Override
+  String[] conf() {
+    return new String[] {"spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions"};
+  }
+
   @BeforeAll
   void start() {
-    spark = SparkTests.session("PerKeyTableTest",
-        "spark.sql.extensions", "io.sparkbloom.spark.SparkBloomExtensions");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<Tuple2<String, long[]>> h = SparkTests.history(USERS, 200);
-    history = new HashMap<>();
-    h.forEach(t -> history.put(t._1(), t._2()));
-    candidates = new HashMap<>();
+    history = SparkTests.byKey(h);
     // 20 users without history: no row in the table, every candidate kept
-    SparkTests.candidates(h, 100, 20).forEach(t -> candidates.put(t._1(), t._2()));
+    candidates = SparkTests.byKey(SparkTests.candidates(h, 100, 20));
     spark.createDataFrame(rows(history, false), new StructType()
         .add("user", DataTypes.StringType).add("item", DataTypes.LongType))
         .createOrReplaceTempView("history");
@@ -67,11 +60,6 @@ class PerKeyTableTest {
         + " ELSE CAST(user AS BIGINT) END AS user, items FROM candidates").createOrReplaceTempView("candidates_long");
   }
 
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
   @Test
   void aTableWrittenFromRddsIsAnsweredBySqlAsTheRddDedupAnswers(@TempDir Path dir) {
     String path = dir.resolve("filters").toString();
@@ -82,7 +70,7 @@ class PerKeyTableTest {
     Map<String, long[]> bySql = sqlDedup("candidates", path);
     Map<String, long[]> byRdd = new HashMap<>(
         PerKeyFilters.dedup(filters, jsc.parallelizePairs(tuples(candidates), 4)).collectAsMap());
-    assertSameAnswers(byRdd, bySql);
+    SparkTests.assertSameAnswers(byRdd, bySql);
     SparkTests.Check c = SparkTests.checkAgainstExact(history, candidates, bySql);
     SparkTests.assertFppWithin(c, 2 * P);
     assertTrue(c.seenCandidates > 10_000 && c.unseenCandidates > 10_000, "both kinds of candidates");
@@ -98,7 +86,7 @@ class PerKeyTableTest {
     JavaPairRDD<String, BloomFilter> read = PerKeyFilters.readTable(jsc, path, String.class);
     Map<String, long[]> byRdd = new HashMap<>(
         PerKeyFilters.dedup(read, jsc.parallelizePairs(tuples(candidates), 4)).collectAsMap());
-    assertSameAnswers(sqlDedup("candidates", path), byRdd);
+    SparkTests.assertSameAnswers(sqlDedup("candidates", path), byRdd);
     SparkTests.checkAgainstExact(history, candidates, byRdd);
 
     // SQL's aggregate and the RDD build make the same filter of a user's items, byte for byte
@@ -132,7 +120,7 @@ class PerKeyTableTest {
     PerKeyFilters.dedup(PerKeyFilters.readTable(jsc, fromSql, Long.class), jsc.parallelizePairs(longCandidates, 4))
         .collectAsMap().forEach((u, items) -> byRdd.put(Long.toString(u), items));
 
-    assertSameAnswers(bySql, byRdd);
+    SparkTests.assertSameAnswers(bySql, byRdd);
     Map<String, long[]> expectedKeys = new HashMap<>();
     candidates.forEach((u, items) -> expectedKeys.put(Long.toString(longUser(u)), items));
     Map<String, long[]> longHistoryMap = new HashMap<>();
@@ -227,11 +215,6 @@ class PerKeyTableTest {
       out.put(r.getString(0), kept.stream().mapToLong(Long::longValue).toArray());
     }
     return out;
-  }
-
-  private static void assertSameAnswers(Map<String, long[]> expected, Map<String, long[]> actual) {
-    assertEquals(expected.keySet(), actual.keySet());
-    expected.forEach((user, kept) -> assertArrayEquals(kept, actual.get(user), "user " + user));
   }
 
   /** Runs {@code call}, which must fail; every {@code parts} must be in its exception chain. */

@@ -20,10 +20,7 @@ import scala.reflect.ClassTag$;
 class PipelineKryoRegistratorTest extends AbstractPipelineTest {
   @Override
   String[] conf() {
-    return new String[] {
-      "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
-      "spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName()
-    };
+    return SparkTests.KRYO_WITH_REGISTRATOR;
   }
 
   private static <T> T roundTrip(SerializerInstance ser, T value, Class<T> cls) {

@@ -23,8 +23,6 @@ import org.apache.logging.log4j.core.config.Property;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,19 +33,7 @@ import org.junit.jupiter.api.Test;
  * With the core jar, registering (once or again) logs no "replaced a previously registered
  * function" warning, which Spark's function registry logs for every replacement.
  */
-class RegistrationCheckTest {
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = SparkTests.session("registration-check");
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
+class RegistrationCheckTest extends WithSparkSession {
   /** Delegates to the test classpath for everything but sparkbloom's own classes. */
   private static final class HidingLoader extends ClassLoader {
     HidingLoader(ClassLoader parent) {

@@ -11,12 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Tuple2;
 
@@ -26,22 +21,7 @@ import scala.Tuple2;
  * record type (it once failed with a bare ClassCastException). And the string dedup answers a key
  * with filters of two shapes as the {@code long} dedup does.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SavedFilterErrorsTest {
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
-  @BeforeAll
-  void start() {
-    spark = SparkTests.session("SavedFilterErrorsTest");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
-  }
-
+class SavedFilterErrorsTest extends WithSparkSession {
   @Test
   void anEmptyDirectoryIsNoSavedFilters(@TempDir Path dir) throws Exception {
     Path empty = Files.createDirectory(dir.resolve("filters"));

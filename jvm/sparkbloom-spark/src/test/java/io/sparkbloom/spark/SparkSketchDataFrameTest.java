@@ -14,13 +14,10 @@ import java.util.SplittableRandom;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * From {@code df.stat.bloomFilter(...)} (Spark's own sketch filter, built by a real aggregation
@@ -28,15 +25,12 @@ import org.junit.jupiter.api.TestInstance;
  * {@code writeTo} bytes answer every probe as Spark's filter does, and Spark reads back what
  * {@code writeSpark} writes.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SparkSketchDataFrameTest {
+class SparkSketchDataFrameTest extends WithSparkSession {
   private static final int ROWS = 50_000;
-  private SparkSession spark;
   private Dataset<Row> df;
 
   @BeforeAll
   void start() {
-    spark = SparkTests.session("SparkSketchDataFrameTest");
     SplittableRandom r = new SplittableRandom(14);
     List<Row> rows = new ArrayList<>(ROWS);
     for (int i = 0; i < ROWS; i++) {
@@ -46,11 +40,6 @@ class SparkSketchDataFrameTest {
         .add("id", DataTypes.LongType, false)
         .add("name", DataTypes.StringType, false);
     df = spark.createDataFrame(rows, schema).repartition(4);
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
   }
 
   /** Names with ASCII, accented, CJK and non-BMP characters. */

@@ -1,10 +1,12 @@
 package io.sparkbloom.spark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,12 @@ final class SparkTests {
     spark.sparkContext().setLogLevel("WARN");
     return spark;
   }
+
+  /** Kryo with sparkbloom's registrator, as {@link #session}'s key/value pairs. */
+  static final String[] KRYO_WITH_REGISTRATOR = {
+    "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
+    "spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName()
+  };
 
   /** (user, history) for users 0..users-1: random longs from one seeded generator. */
   static List<Tuple2<String, long[]>> history(int users, int records) {
@@ -88,6 +96,19 @@ final class SparkTests {
       }
     }
     return out;
+  }
+
+  /** (key, items) records as a map from key to items (one record per key). */
+  static Map<String, long[]> byKey(List<Tuple2<String, long[]>> records) {
+    Map<String, long[]> m = new HashMap<>();
+    records.forEach(t -> m.put(t._1(), t._2()));
+    return m;
+  }
+
+  /** Two dedups' answers are the same: the same keys, the same items in the same order. */
+  static void assertSameAnswers(Map<String, long[]> expected, Map<String, long[]> actual) {
+    assertEquals(expected.keySet(), actual.keySet());
+    expected.forEach((key, items) -> assertArrayEquals(items, actual.get(key), "user " + key));
   }
 
   /** Counts of the comparison against the exact dedup. */

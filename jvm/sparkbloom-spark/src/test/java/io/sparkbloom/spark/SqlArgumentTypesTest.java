@@ -13,13 +13,10 @@ import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The SQL functions on each item type Spark may hand them: {@code int} items and {@code
@@ -28,13 +25,9 @@ import org.junit.jupiter.api.TestInstance;
  * analysis with Spark's {@code DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE} naming the call and the
  * SQL type.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SqlArgumentTypesTest {
-  private SparkSession spark;
-
+class SqlArgumentTypesTest extends WithSparkSession {
   @BeforeAll
   void start() {
-    spark = SparkTests.session("SqlArgumentTypesTest");
     BloomFunctions.register(spark);
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 3_000; i++) {
@@ -43,11 +36,6 @@ class SqlArgumentTypesTest {
     Dataset<Row> df = spark.createDataFrame(rows, new StructType()
         .add("user", DataTypes.StringType).add("item", DataTypes.IntegerType));
     df.createOrReplaceTempView("int_history");
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
   }
 
   @Test

@@ -19,19 +19,15 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.SerializerInstance;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 import scala.reflect.ClassTag$;
 
@@ -44,8 +40,7 @@ import scala.reflect.ClassTag$;
  * UTF-8 encoding in Java, and so Guava, turns into {@code '?'}). Kryo with the registrator carries
  * the build buffers between stages.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class StringItemsTest {
+class StringItemsTest extends WithSparkSession {
   private static final long N = 1_000;
   private static final double P = 0.01;
   private static final String[] ALPHABET = {
@@ -53,11 +48,14 @@ class StringItemsTest {
     "\uD83D\uDE00", "\uD800\uDF48", "\uDBFF\uDFFF", "\uD800", "\uDC00"
   };
 
-  private SparkSession spark;
-  private JavaSparkContext jsc;
   private Map<String, String[]> history;
   private Map<String, String[]> candidates;
   private Map<String, com.google.common.hash.BloomFilter<CharSequence>> guava;
+
+  @Override
+  String[] conf() {
+    return SparkTests.KRYO_WITH_REGISTRATOR;
+  }
 
   /** Strings of 1 to 12 characters from {@link #ALPHABET}, seeded. */
   private static String[] strings(SplittableRandom r, int count) {
@@ -75,10 +73,6 @@ class StringItemsTest {
 
   @BeforeAll
   void start() {
-    spark = SparkTests.session("StringItemsTest",
-        "spark.serializer", "org.apache.spark.serializer.KryoSerializer",
-        "spark.kryo.registrator", SparkBloomKryoRegistrator.class.getName());
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     BloomFunctions.register(spark);
     SplittableRandom r = new SplittableRandom(14);
     history = new HashMap<>();
@@ -104,11 +98,6 @@ class StringItemsTest {
       }
       candidates.put(user, c);
     }
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
   }
 
   private List<Tuple2<String, String>> pairs() {

@@ -11,14 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import scala.Tuple2;
 
 /**
@@ -30,21 +26,10 @@ import scala.Tuple2;
  * at 10<sup>−12</sup> needs 719 GB: both above the memory of any machine the tests run on, both
  * below the 2<sup>43</sup> bits the core's argument check stops at.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TooLargeFilterTest {
-  private SparkSession spark;
-  private JavaSparkContext jsc;
-
+class TooLargeFilterTest extends WithSparkSession {
   @BeforeAll
   void start() {
-    spark = SparkTests.session("TooLargeFilterTest");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     BloomFunctions.register(spark);
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
   }
 
   /** The application is alive: a plain job and a sparkbloom job run in the same session. */

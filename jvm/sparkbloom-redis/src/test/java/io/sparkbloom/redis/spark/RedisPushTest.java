@@ -10,7 +10,7 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.redis.RedisBloom;
 import io.sparkbloom.redis.RedisBloomException;
 import io.sparkbloom.redis.RedisLayout;
-import io.sparkbloom.redis.TestServers;
+import io.sparkbloom.redis.ServerPerClass;
 import io.sparkbloom.spark.BloomFunctions;
 import io.sparkbloom.spark.PerKeyFilters;
 import java.nio.charset.StandardCharsets;
@@ -21,43 +21,19 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import scala.Tuple2;
 
 /** Filters built by Spark (RDD helpers and the SQL aggregate) pushed to a real redis-server. */
-class RedisPushTest {
-  private static TestServers.Handle server;
-  private static SparkSession spark;
-  private static JavaSparkContext jsc;
+class RedisPushTest extends WithSpark {
+  @RegisterExtension static final ServerPerClass server = new ServerPerClass();
 
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start();
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("RedisPushTest")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.default.parallelism", "4")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-    server.close();
+  RedisPushTest() {
+    super("local[2]", "WARN", "spark.sql.shuffle.partitions", "4", "spark.default.parallelism", "4");
   }
 
   /** (user, item) pairs: user u has 20 + u % 50 items. */
@@ -201,7 +177,7 @@ class RedisPushTest {
     assertEquals(100, snapshot("df:*").size());
   }
 
-  private static Map<String, byte[]> snapshot(String pattern) {
+  private Map<String, byte[]> snapshot(String pattern) {
     Map<String, byte[]> out = new TreeMap<>();
     try (Jedis jedis = server.raw()) {
       for (String key : jedis.keys(pattern)) {

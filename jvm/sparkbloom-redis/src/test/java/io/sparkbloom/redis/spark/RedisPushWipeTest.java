@@ -9,19 +9,16 @@ import io.sparkbloom.BloomFilter;
 import io.sparkbloom.redis.FiltersMissingException;
 import io.sparkbloom.redis.RedisBloom;
 import io.sparkbloom.redis.RedisLayout;
-import io.sparkbloom.redis.TestServers;
+import io.sparkbloom.redis.ServerPerClass;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import scala.Tuple2;
 
@@ -31,7 +28,7 @@ import scala.Tuple2;
  * task (first or retried) writes after the wipe or re-creates the marker, and the service that
  * expected the filters refuses to answer until a push completes.
  */
-class RedisPushWipeTest {
+class RedisPushWipeTest extends WithSpark {
   private static final RedisLayout LAYOUT = RedisLayout.helperCompatible(100, 0.01);
   private static final int USERS = 4_000;
   private static final int ITEMS = 5;
@@ -43,30 +40,11 @@ class RedisPushWipeTest {
   /** Whether the flush happened: tasks run in this JVM (local mode), and a retried task must not flush again. */
   private static final AtomicBoolean WIPED = new AtomicBoolean();
 
-  private static TestServers.Handle server;
-  private static SparkSession spark;
-  private static JavaSparkContext jsc;
+  @RegisterExtension static final ServerPerClass server = new ServerPerClass();
 
-  @BeforeAll
-  static void start() throws Exception {
-    server = TestServers.start();
-    spark = SparkSession.builder()
-        // Four attempts per task: a task failed by the wipe is retried, and must fail again.
-        .master("local[2,4]")
-        .appName("RedisPushWipeTest")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("ERROR");
-    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-    server.close();
+  RedisPushWipeTest() {
+    // Four attempts per task: a task failed by the wipe is retried, and must fail again.
+    super("local[2,4]", "ERROR");
   }
 
   @BeforeEach
@@ -141,7 +119,7 @@ class RedisPushWipeTest {
   }
 
   /** Every key written before the wipe went with it; after it, no store and no marker write ran. */
-  private static void assertNothingWrittenSinceTheWipe(String markerKey) {
+  private void assertNothingWrittenSinceTheWipe(String markerKey) {
     try (Jedis jedis = server.raw()) {
       assertFalse(jedis.exists(markerKey), "marker re-created");
       assertEquals(0, jedis.dbSize(), "keys written after the wipe");
@@ -154,7 +132,7 @@ class RedisPushWipeTest {
   }
 
   /** One filter per user, users u0 .. u3999 in order over two partitions. */
-  private static JavaPairRDD<String, BloomFilter> filters() {
+  private JavaPairRDD<String, BloomFilter> filters() {
     List<Integer> users = new ArrayList<>(USERS);
     for (int u = 0; u < USERS; u++) {
       users.add(u);
@@ -169,7 +147,7 @@ class RedisPushWipeTest {
   }
 
   /** The filters, with a second client flushing the server when the push reaches {@link #WIPE_AT}. */
-  private static JavaPairRDD<String, BloomFilter> wipedMidway(JavaPairRDD<String, BloomFilter> filters) {
+  private JavaPairRDD<String, BloomFilter> wipedMidway(JavaPairRDD<String, BloomFilter> filters) {
     String uri = server.uri();
     return filters.mapToPair(
         t -> {

@@ -3,6 +3,7 @@ package io.sparkbloom.spark.dedup;
 import io.sparkbloom.BloomFilter;
 import io.sparkbloom.spark.build.ItemArrays;
 import io.sparkbloom.spark.rdd.KnownPartitionerRDD;
+import io.sparkbloom.spark.rdd.MappedIterator;
 import io.sparkbloom.spark.rdd.ScalaRdds;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,27 +70,18 @@ public final class HashJoinDedup {
         otherShapes.computeIfAbsent(t._1(), k -> new ArrayList<>()).add(t._2());
       }
     }
-    return new Iterator<Tuple2<K, A>>() {
-      @Override
-      public boolean hasNext() {
-        return candidates.hasNext();
+    return MappedIterator.of(candidates, t -> {
+      BloomFilter filter = byKey.get(t._1());
+      A items = t._2();
+      if (filter == null || items == null) {
+        return t;
       }
-
-      @Override
-      public Tuple2<K, A> next() {
-        Tuple2<K, A> t = candidates.next();
-        BloomFilter filter = byKey.get(t._1());
-        A items = t._2();
-        if (filter == null || items == null) {
-          return t;
-        }
-        ItemArrays<A> type = ItemArrays.of(items, CANDIDATES);
-        A kept = type.retainAbsent(filter, items);
-        for (BloomFilter other : otherShapes.getOrDefault(t._1(), List.of())) {
-          kept = type.length(kept) == 0 ? kept : type.retainAbsent(other, kept);
-        }
-        return new Tuple2<>(t._1(), kept);
+      ItemArrays<A> type = ItemArrays.of(items, CANDIDATES);
+      A kept = type.retainAbsent(filter, items);
+      for (BloomFilter other : otherShapes.getOrDefault(t._1(), List.of())) {
+        kept = type.length(kept) == 0 ? kept : type.retainAbsent(other, kept);
       }
-    };
+      return new Tuple2<>(t._1(), kept);
+    });
   }
 }

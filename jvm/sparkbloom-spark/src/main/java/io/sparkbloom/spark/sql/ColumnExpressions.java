@@ -74,19 +74,18 @@ final class ColumnExpressions {
 
   /** The column that evaluates {@code expression}. */
   static Column column(Expression expression) {
-    try {
-      return (Column) TO_COLUMN.invoke(expression);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
-    }
+    return (Column) invoke(TO_COLUMN, expression);
   }
 
   /** The expression {@code column} evaluates. */
   static Expression expression(Column column) {
+    return (Expression) invoke(TO_EXPRESSION, column);
+  }
+
+  /** {@code conversion} applied to {@code argument}; a checked exception as IllegalStateException. */
+  private static Object invoke(MethodHandle conversion, Object argument) {
     try {
-      return (Expression) TO_EXPRESSION.invoke(column);
+      return conversion.invoke(argument);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {

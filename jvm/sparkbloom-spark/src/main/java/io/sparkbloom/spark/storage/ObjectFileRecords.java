@@ -1,6 +1,7 @@
 package io.sparkbloom.spark.storage;
 
 import io.sparkbloom.BloomFilter;
+import io.sparkbloom.spark.rdd.MappedIterator;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -51,18 +52,7 @@ public final class ObjectFileRecords {
    */
   public static <K> Iterator<Tuple2<K, byte[]>> deserializeEncoded(BytesWritable value)
       throws IOException, ClassNotFoundException {
-    Iterator<Object> elements = read(value, true);
-    return new Iterator<Tuple2<K, byte[]>>() {
-      @Override
-      public boolean hasNext() {
-        return elements.hasNext();
-      }
-
-      @Override
-      public Tuple2<K, byte[]> next() {
-        return encoded(elements.next());
-      }
-    };
+    return MappedIterator.of(read(value, true), ObjectFileRecords::encoded);
   }
 
   /** A saved {@code (key, filter)} element with the filter's bytes in place of the filter. */

@@ -22,12 +22,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sparkbloom_build_array} ({@link BuildArrayExpression}) in a session with the extension
@@ -36,19 +32,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sparkbloom_build_string} (n and p) over the items as rows; generated and interpreted evaluation;
  * nulls; the analysis errors.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BuildArrayTest {
+class BuildArrayTest extends WithBothRegistrations {
   private static final double FPP = 0.01;
   private static final int USERS = 150;
 
-  private SparkSession extension;
-  private SparkSession registered;
+  BuildArrayTest() {
+    super(3);
+  }
 
   @BeforeAll
   void start() {
-    extension = ExtensionSessions.withExtension("BuildArrayTest", 3);
-    registered = ExtensionSessions.registeredBeside(extension);
-
     // the same history as (user, item, text) rows and as (user, items, texts) arrays, nulls in both
     Random r = new Random(5);
     List<Row> rows = new ArrayList<>();
@@ -83,17 +76,9 @@ class BuildArrayTest {
     }
   }
 
-  @AfterAll
-  void stop() {
-    extension.stop();
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "extension/NO_CODEGEN", "register/CODEGEN_ONLY",
-      "register/NO_CODEGEN"})
-  void bytesAreTheAggregatesOverTheSameItems(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachRegistrationAndEvaluation
+  void bytesAreTheAggregatesOverTheSameItems(String which) throws Exception {
+    inEvaluation(which, spark -> {
       Dataset<Row> arrays = spark.sql("SELECT user,"
           + " sparkbloom_build_array(items, " + FPP + ") AS per_key,"
           + " sparkbloom_build_array(transform(items, x -> CAST(x % 1000000 AS INT)), " + FPP + ") AS per_key_int,"
@@ -119,9 +104,7 @@ class BuildArrayTest {
         }
         assertArrayEquals(perKeyStrings(row.getList(6)), (byte[]) row.get(5), row.getString(0));
       }
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
   /** A per-key filter of the non-null strings, built by the core as the RDD helpers build it. */
@@ -140,11 +123,9 @@ class BuildArrayTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
-  void nullsAndEmptyArrays(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachEvaluation
+  void nullsAndEmptyArrays(String which) throws Exception {
+    inEvaluation(which, spark -> {
       Row row = spark.sql("SELECT"
           + " sparkbloom_build_array(CAST(NULL AS ARRAY<BIGINT>), 0.01),"
           + " sparkbloom_build_array(array(NULL, NULL), 0.01),"
@@ -170,15 +151,12 @@ class BuildArrayTest {
           "SELECT sparkbloom_build_array(array(id), IF(id = 1, NULL, 10), 0.01) FROM range(3)").collect());
       assertTrue(SqlCatalogueTest.rootMessage(nullN).contains(
           "sparkbloom_build_array(items, n, p): n and p must not be null"), SqlCatalogueTest.rootMessage(nullN));
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void analysisErrorsAndDescription(String which) {
-    SparkSession spark = which.equals("extension") ? extension : registered;
+    SparkSession spark = session(which);
     String[][] cases = {
       {"sparkbloom_build_array(items)", "WRONG_NUM_ARGS", "[2, 3]"},
       {"sparkbloom_build_array(items, 1, 0.01, 4)", "WRONG_NUM_ARGS", "[2, 3]"},

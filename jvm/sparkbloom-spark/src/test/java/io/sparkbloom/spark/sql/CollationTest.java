@@ -10,11 +10,8 @@ import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.DisabledIf;
 
 /**
  * Spark 4's collations: a filter matches strings by their bytes, so a string argument whose
@@ -24,24 +21,14 @@ import org.junit.jupiter.api.TestInstance;
  * the DataFrame helpers; the default collation and {@code CHAR}/{@code VARCHAR} types are
  * accepted. Skipped on Spark 3.x, which has no collations.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CollationTest {
-  private SparkSession extension;
-  private SparkSession registered;
-
-  @BeforeAll
-  void start() {
-    String version = org.apache.spark.package$.MODULE$.SPARK_VERSION();
-    Assumptions.assumeFalse(version.startsWith("3."), "Spark " + version + " has no collations");
-    extension = ExtensionSessions.withExtension("CollationTest", 2);
-    registered = ExtensionSessions.registeredBeside(extension);
+@DisabledIf(value = "sparkHasNoCollations", disabledReason = "Spark 3.x has no collations")
+class CollationTest extends WithBothRegistrations {
+  CollationTest() {
+    super(2);
   }
 
-  @AfterAll
-  void stop() {
-    if (extension != null) {
-      extension.stop();
-    }
+  static boolean sparkHasNoCollations() {
+    return org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("3.");
   }
 
   private static void assertRefused(SparkSession spark, String sql, String function,

@@ -2,17 +2,11 @@ package io.sparkbloom.spark.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The daily rebuild of per-user filters in SQL only, with the functions of {@code
@@ -24,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * outgrew it, or is new, is rebuilt from all its events with twice the count as the capacity.
  * The first day runs the same recipe on an empty yesterday.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class DailyRebuildTest {
+class DailyRebuildTest extends WithExtension {
   /**
    * The recipe: {@code filters_yesterday}, {@code today} (today's events) and {@code events} (all
    * events up to today's) give {@code filters_today}.
@@ -63,31 +56,22 @@ class DailyRebuildTest {
       + " UNION ALL SELECT 20 + id DIV 150, 100 + id % 150 FROM range(1500)"
       + " UNION ALL SELECT 100 + id DIV 20, id % 20 FROM range(100))";
 
-  private SparkSession spark;
-
-  @BeforeAll
-  void start(@TempDir Path warehouse) {
-    spark = ExtensionSessions.withExtension("DailyRebuildTest", 4,
-        "spark.sql.warehouse.dir", warehouse.toString());
-  }
-
-  @AfterAll
-  void stop() {
-    spark.stop();
+  DailyRebuildTest() {
+    super(4);
   }
 
   /** Runs the recipe with {@code yesterday} as filters_yesterday into table {@code into}. */
   private void rebuild(String yesterday, String todaysEvents, String allEvents, String into) {
-    spark.sql("CREATE OR REPLACE TEMP VIEW filters_yesterday AS SELECT * FROM " + yesterday);
-    spark.sql("CREATE OR REPLACE TEMP VIEW today AS " + todaysEvents);
-    spark.sql("CREATE OR REPLACE TEMP VIEW events AS " + allEvents);
-    spark.sql(SIZED);
-    spark.sql(REBUILD.replace("filters_today", into));
+    extension.sql("CREATE OR REPLACE TEMP VIEW filters_yesterday AS SELECT * FROM " + yesterday);
+    extension.sql("CREATE OR REPLACE TEMP VIEW today AS " + todaysEvents);
+    extension.sql("CREATE OR REPLACE TEMP VIEW events AS " + allEvents);
+    extension.sql(SIZED);
+    extension.sql(REBUILD.replace("filters_today", into));
   }
 
   @Test
   void usersWithRoomAreMergedAndUsersWhoOutgrewTheirFilterAreRebuilt() {
-    spark.sql("CREATE TABLE filters_day0 (user STRING, filter BINARY, count BIGINT, capacity BIGINT)"
+    extension.sql("CREATE TABLE filters_day0 (user STRING, filter BINARY, count BIGINT, capacity BIGINT)"
         + " USING parquet");
     rebuild("filters_day0", DAY1, DAY1, "filters_day1");
     assertEquals(35L, count("SELECT count(*) FROM sized WHERE NOT fits"), "day 1: everyone is built");
@@ -98,7 +82,7 @@ class DailyRebuildTest {
     assertEquals(15L, count("SELECT count(*) FROM sized WHERE NOT fits"), "u20..u29 and 5 new rebuilt");
 
     Map<String, long[]> table = new HashMap<>();
-    for (Row r : spark.sql("SELECT user, count, capacity FROM filters_day2").collectAsList()) {
+    for (Row r : extension.sql("SELECT user, count, capacity FROM filters_day2").collectAsList()) {
       table.put(r.getString(0), new long[] {r.getLong(1), r.getLong(2)});
     }
     assertEquals(40, table.size());
@@ -115,12 +99,12 @@ class DailyRebuildTest {
       assertEquals(List.of(20L, 40L), List.of(got[0], got[1]), "u" + u);
     }
 
-    spark.sql("CREATE OR REPLACE TEMP VIEW events AS " + DAY1 + " UNION ALL " + DAY2);
+    extension.sql("CREATE OR REPLACE TEMP VIEW events AS " + DAY1 + " UNION ALL " + DAY2);
     assertEquals(0L, count("SELECT count_if(NOT sparkbloom_might_contain(f.filter, e.item))"
         + " FROM events e JOIN filters_day2 f ON e.user = f.user"), "seen items the new filters let through");
     assertEquals(3500L + 950 + 100 + 1500 + 100, count("SELECT count(*) FROM events"));
     // a merged filter is the filter of all the user's items built at once with its capacity
-    Row same = spark.sql("SELECT count_if(f.filter = b.filter), count(*) FROM filters_day2 f JOIN"
+    Row same = extension.sql("SELECT count_if(f.filter = b.filter), count(*) FROM filters_day2 f JOIN"
         + " (SELECT e.user, sparkbloom_build(e.item, f.capacity, 0.01) AS filter FROM events e"
         + " JOIN filters_day2 f ON e.user = f.user GROUP BY e.user, f.capacity) b ON f.user = b.user")
         .first();
@@ -128,6 +112,6 @@ class DailyRebuildTest {
   }
 
   private long count(String sql) {
-    return spark.sql(sql).first().getLong(0);
+    return extension.sql(sql).first().getLong(0);
   }
 }

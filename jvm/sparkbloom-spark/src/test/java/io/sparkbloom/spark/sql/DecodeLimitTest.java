@@ -15,12 +15,7 @@ import java.util.List;
 import java.util.zip.CRC32;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The SQL functions decode filter bytes from tables under {@value SqlDecodeLimit#KEY}: a valid
@@ -28,22 +23,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * naming the function, the bits and the setting; the setting is read when a call is built, with
  * the extension and after {@code BloomFunctions.register}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class DecodeLimitTest {
+class DecodeLimitTest extends WithBothRegistrations {
   private static final long HUGE = 1L << 37;
 
-  private SparkSession extension;
-  private SparkSession registered;
-
-  @BeforeAll
-  void start() {
-    extension = ExtensionSessions.withExtension("DecodeLimitTest", 2);
-    registered = ExtensionSessions.registeredBeside(extension);
-  }
-
-  @AfterAll
-  void stop() {
-    extension.stop();
+  DecodeLimitTest() {
+    super(2);
   }
 
   /** FORMAT.md v1 bytes of an empty filter of {@code numBits} bits, sparse: 37 bytes. */
@@ -87,10 +71,9 @@ class DecodeLimitTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void aFilterOverTheDefaultLimitIsRefusedByEveryFunction(String which) {
-    SparkSession spark = which.equals("extension") ? extension : registered;
+    SparkSession spark = session(which);
     String f = hex(emptySparseFilter(HUGE));
     for (String call : List.of("sparkbloom_might_contain(" + f + ", 1)",
         "sparkbloom_might_contain(" + f + ", 'a')",

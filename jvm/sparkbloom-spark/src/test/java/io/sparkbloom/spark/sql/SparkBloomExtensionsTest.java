@@ -14,10 +14,8 @@ import java.util.List;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * per-user dedup, {@value SparkBloomSql#MERGE}, {@value SparkBloomSql#COUNT}, and the analysis
  * errors.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SparkBloomExtensionsTest {
+class SparkBloomExtensionsTest extends WithExtension {
   /** Users u0..u19 with 500 distinct even items each (user * 1_000_000 + 2k); odd items are unseen. */
   private static final int USERS = 20;
   private static final int ITEMS_PER_USER = 500;
@@ -35,33 +32,28 @@ class SparkBloomExtensionsTest {
   private static final String HISTORY = "SELECT concat('u', CAST(id DIV 500 AS STRING)) AS user,"
       + " (id DIV 500) * 1000000 + (id % 500) * 2 AS item FROM range(10000)";
 
-  private SparkSession spark;
-
-  @BeforeAll
-  void start(@TempDir Path warehouse) {
-    spark = ExtensionSessions.withExtension("SparkBloomExtensionsTest", 4,
-        "spark.sql.warehouse.dir", warehouse.toString());
-    spark.sql("CREATE TEMPORARY VIEW history AS " + HISTORY);
+  SparkBloomExtensionsTest() {
+    super(4);
   }
 
-  @AfterAll
-  void stop() {
-    spark.stop();
+  @BeforeAll
+  void start() {
+    extension.sql("CREATE TEMPORARY VIEW history AS " + HISTORY);
   }
 
   @Test
   void perUserDedupInSqlOnly() {
     // the recipe: per-user filters stored as a Parquet table (user, filter BINARY), read back
-    spark.sql("CREATE TABLE filters USING parquet AS SELECT user,"
+    extension.sql("CREATE TABLE filters USING parquet AS SELECT user,"
         + " sparkbloom_build_per_key(item, " + FPP + ") AS filter FROM history GROUP BY user");
-    assertEquals("binary", spark.table("filters").schema().apply("filter").dataType().typeName());
+    assertEquals("binary", extension.table("filters").schema().apply("filter").dataType().typeName());
     // candidates: 100 seen (even) items and 500 unseen (odd) items per user, plus a new user
-    spark.sql("CREATE TEMPORARY VIEW candidates AS SELECT user, collect_list(item) AS items FROM ("
+    extension.sql("CREATE TEMPORARY VIEW candidates AS SELECT user, collect_list(item) AS items FROM ("
         + " SELECT user, item FROM history WHERE item % 1000000 < 200"
         + " UNION ALL SELECT concat('u', CAST(id DIV 500 AS STRING)),"
         + "   (id DIV 500) * 1000000 + (id % 500) * 2 + 1 FROM range(10000)"
         + " UNION ALL SELECT 'new', id FROM range(3)) GROUP BY user");
-    List<Row> rows = spark.sql("SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) AS fresh"
+    List<Row> rows = extension.sql("SELECT c.user, sparkbloom_retain_absent(f.filter, c.items) AS fresh"
         + " FROM candidates c LEFT JOIN filters f ON c.user = f.user").collectAsList();
 
     assertEquals(USERS + 1, rows.size());
@@ -89,9 +81,9 @@ class SparkBloomExtensionsTest {
   void filtersWrittenAsParquetFilesAreReadBackBySqlAndByTheCoreReader(@TempDir Path dir)
       throws Exception {
     String path = dir.resolve("user_filters").toString();
-    spark.sql("INSERT OVERWRITE DIRECTORY '" + path + "' USING parquet SELECT user,"
+    extension.sql("INSERT OVERWRITE DIRECTORY '" + path + "' USING parquet SELECT user,"
         + " sparkbloom_build_per_key(item, " + FPP + ") AS filter FROM history GROUP BY user");
-    SparkSession other = spark.newSession();
+    SparkSession other = extension.newSession();
     String filters = "parquet.`" + path + "`";
     // every history item offered again as a candidate: none may come back
     assertEquals(0L, other.sql("SELECT count(*) FROM (SELECT explode(sparkbloom_retain_absent("
@@ -111,9 +103,9 @@ class SparkBloomExtensionsTest {
 
   @Test
   void mergeOfShardFiltersIsTheFilterOfAllItems() throws Exception {
-    spark.sql("CREATE OR REPLACE TEMPORARY VIEW shards AS SELECT item % 4 AS shard,"
+    extension.sql("CREATE OR REPLACE TEMPORARY VIEW shards AS SELECT item % 4 AS shard,"
         + " sparkbloom_build(item, 20000, 0.01) AS filter FROM history GROUP BY item % 4");
-    Row r = spark.sql("SELECT (SELECT sparkbloom_merge(filter) FROM shards),"
+    Row r = extension.sql("SELECT (SELECT sparkbloom_merge(filter) FROM shards),"
         + " (SELECT sparkbloom_build(item, 20000, 0.01) FROM history),"
         + " (SELECT sparkbloom_merge(filter) FROM (SELECT filter FROM shards UNION ALL SELECT NULL)),"
         + " (SELECT sparkbloom_merge(filter) FROM shards WHERE shard > 99),"
@@ -125,15 +117,15 @@ class SparkBloomExtensionsTest {
     assertNull(r.get(3), "no filter in the group: null");
     assertArrayEquals((byte[]) r.get(5), (byte[]) r.get(4), "FILTER (WHERE ...) is honoured");
 
-    spark.sql("CREATE OR REPLACE TEMPORARY VIEW merged AS SELECT sparkbloom_merge(filter) AS filter"
+    extension.sql("CREATE OR REPLACE TEMPORARY VIEW merged AS SELECT sparkbloom_merge(filter) AS filter"
         + " FROM shards");
-    assertEquals(0L, spark.sql("SELECT count_if(NOT sparkbloom_might_contain(m.filter, h.item))"
+    assertEquals(0L, extension.sql("SELECT count_if(NOT sparkbloom_might_contain(m.filter, h.item))"
         + " FROM history h CROSS JOIN merged m").first().getLong(0), "no false negative");
   }
 
   @Test
   void countEstimatesTheDistinctItems() throws Exception {
-    Row r = spark.sql("SELECT sparkbloom_count(f), f, sparkbloom_count(NULL) FROM"
+    Row r = extension.sql("SELECT sparkbloom_count(f), f, sparkbloom_count(NULL) FROM"
         + " (SELECT sparkbloom_build(item, 20000, 0.01) AS f FROM history)").first();
     long n = (long) USERS * ITEMS_PER_USER;
     try (BloomFilter f = BloomFilter.fromByteArray((byte[]) r.get(1))) {
@@ -151,7 +143,7 @@ class SparkBloomExtensionsTest {
 
   @Test
   void mergeOfDifferentShapesNamesBoth() {
-    Exception e = assertThrows(Exception.class, () -> spark.sql("SELECT sparkbloom_merge(f) FROM ("
+    Exception e = assertThrows(Exception.class, () -> extension.sql("SELECT sparkbloom_merge(f) FROM ("
         + " SELECT sparkbloom_build(item, 1000, 0.01) AS f FROM history"
         + " UNION ALL SELECT sparkbloom_build(item, 100000, 0.01) FROM history)").collectAsList());
     IllegalArgumentException iae = cause(e, IllegalArgumentException.class);
@@ -164,7 +156,7 @@ class SparkBloomExtensionsTest {
   @Test
   void corruptFilterBytesAreRejectedByName() {
     Exception e = assertThrows(Exception.class,
-        () -> spark.sql("SELECT sparkbloom_count(X'00010203')").collectAsList());
+        () -> extension.sql("SELECT sparkbloom_count(X'00010203')").collectAsList());
     IllegalArgumentException iae = cause(e, IllegalArgumentException.class);
     assertNotNull(iae, e::toString);
     assertTrue(iae.getMessage().startsWith("sparkbloom_count: not a sparkbloom filter"), iae.getMessage());
@@ -181,14 +173,14 @@ class SparkBloomExtensionsTest {
         "sparkbloom_retain_absent(X'00', array())", "sparkbloom_retain_absent(X'00', NULL)",
         "sparkbloom_retain_absent_string(X'00', CAST(array() AS ARRAY<STRING>))",
         "sparkbloom_might_contain(X'00', CAST(NULL AS BIGINT))")) {
-      Exception e = assertThrows(Exception.class, () -> spark.sql("SELECT " + call).collectAsList(), call);
+      Exception e = assertThrows(Exception.class, () -> extension.sql("SELECT " + call).collectAsList(), call);
       IllegalArgumentException iae = cause(e, IllegalArgumentException.class);
       assertNotNull(iae, e::toString);
       String name = call.substring(0, call.indexOf('('));
       assertTrue(iae.getMessage().startsWith(name + ": not a sparkbloom filter (corrupt filter: "),
           iae.getMessage());
     }
-    Row r = spark.sql("SELECT sparkbloom_merge(f) FROM VALUES (CAST(NULL AS BINARY)) AS t(f)").first();
+    Row r = extension.sql("SELECT sparkbloom_merge(f) FROM VALUES (CAST(NULL AS BINARY)) AS t(f)").first();
     assertNull(r.get(0), "a group of null filters only: null");
   }
 
@@ -213,7 +205,7 @@ class SparkBloomExtensionsTest {
     List<String> names = List.of(BloomFunctions.BUILD, BloomFunctions.BUILD_PER_KEY,
         BloomFunctions.RETAIN_ABSENT, BloomFunctions.MIGHT_CONTAIN, BloomFunctions.BUILD_STRING,
         BloomFunctions.RETAIN_ABSENT_STRING, SparkBloomSql.MERGE, SparkBloomSql.COUNT);
-    SparkSession other = spark.newSession();
+    SparkSession other = extension.newSession();
     for (String name : names) {
       String description = other.sql("DESCRIBE FUNCTION " + name).collectAsList().toString();
       assertTrue(description.contains("Usage: " + name + "("), description);
@@ -226,7 +218,7 @@ class SparkBloomExtensionsTest {
   }
 
   private void assertAnalysisError(String sql, String... inMessage) {
-    AnalysisException e = assertThrows(AnalysisException.class, () -> spark.sql(sql).collectAsList());
+    AnalysisException e = assertThrows(AnalysisException.class, () -> extension.sql(sql).collectAsList());
     for (String part : inMessage) {
       assertTrue(e.getMessage().contains(part), () -> "no <" + part + "> in " + e.getMessage());
     }

@@ -23,12 +23,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The one catalogue of SQL functions ({@link SparkBloomSql}), in a session with the extension
@@ -39,20 +35,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code sparkbloom_retain_absent} are tested in {@link TypedExpressionsTest}, {@code
  * sparkbloom_build_array} in {@link BuildArrayTest}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SqlCatalogueTest {
+class SqlCatalogueTest extends WithBothRegistrations {
   private static final int USERS = 200;
 
-  private SparkSession extension;
-  private SparkSession registered;
+  SqlCatalogueTest() {
+    super(3);
+  }
+
   /** Per user: the non-null history items, in row order. */
   private final Map<String, List<Long>> history = new HashMap<>();
 
   @BeforeAll
   void start() {
-    extension = ExtensionSessions.withExtension("SqlCatalogueTest", 3);
-    registered = ExtensionSessions.registeredBeside(extension);
-
     // (user, item, text): some repeated items, a null item per user, one user past a builder batch
     Random r = new Random(11);
     List<Row> rows = new ArrayList<>();
@@ -71,25 +65,24 @@ class SqlCatalogueTest {
         .add("user", DataTypes.StringType, false)
         .add("item", DataTypes.LongType, true)
         .add("text", DataTypes.StringType, true);
-    for (SparkSession s : List.of(extension, registered)) {
-      s.createDataFrame(rows, schema).repartition(2).createOrReplaceTempView("history");
-    }
+    viewInBoth("history", rows, schema);
   }
 
-  @AfterAll
-  void stop() {
-    extension.stop();
-  }
-
-  private SparkSession session(String which) {
-    return which.startsWith("extension") ? extension : registered;
-  }
-
-  private static void assertTyped(Dataset<Row> df, String function) {
+  private static void assertTyped(Dataset<Row> df, String... functions) {
     String plan = df.queryExecution().executedPlan().toString();
-    assertTrue(plan.contains(function), plan);
+    for (String function : functions) {
+      assertTrue(plan.contains(function), plan);
+    }
     assertFalse(plan.contains("UDF(") || plan.contains("ScalaAggregator") || plan.contains("scalaaggregator")
         || plan.contains("ScalaUDF"), plan);
+  }
+
+  /** The rows of {@code df}, one per user, whose plan holds the typed {@code functions}. */
+  private static List<Row> typedRowPerUser(Dataset<Row> df, String... functions) {
+    assertTyped(df, functions);
+    List<Row> rows = df.collectAsList();
+    assertEquals(USERS, rows.size());
+    return rows;
   }
 
   /** The bytes of a filter for (n, 0.01) holding {@code items}, integers or their "s" strings. */
@@ -126,8 +119,7 @@ class SqlCatalogueTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void mergeAndCountOverWholeFilters(String which) {
     Row r = session(which).sql("SELECT sparkbloom_count(m), sparkbloom_might_contain(m, 7L),"
         + " sparkbloom_might_contain(m, 8L) FROM (SELECT sparkbloom_merge(f) AS m FROM"
@@ -137,8 +129,7 @@ class SqlCatalogueTest {
     assertTrue(r.getBoolean(1) && r.getBoolean(2), "both halves' items in the union");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void fixedBuildsAreTheCoreFiltersEvenAfterTheSortFallback(String which) {
     SparkSession spark = session(which);
     // 2: nearly every task falls back to sort-based aggregation; 100000: none does
@@ -146,11 +137,7 @@ class SqlCatalogueTest {
       spark.conf().set("spark.sql.objectHashAggregate.sortBased.fallbackThreshold", threshold);
       Dataset<Row> typed = spark.sql("SELECT user, sparkbloom_build(item, 20000, 0.01) AS a,"
           + " sparkbloom_build_string(text, 20000, 0.01) AS b FROM history GROUP BY user");
-      assertTyped(typed, BloomFunctions.BUILD);
-      assertTyped(typed, BloomFunctions.BUILD_STRING);
-      List<Row> rows = typed.collectAsList();
-      assertEquals(USERS, rows.size());
-      for (Row row : rows) {
+      for (Row row : typedRowPerUser(typed, BloomFunctions.BUILD, BloomFunctions.BUILD_STRING)) {
         List<Long> items = history.get(row.getString(0));
         assertArrayEquals(coreFilter(20000, items, false), (byte[]) row.get(1), row.getString(0));
         assertArrayEquals(coreFilter(20000, items, true), (byte[]) row.get(2), row.getString(0));
@@ -178,8 +165,7 @@ class SqlCatalogueTest {
     assertTrue(none.isNullAt(0) && none.isNullAt(1), "a global aggregate over no rows: null");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void fixedBuildsRefuseNullOrMixedSizingRowByRow(String which) {
     SparkSession spark = session(which);
     for (String fn : List.of(BloomFunctions.BUILD, BloomFunctions.BUILD_STRING)) {
@@ -195,8 +181,7 @@ class SqlCatalogueTest {
   }
 
   /** The analysis errors of both registrations are the same, naming the other item kind's function. */
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void analysisErrorsAreTheSameEitherWay(String which) {
     SparkSession spark = session(which);
     String[][] cases = {
@@ -226,12 +211,9 @@ class SqlCatalogueTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "extension/NO_CODEGEN", "register/CODEGEN_ONLY",
-      "register/NO_CODEGEN"})
-  void retainAbsentStringAndMightContainAreTheCoreAnswers(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachRegistrationAndEvaluation
+  void retainAbsentStringAndMightContainAreTheCoreAnswers(String which) throws Exception {
+    inEvaluation(which, spark -> {
       // candidates: the history, and the history shifted (mostly unseen), with a null inside
       Dataset<Row> typed = spark.sql("SELECT user, sf, lf, element_at(texts, 1) AS t, element_at(items, 1) AS i,"
           + " sparkbloom_retain_absent_string(sf, concat(texts, array(NULL, 'zz'))) AS a,"
@@ -242,11 +224,7 @@ class SqlCatalogueTest {
           + " sparkbloom_might_contain(sf, concat(element_at(texts, 1), 'y')) AS f, texts FROM"
           + " (SELECT user, sparkbloom_build_string(text, 100, 0.01) AS sf, sparkbloom_build(item, 100, 0.01) AS lf,"
           + " collect_list(text) AS texts, collect_list(item) AS items FROM history GROUP BY user)");
-      assertTyped(typed, BloomFunctions.RETAIN_ABSENT_STRING);
-      assertTyped(typed, BloomFunctions.MIGHT_CONTAIN);
-      List<Row> rows = typed.collectAsList();
-      assertEquals(USERS, rows.size());
-      for (Row row : rows) {
+      for (Row row : typedRowPerUser(typed, BloomFunctions.RETAIN_ABSENT_STRING, BloomFunctions.MIGHT_CONTAIN)) {
         try (BloomFilter sf = read(row, 1); BloomFilter lf = read(row, 2)) {
           String t = row.getString(3);
           long i = row.getLong(4);
@@ -264,9 +242,7 @@ class SqlCatalogueTest {
           assertEquals(sf.mightContain(t + "y"), row.getBoolean(10));
         }
       }
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
   /**
@@ -274,11 +250,9 @@ class SqlCatalogueTest {
    * run), rows that switch filter on every row (interleaved), and one constant filter: every item
    * put answered true, the others as the core answers.
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
-  void mightContainAnswersWhetherRowsRepeatAFilterOrNot(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachEvaluation
+  void mightContainAnswersWhetherRowsRepeatAFilterOrNot(String which) throws Exception {
+    inEvaluation(which, spark -> {
       spark.sql("SELECT user, sparkbloom_build(item, 100, 0.01) AS lf FROM history GROUP BY user")
           .createOrReplaceTempView("filters");
       // each item put, and the item + 1 (mostly absent), per user
@@ -309,18 +283,12 @@ class SqlCatalogueTest {
           assertEquals(f.mightContain(row.getLong(2) + 1), row.getBoolean(1));
         }
       }
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "register/NO_CODEGEN"})
-  void nullsAndCorruptFilters(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachEvaluation
+  void nullsAndCorruptFilters(String which) throws Exception {
+    inEvaluation(which, spark -> {
       String filter = "(SELECT sparkbloom_build_string(CAST(id AS STRING), 10, 0.01) FROM range(10))";
       Row row = spark.sql("SELECT"
           + " sparkbloom_retain_absent_string(CAST(NULL AS BINARY), array('a', NULL, 'b')),"
@@ -348,9 +316,7 @@ class SqlCatalogueTest {
         String name = call.substring(0, call.indexOf('('));
         assertTrue(rootMessage(e).contains(name + ": not a sparkbloom filter"), rootMessage(e));
       }
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
   /** The Column helpers build the typed expressions, a per-key sizing with headroom included. */
@@ -366,8 +332,7 @@ class SqlCatalogueTest {
         BloomFunctions.retainAbsentStrings(functions.col("sf"), functions.col("texts")),
         BloomFunctions.retainAbsent(functions.col("lf"), functions.col("items")),
         BloomFunctions.mightContain(functions.col("lf"), functions.element_at(functions.col("items"), 1)));
-    assertTyped(typed, BloomFunctions.RETAIN_ABSENT_STRING);
-    assertTyped(typed, BloomFunctions.MIGHT_CONTAIN);
+    assertTyped(typed, BloomFunctions.RETAIN_ABSENT_STRING, BloomFunctions.MIGHT_CONTAIN);
     for (Row row : typed.collectAsList()) {
       long[] items = history.get(row.getString(0)).stream().mapToLong(Long::longValue).toArray();
       try (BloomFilter f = Sizing.perKeyCount(0.01).withHeadroom(1.5).build(items)) {

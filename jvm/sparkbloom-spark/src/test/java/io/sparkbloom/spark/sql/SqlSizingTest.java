@@ -7,11 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sizing arguments (n, p) of the build functions, with the extension ("extension") and after
@@ -19,24 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * analyzed, before any job and whatever the input (an empty one too), and values computed per row
  * fail their job; either way the error starts with the SQL call and names the argument.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SqlSizingTest {
-  private SparkSession extension;
-  private SparkSession registered;
-
-  @BeforeAll
-  void start() {
-    extension = ExtensionSessions.withExtension("SqlSizingTest", 2);
-    registered = ExtensionSessions.registeredBeside(extension);
-  }
-
-  @AfterAll
-  void stop() {
-    extension.stop();
-  }
-
-  private SparkSession session(String which) {
-    return which.equals("extension") ? extension : registered;
+class SqlSizingTest extends WithBothRegistrations {
+  SqlSizingTest() {
+    super(2);
   }
 
   /** {@code sql} fails when it is analyzed ({@code spark.sql} itself throws, no job runs). */
@@ -47,8 +27,7 @@ class SqlSizingTest {
     assertNotNull(cause(e, IllegalArgumentException.class), "the check's exception as the cause");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void constantSizingIsCheckedAtAnalysis(String which) {
     SparkSession spark = session(which);
     assertAnalysisError(spark, "SELECT sparkbloom_build(id, -5, 0.01) FROM range(0)",
@@ -86,8 +65,7 @@ class SqlSizingTest {
     assertTrue(message.startsWith(prefix), () -> "not <" + prefix + "...>: " + message);
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void sizingFromRowsFailsItsJobNamingTheCallAndTheArgument(String which) {
     SparkSession spark = session(which);
     assertStartsWith("sparkbloom_build(item, n, p): p must be in (0, 1), got 0.0", jobError(spark,

@@ -22,11 +22,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sparkbloom_build_per_key} and {@code sparkbloom_retain_absent} as typed Catalyst
@@ -37,21 +33,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  * back to sort-based aggregation), and nulls, empty arrays and narrower integer types are
  * handled as documented.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TypedExpressionsTest {
+class TypedExpressionsTest extends WithBothRegistrations {
   private static final double FPP = 0.01;
   private static final int USERS = 300;
 
-  private SparkSession extension;
-  private SparkSession registered;
+  TypedExpressionsTest() {
+    super(3);
+  }
+
   /** Per user: the history items. */
   private final Map<String, long[]> history = new HashMap<>();
 
   @BeforeAll
   void start() {
-    extension = ExtensionSessions.withExtension("TypedExpressionsTest", 3);
-    registered = ExtensionSessions.registeredBeside(extension);
-
     Random r = new Random(7);
     List<Row> rows = new ArrayList<>();
     for (int u = 0; u < USERS; u++) {
@@ -67,18 +61,7 @@ class TypedExpressionsTest {
     StructType schema = new StructType()
         .add("user", DataTypes.StringType, false)
         .add("item", DataTypes.LongType, true);
-    for (SparkSession s : List.of(extension, registered)) {
-      s.createDataFrame(rows, schema).repartition(2).createOrReplaceTempView("history");
-    }
-  }
-
-  @AfterAll
-  void stop() {
-    extension.stop();
-  }
-
-  private SparkSession session(String which) {
-    return which.equals("extension") ? extension : registered;
+    viewInBoth("history", rows, schema);
   }
 
   private static byte[] expectedFilter(long[] items) {
@@ -87,8 +70,7 @@ class TypedExpressionsTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void buildPerKeyBytesAreTheCoreBuildsEvenAfterTheSortFallback(String which) {
     SparkSession spark = session(which);
     // 2: nearly every task falls back to sort-based aggregation; 100000: none does
@@ -108,8 +90,7 @@ class TypedExpressionsTest {
     spark.conf().unset("spark.sql.objectHashAggregate.sortBased.fallbackThreshold");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void buildPerKeyTakesNarrowIntegersAndComputedP(String which) {
     SparkSession spark = session(which);
     // int and tinyint items hash as their long values; p from a non-constant expression
@@ -125,8 +106,7 @@ class TypedExpressionsTest {
         (byte[]) spark.sql("SELECT sparkbloom_build_per_key(CAST(NULL AS BIGINT), 0.01) FROM range(3)").first().get(0));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void buildPerKeyRefusesNullOrMixedP(String which) {
     SparkSession spark = session(which);
     Exception nullP = assertThrows(Exception.class, () -> spark.sql(
@@ -144,8 +124,7 @@ class TypedExpressionsTest {
    * partial buffers are merged too): the bytes of the filter of the ten items alone. The buffers
    * keep the distinct items only ({@link PerKeyItemsTest} checks their size).
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void buildPerKeyOfManyRowsOfFewItemsIsTheFilterOfTheDistinctItems(String which) {
     Row row = session(which).sql("SELECT sparkbloom_build_per_key(id % 10, " + FPP + "),"
         + " sparkbloom_build_per_key(id % 10, " + FPP + ") FILTER (WHERE id < 20)"
@@ -156,12 +135,9 @@ class TypedExpressionsTest {
     assertArrayEquals(expectedFilter(ten), (byte[]) row.get(1));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension/CODEGEN_ONLY", "extension/NO_CODEGEN", "register/CODEGEN_ONLY",
-      "register/NO_CODEGEN"})
-  void retainAbsentAnswersAreTheCoreAnswers(String which) {
-    SparkSession spark = ExtensionSessions.codegen(extension, registered, which);
-    try {
+  @EachRegistrationAndEvaluation
+  void retainAbsentAnswersAreTheCoreAnswers(String which) throws Exception {
+    inEvaluation(which, spark -> {
       spark.sql("SELECT user, sparkbloom_build_per_key(item, " + FPP + ") AS filter FROM history"
           + " GROUP BY user").createOrReplaceTempView("filters");
       // candidates: the history itself (all seen) and the history plus one (mostly unseen)
@@ -186,13 +162,10 @@ class TypedExpressionsTest {
           throw new AssertionError(e);
         }
       }
-    } finally {
-      ExtensionSessions.resetCodegen(spark);
-    }
+    });
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void retainAbsentNullsEmptyArraysAndNarrowTypes(String which) {
     SparkSession spark = session(which);
     String filter = "(SELECT sparkbloom_build_per_key(id, 0.01) FROM range(10))";
@@ -221,8 +194,7 @@ class TypedExpressionsTest {
     assertEquals(List.of(), row.getList(7));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"extension", "register"})
+  @EachRegistration
   void retainAbsentNamesACorruptFilter(String which) {
     Exception e = assertThrows(Exception.class, () -> session(which).sql(
         "SELECT sparkbloom_retain_absent(X'00010203', array(1L, 2L))").collect());
