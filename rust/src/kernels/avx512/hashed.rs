@@ -1,6 +1,6 @@
 //! The vector walk for keys whose Murmur3 halves were computed elsewhere: byte-string batches
 //! (`filter::byte_batch`) hash their keys first (equal-length keys eight to a vector,
-//! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
+//! `murmur.rs`) and then query or index them exactly as [`query`](super::query) and
 //! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
 
 use super::{LOCKSTEP, Lanes, Target, Walk, load_halves};
