@@ -253,10 +253,8 @@ fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<Count
                 "the entry of nonzero counter {i} of {count} runs past the end of the data"
             ))
         };
-        let quotient = reader.read_unary().map_err(past_end)?;
-        let low = reader.read_bits(r).map_err(past_end)?;
+        let position = next + reader.read_rice(r).map_err(past_end)?;
         let value = reader.read_bits(VALUE_BITS).map_err(past_end)?;
-        let position = next + ((quotient as u128) << r | low as u128);
         if position >= shape.num_bits as u128 {
             return Err(bad(format!(
                 "nonzero counter {i} at position {position} is not below numBits {}",

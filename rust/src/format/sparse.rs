@@ -324,10 +324,7 @@ fn decode_with(
                 "the code of set bit {i} of {count} runs past the end of the data"
             ))
         };
-        let quotient = reader.read_unary().map_err(past_end)?;
-        let low = reader.read_bits(r).map_err(past_end)?;
-        // q < 2^64 and r ≤ 63: the gap fits in u128 without overflow.
-        let position = next + ((quotient as u128) << r | low as u128);
+        let position = next + reader.read_rice(r).map_err(past_end)?;
         if position >= shape.num_bits as u128 {
             return Err(bad(format!(
                 "set bit {i} at position {position} is not below numBits {}",

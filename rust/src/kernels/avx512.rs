@@ -231,26 +231,14 @@ impl Lanes {
         live: [u8; N],
     ) -> [u8; N] {
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.present_walks::<COUNTERS, N>(keys.map(|k| self.walk(k)), live) }
+        unsafe {
+            self.present_from::<COUNTERS, N>(keys.map(|k| self.walk(k)), live, self.num_hashes)
+        }
     }
 
-    /// [`present_many`](Self::present_many) from the walks' starting states (keys hashed
-    /// elsewhere: the byte-key batches, `hashed.rs`).
-    ///
-    /// # Safety
-    /// As [`query`].
-    #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn present_walks<const COUNTERS: bool, const N: usize>(
-        &self,
-        walks: [Walk; N],
-        live: [u8; N],
-    ) -> [u8; N] {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { self.present_from::<COUNTERS, N>(walks, live, self.num_hashes) }
-    }
-
-    /// [`present_walks`](Self::present_walks) for the `probes` indexes from the walks' current
-    /// ones (the survivors of a screen, `screened.rs`, start past their first indexes).
+    /// [`present_many`](Self::present_many) from the walks' current states, for the `probes`
+    /// indexes from their current ones: k from the first (keys hashed elsewhere, `hashed.rs`),
+    /// or fewer (the survivors of a screen, `screened.rs`, start past their first indexes).
     ///
     /// # Safety
     /// As [`query`].
