@@ -142,7 +142,7 @@ impl BitArray {
         }
     }
 
-    /// The first word, for vector loads (`batch_avx512`). Each lane of a gather is an aligned
+    /// The first word, for vector loads (`kernels::avx512`). Each lane of a gather is an aligned
     /// 8-byte load, which x86 performs atomically, so like a `Relaxed` load it sees a word
     /// before or after a writer's store, never a torn one.
     pub(crate) fn as_ptr(&self) -> *const u64 {

@@ -4,6 +4,7 @@
 
 use crate::hashing::Hash128;
 use crate::layout::{Layout, Walk};
+use crate::shape::Shape;
 
 /// Guava's strategies, by their ordinal in `BloomFilterStrategies` (and in `writeTo`'s first
 /// byte), then Spark's sketch filters with ordinals of their own (FORMAT.md §1.6).
@@ -133,6 +134,14 @@ impl Indexer {
     /// Indexes per key (k).
     pub(crate) fn num_hashes(&self) -> u32 {
         self.num_hashes
+    }
+
+    /// m and k together.
+    pub(crate) fn shape(&self) -> Shape {
+        Shape {
+            num_bits: self.num_bits(),
+            num_hashes: self.num_hashes,
+        }
     }
 
     /// Where the indexes lie.

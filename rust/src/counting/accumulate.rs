@@ -12,7 +12,6 @@ use super::CountingBloomFilter;
 use super::counters::{MAX, PER_WORD};
 use crate::filter::batch::{self, fill_indexes, for_each_indexed, private_words};
 use crate::hashing::hash_u64;
-use crate::kernels::Kernel;
 
 /// Counter `index`'s count in the private words.
 #[inline(always)]
@@ -32,7 +31,7 @@ impl CountingBloomFilter {
     /// Whether a batch of `batch_len` keys updates a cache-resident filter densely enough to
     /// count privately first (never for the scalar kernel, the reference: key by key).
     pub(super) fn accumulates(&self, batch_len: usize) -> bool {
-        self.kernel != Kernel::Scalar
+        self.plan.accumulate
             && batch::accumulates(self.counters.len_words(), batch_len, self.num_hashes())
     }
 
@@ -100,7 +99,7 @@ impl CountingBloomFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels;
+    use crate::kernels::{self, Kernel};
     use crate::sizing::Shape;
     use crate::strategy::Strategy;
     use crate::testutil::splitmix64;

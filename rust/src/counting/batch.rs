@@ -5,11 +5,11 @@
 //! pipeline of `kernels::prefetched`; otherwise key by key.
 
 use super::CountingBloomFilter;
-use crate::error::{Error, Result};
-use crate::filter::avx512;
+use crate::error::Result;
 use crate::filter::batch::{append_absent, fill_indexes, write_absent_by};
+use crate::filter::check_answers_fit;
 use crate::hashing::hash_u64;
-use crate::kernels::{Query, prefetched};
+use crate::kernels::{Query, avx2, avx512, prefetched};
 
 impl CountingBloomFilter {
     /// `might_contain` for each key, in order; a batch is faster than one call per key
@@ -22,12 +22,7 @@ impl CountingBloomFilter {
 
     /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
     pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
-        if out.len() != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {} slots for {} keys", out.len(), keys.len()),
-            ));
-        }
+        check_answers_fit(out.len(), keys.len())?;
         self.query_each(keys, |i, present| out[i] = present);
         Ok(())
     }
@@ -84,14 +79,8 @@ impl CountingBloomFilter {
             // SAFETY: the plan takes this path only with a CPU that runs the AVX2 kernel,
             // MITZ_64 and m in the walk's range; the words are the m counters', alive as long
             // as `self`, changed by concurrent updates only atomically.
-            #[cfg(target_arch = "x86_64")]
             (Query::ScreenedAvx2, _) => unsafe {
-                crate::kernels::avx2::query::<true>(
-                    &self.indexer,
-                    self.counters.as_ptr(),
-                    keys,
-                    emit,
-                )
+                avx2::query::<true>(&self.indexer, self.counters.as_ptr(), keys, emit)
             },
             _ => keys
                 .iter()

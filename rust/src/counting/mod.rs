@@ -12,7 +12,7 @@ mod batch;
 pub(crate) mod counters;
 
 use crate::error::{Error, Result};
-use crate::filter::BloomFilter;
+use crate::filter::{BloomFilter, check_shape};
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::kernels::{self, CountingPlan, Kernel};
 use crate::sizing::{self, Shape};
@@ -44,9 +44,7 @@ pub struct CountingBloomFilter {
     strategy: Strategy,
     /// m and k, with the constants that turn a hash into positions.
     indexer: Indexer,
-    /// The kernel of the batches, chosen when the filter is made.
-    kernel: Kernel,
-    /// The path of the batched queries, chosen with the kernel.
+    /// The paths of the batches, chosen from the kernel when the filter is made.
     plan: CountingPlan,
 }
 
@@ -148,7 +146,6 @@ impl CountingBloomFilter {
             counters,
             strategy,
             indexer: Indexer::new(shape.num_bits, shape.num_hashes, strategy),
-            kernel,
             plan: CountingPlan::new(kernel, strategy.layout(), shape.num_bits, bytes),
         }
     }
@@ -173,10 +170,7 @@ impl CountingBloomFilter {
 
     /// Counters (m) and hash functions (k): the plain filter's shape for the same (n, p).
     pub fn shape(&self) -> Shape {
-        Shape {
-            num_bits: self.num_bits(),
-            num_hashes: self.num_hashes(),
-        }
+        self.indexer.shape()
     }
 
     /// How hashes become counter positions (the plain filter's strategies).
@@ -414,16 +408,6 @@ impl CountingBloomFilter {
         });
         min
     }
-}
-
-fn check_shape(shape: Shape) -> Result<()> {
-    if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
-        return Err(Error::invalid(
-            "numBits",
-            format!("{} {rule}", shape.num_bits),
-        ));
-    }
-    sizing::check_num_hashes(shape.num_hashes)
 }
 
 /// The lowest nonzero counter at or above `num_bits` in the last of ⌈m/16⌉ words, if any.

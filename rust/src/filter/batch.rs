@@ -4,11 +4,11 @@
 //! plan has them), prefetched on filters too large for cache, accumulated privately on small
 //! filters that a batch fills densely, and the answers written eight at a time.
 
-use super::{BloomFilter, avx512};
+use super::BloomFilter;
 use crate::bit_array::BitWriter;
 use crate::hashing::Hash128;
 pub(crate) use crate::kernels::PREFETCH_MIN_BYTES;
-use crate::kernels::{Put, Query, portable, prefetched, scalar};
+use crate::kernels::{Isa, Put, Query, avx2, avx512, blocked, portable, prefetched, scalar};
 use crate::sizing;
 use crate::strategy::Indexer;
 use std::mem::MaybeUninit;
@@ -83,17 +83,18 @@ impl BloomFilter {
 
     /// `put_all` through a private word array, ORed into the filter once per word.
     pub(super) fn put_all_accumulated(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
-        let accumulated = self.accumulate_privately(bits, |private| {
-            if let Some(avx2) = self.plan.accumulate_walk {
-                portable::accumulate(avx2, &self.indexer, keys, private);
-            } else {
-                self.for_each_indexed(keys, false, |_, indexes| {
+        let accumulated =
+            self.accumulate_privately(bits, |private| match self.plan.accumulate_walk {
+                // SAFETY: the plan walks in the AVX2 build only where the CPU has AVX2; `private`
+                // holds the filter's words.
+                Some(Isa::Avx2) => unsafe { avx2::accumulate(&self.indexer, keys, private) },
+                Some(_) => portable::accumulate(&self.indexer, keys, private),
+                None => self.for_each_indexed(keys, false, |_, indexes| {
                     for &index in indexes {
                         private[(index >> 6) as usize] |= 1 << (index & 63);
                     }
-                });
-            }
-        });
+                }),
+            });
         // No memory for the private copy (at most PREFETCH_MIN_BYTES): put bit by bit.
         accumulated.unwrap_or_else(|| self.put_each(bits, keys))
     }
@@ -121,9 +122,7 @@ impl BloomFilter {
     ///
     /// [`query_groups`]: Self::query_groups
     pub(super) fn query_each(&self, keys: &[u64], emit: impl FnMut(usize, bool)) {
-        if self.indexer.layout().is_blocked() {
-            return self.blocked_query_each(keys, emit);
-        }
+        let (bits, k) = (&self.bits, self.num_hashes());
         match self.plan.query {
             Query::OneByOne => scalar::query(
                 &self.indexer,
@@ -133,9 +132,14 @@ impl BloomFilter {
                 emit,
             ),
             Query::Prefetched => self.query_each_prefetched(keys, emit),
-            Query::Screened => portable::query(false, &self.indexer, &self.bits, keys, emit),
-            Query::ScreenedAvx2 => portable::query(true, &self.indexer, &self.bits, keys, emit),
+            Query::Screened => portable::query(&self.indexer, bits, keys, emit),
+            // SAFETY: the plan walks in the AVX2 build only where the CPU has AVX2 and for
+            // MITZ_64 filters of m in its range; the words live as long as `self`.
+            Query::ScreenedAvx2 => unsafe {
+                avx2::query::<false>(&self.indexer, bits.as_ptr(), keys, emit)
+            },
             Query::Gather | Query::Walk => self.query_each_vector(keys, emit),
+            Query::Blocked(isa) => blocked::query(isa, bits, k, self.plan.prefetch, keys, emit),
         }
     }
 

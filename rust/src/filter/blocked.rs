@@ -1,25 +1,19 @@
 //! The BLOCKED layout: every bit of a key inside one 512-bit block (one 64-byte cache line), so
 //! a query touches one line where the classic layouts touch k.
 //!
-//! Where a key's bits go is `blocked_layout`'s; here are the batches, which compute a group's
-//! blocks, prefetch one line per key, then read or set each key's k bits in its cached line.
+//! Where a key's bits go is `blocked_layout`'s; the batches locate and prefetch the keys'
+//! blocks (`kernels::blocked`), then read or set each key's k bits in its cached line.
 
-use super::{BloomFilter, avx512};
+use super::BloomFilter;
 use crate::bit_array::BitWriter;
-use crate::blocked_layout::{block_of, for_each_position};
+use crate::blocked_layout::for_each_position;
 use crate::blocked_sizing::BLOCK_BITS;
 use crate::error::{Error, Result};
-
-use crate::kernels::Kernel;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::avx2::blocked as avx2;
+use crate::kernels::{Isa, blocked};
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
 
 const WORDS_PER_BLOCK: usize = (BLOCK_BITS / 64) as usize;
-/// How many keys ahead batches hash and prefetch: enough misses in flight to cover memory
-/// latency; whole chunks of eight (the AVX-512 lanes).
-const AHEAD: usize = 32;
 
 /// A BLOCKED filter's bits are whole blocks: m must be a multiple of 512.
 pub(crate) fn check_shape(shape: Shape, strategy: Strategy) -> Result<()> {
@@ -47,83 +41,15 @@ fn block_masks(h2: u64, k: u32) -> [u64; WORDS_PER_BLOCK] {
 }
 
 impl BloomFilter {
-    /// For each key in order, `visit(key position, its block's first bit, h2)`, with the blocks
-    /// of the next [`AHEAD`] keys already hashed and prefetched (filters larger than cache): a
-    /// rolling window keeps misses in flight all along, where groups prefetched then tested
-    /// would drain it at every group's end. Keys are hashed eight at a time, in AVX-512 lanes
-    /// where the CPU has them.
-    #[inline(always)]
-    fn for_each_block(&self, keys: &[u64], mut visit: impl FnMut(usize, u64, u64)) {
-        const CHUNK: usize = 8;
-        const CHUNKS_AHEAD: usize = AHEAD / CHUNK;
-        // Chunks ahead of the one hashed whose keys' line is prefetched (filters beyond cache):
-        // a batch cut from a pool larger than cache streams its keys from memory, and their
-        // loads otherwise wait behind the blocks' misses (the hardware's stream prefetch does
-        // not keep up). Eight chunks: 64 keys, eight lines, ahead.
-        const KEY_CHUNKS_AHEAD: usize = 8;
-        let num_blocks = self.num_bits() / BLOCK_BITS;
-        let prefetch = self.plan.prefetch;
-        // Words adopted from a caller's `Vec` need not start on a cache line (new BLOCKED filters'
-        // do: `atomic_words::zeroed`): then a block may straddle two lines, both prefetched.
-        let straddles = !(self.bits.as_ptr() as usize).is_multiple_of(64);
-        let kernel = self.plan.kernel;
-        // Hashes the keys of chunk `c` into `slots`, prefetching their blocks (and the keys
-        // KEY_CHUNKS_AHEAD chunks on) beyond cache.
-        let locate = |c: usize, slots: &mut [(u64, u64)]| {
-            if prefetch {
-                crate::atomic_words::prefetch(keys, (c + KEY_CHUNKS_AHEAD) * CHUNK);
-            }
-            let chunk = keys.get(c * CHUNK..).unwrap_or(&[]);
-            let chunk = &chunk[..chunk.len().min(CHUNK)];
-            let (mut h1s, mut h2s) = ([0u64; CHUNK], [0u64; CHUNK]);
-            match kernel {
-                // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ; ≤ 8 keys.
-                Kernel::Avx512 => unsafe { avx512::hash_up_to_8(chunk, &mut h1s, &mut h2s) },
-                // SAFETY: the plan runs the AVX2 kernel only where the CPU has AVX2; ≤ 8 keys.
-                #[cfg(target_arch = "x86_64")]
-                Kernel::Avx2 => unsafe { avx2::hash_up_to_8(chunk, &mut h1s, &mut h2s) },
-                _ => {
-                    for (j, &key) in chunk.iter().enumerate() {
-                        let hash = self.hash_key(key);
-                        (h1s[j], h2s[j]) = (hash.h1, hash.h2);
-                    }
-                }
-            }
-            for j in 0..chunk.len() {
-                let base = block_of(h1s[j], num_blocks) * BLOCK_BITS;
-                if prefetch {
-                    self.bits.prefetch(base);
-                    if straddles {
-                        self.bits.prefetch(base + BLOCK_BITS - 1);
-                    }
-                }
-                slots[j] = (base, h2s[j]);
-            }
-        };
-        let mut ring = [(0u64, 0u64); AHEAD];
-        for c in 0..CHUNKS_AHEAD {
-            locate(c, &mut ring[c * CHUNK..(c + 1) * CHUNK]);
-        }
-        for c in 0..keys.len().div_ceil(CHUNK) {
-            let slots = &mut ring[(c % CHUNKS_AHEAD) * CHUNK..][..CHUNK];
-            let current: [(u64, u64); CHUNK] = slots.try_into().expect("CHUNK slots");
-            locate(c + CHUNKS_AHEAD, slots);
-            let len = (keys.len() - c * CHUNK).min(CHUNK);
-            for (j, &(base, h2)) in current[..len].iter().enumerate() {
-                visit(c * CHUNK + j, base, h2);
-            }
-        }
-    }
-
     /// `put_all` for BLOCKED: each key's k bits gathered into its block's eight words, then
     /// ORed in: into a private copy where the batch fills a cache-resident filter densely (then
     /// into each word of the filter that gains a bit), else into the filter, the blocks of the
     /// keys ahead prefetched, one store per word of the block that gains a bit.
-    pub(super) fn blocked_put_all(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
-        let k = self.num_hashes();
+    pub(super) fn blocked_put_all(&self, isa: Isa, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
+        let (k, prefetch) = (self.num_hashes(), self.plan.prefetch);
         if self.accumulates(keys.len()) {
             let accumulated = self.accumulate_privately(bits, |private| {
-                self.for_each_block(keys, |_, base, h2| {
+                blocked::for_each_block(isa, &self.bits, prefetch, keys, |_, base, h2| {
                     let first = (base / 64) as usize;
                     let block = &mut private[first..first + WORDS_PER_BLOCK];
                     for (word, mask) in block.iter_mut().zip(block_masks(h2, k)) {
@@ -136,7 +62,7 @@ impl BloomFilter {
             }
         }
         let mut changed = false;
-        self.for_each_block(keys, |_, base, h2| {
+        blocked::for_each_block(isa, &self.bits, prefetch, keys, |_, base, h2| {
             let first = (base / 64) as usize;
             let masks = block_masks(h2, k);
             // The words that gain a bit, found without a branch (the block is cached), then
@@ -153,84 +79,6 @@ impl BloomFilter {
             }
         });
         changed
-    }
-
-    /// `emit(i, might_contain(keys[i]))` for BLOCKED: each key's block (by then cached) tested
-    /// in one vector with the AVX-512 kernel (`avx512::block_holds`), else its k bits read one by
-    /// one without a branch: an early exit would be a coin flip for absent keys. (Not a mask
-    /// built in memory and compared word by word: its variable-index ORs chain through store
-    /// forwarding.)
-    pub(super) fn blocked_query_each(&self, keys: &[u64], mut emit: impl FnMut(usize, bool)) {
-        let k = self.num_hashes();
-        #[cfg(target_arch = "x86_64")]
-        match self.plan.kernel {
-            // SAFETY: the plan runs the AVX-512 kernel only where the CPU has AVX-512 F and DQ.
-            Kernel::Avx512 => return unsafe { self.blocked_query_each_avx512(keys, k, emit) },
-            // SAFETY: the plan runs the AVX2 kernel only where the CPU has AVX2.
-            Kernel::Avx2 => return unsafe { self.blocked_query_each_avx2(keys, k, emit) },
-            Kernel::Scalar | Kernel::Portable => {}
-        }
-        self.for_each_block(keys, |i, base, h2| {
-            let mut present = true;
-            for_each_position(h2, k, |position| {
-                present &= self.bits.get(base + position);
-                true
-            });
-            emit(i, present);
-        });
-    }
-
-    /// Each key's answer from `holds(its block's first word, h2)`: the loop of the vector
-    /// kernels' queries below, inlined into each so that the hashing, the walk and the block's
-    /// test compile with its target features into one loop (a call per key to a block test
-    /// would dominate a cache-resident query).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn blocked_query_each_with(
-        &self,
-        keys: &[u64],
-        mut emit: impl FnMut(usize, bool),
-        holds: impl Fn(*const u64, u64) -> bool,
-    ) {
-        let words = self.bits.as_ptr();
-        self.for_each_block(keys, |i, base, h2| {
-            emit(i, holds(words.wrapping_add((base / 64) as usize), h2))
-        });
-    }
-
-    /// [`blocked_query_each`](Self::blocked_query_each) with the AVX-512 kernel: each block
-    /// tested in one vector (`avx512::block_holds`).
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512 F and DQ (the plan's AVX-512 kernel).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn blocked_query_each_avx512(
-        &self,
-        keys: &[u64],
-        k: u32,
-        emit: impl FnMut(usize, bool),
-    ) {
-        // SAFETY: the caller's contract (AVX-512 F and DQ); each block's eight words lie inside
-        // the filter (base + 512 ≤ m).
-        self.blocked_query_each_with(keys, emit, |block, h2| unsafe {
-            avx512::block_holds(block, h2, k)
-        })
-    }
-
-    /// [`blocked_query_each`](Self::blocked_query_each) with the AVX2 kernel: eight keys hashed
-    /// in two vectors, each block tested in lanes (`avx2::block_holds`).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 (the plan's AVX2 kernel).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn blocked_query_each_avx2(&self, keys: &[u64], k: u32, emit: impl FnMut(usize, bool)) {
-        // SAFETY: the caller's contract (AVX2); each block's eight words lie inside the filter
-        // (base + 512 ≤ m).
-        self.blocked_query_each_with(keys, emit, |block, h2| unsafe {
-            avx2::block_holds(block, h2, k)
-        })
     }
 
     /// The probability that a key never put is reported present, given the bits set now: the
@@ -306,35 +154,6 @@ mod tests {
     impl<'a, I: Iterator<Item = &'a u32>> MinMax for I {
         fn minmax(self) -> (u32, u32) {
             self.fold((u32::MAX, 0), |(lo, hi), &c| (lo.min(c), hi.max(c)))
-        }
-    }
-
-    /// The vector test of a block (where the CPU has AVX-512) against the scalar walk: k from
-    /// 1 to 30 (one to five words of fields), blocks from half to nearly all set, so both
-    /// answers come up at every k.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn vector_block_test_agrees_with_the_scalar_walk() {
-        if crate::kernels::selected_or_best() != Kernel::Avx512 {
-            return;
-        }
-        let mut state = 11;
-        for k in 1..=30 {
-            let mut answers = [0u32; 2];
-            for _ in 0..4_000 {
-                let density = 1 + splitmix64(&mut state) % 6;
-                let block: [u64; WORDS_PER_BLOCK] = std::array::from_fn(|_| {
-                    (0..density).fold(0, |word, _| word | splitmix64(&mut state))
-                });
-                let h2 = splitmix64(&mut state);
-                let scalar =
-                    for_each_position(h2, k, |p| block[p as usize / 64] >> (p % 64) & 1 != 0);
-                // SAFETY: the CPU has AVX-512 F and DQ (checked above); eight aligned words.
-                let vector = unsafe { avx512::block_holds(block.as_ptr(), h2, k) };
-                assert_eq!(vector, scalar, "k={k} h2={h2:#x} block={block:x?}");
-                answers[usize::from(scalar)] += 1;
-            }
-            assert!(answers.iter().all(|&n| n > 0), "k={k}: {answers:?}");
         }
     }
 

@@ -9,8 +9,8 @@ use super::BloomFilter;
 use super::batch::ANSWERS_OF_MASK;
 use super::packed_bytes::{GROUP, GroupHashes, PackedBytes};
 use crate::bit_array::BitWriter;
-use crate::error::{Error, Result};
-use crate::kernels::{Put, Query};
+use crate::error::Result;
+use crate::kernels::{Put, Query, avx512};
 use crate::sizing;
 
 /// The largest k whose group indexes fit the small scratch array.
@@ -134,7 +134,7 @@ impl BloomFilter {
             h1s: [0; QUERY_GROUP],
             h2s: [0; QUERY_GROUP],
         };
-        let mut scratch = [0u64; GROUP * super::avx512::PREFETCHED_MAX_HASHES as usize];
+        let mut scratch = [0u64; GROUP * avx512::PREFETCHED_MAX_HASHES as usize];
         let mut lanes_to_set = [0u8; GROUP / 8];
         let mut changed = false;
         for first in (0..keys.len()).step_by(QUERY_GROUP) {
@@ -148,7 +148,7 @@ impl BloomFilter {
                 // F and DQ, a bit filter in the vector path's range; `scratch` has 8 · k slots
                 // per eight keys (k ≤ PREFETCHED_MAX_HASHES).
                 let to_set = unsafe {
-                    super::avx512::lane_indexes_of_absent(
+                    avx512::lane_indexes_of_absent(
                         target,
                         &h1s[at..at + group],
                         &h2s[at..at + group],
@@ -169,7 +169,7 @@ impl BloomFilter {
             if at < count {
                 // SAFETY: `Put::Walk` holds: the vector lanes and k ≤ PREFETCHED_MAX_HASHES.
                 changed |= unsafe {
-                    super::avx512::for_each_index_prefetched_hashed(
+                    avx512::for_each_index_prefetched_hashed(
                         target,
                         &h1s[at..],
                         &h2s[at..],
@@ -185,7 +185,7 @@ impl BloomFilter {
     /// `long` batches do on a cache-resident filter that a batch fills densely): one store per
     /// word that gains a bit, none for words whose bits are all set already. With vector lanes
     /// each group is queried first and only its absent keys are walked again and accumulated
-    /// (`avx512::for_each_index_of_absent`): a batch the filter holds already allocates nothing
+    /// (`avx512::lane_indexes_of_absent`): a batch the filter holds already allocates nothing
     /// and merges nothing. `None` if there is no memory for the private copy (at most
     /// `PREFETCH_MIN_BYTES`): the caller puts bit by bit.
     fn put_all_bytes_accumulated(
@@ -252,7 +252,7 @@ impl BloomFilter {
             // SAFETY: the plan has lanes only on a CPU with AVX-512 F and DQ and for a bit
             // filter in the vector path's range; the words live as long as `self`.
             let to_set = unsafe {
-                super::avx512::lane_indexes_of_absent(
+                avx512::lane_indexes_of_absent(
                     target,
                     &hashes.h1s[..count],
                     &hashes.h2s[..count],
@@ -278,12 +278,7 @@ impl BloomFilter {
         keys: PackedBytes<'_>,
         out: &mut [bool],
     ) -> Result<()> {
-        if out.len() != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {} slots for {} keys", out.len(), keys.len()),
-            ));
-        }
+        super::check_answers_fit(out.len(), keys.len())?;
         if self.plan.query == Query::Gather {
             // As the `long` batches: gathers in lanes, up to filters L3 holds. Hashed
             // QUERY_GROUP keys at a time, so the walk screens them.
@@ -301,7 +296,7 @@ impl BloomFilter {
                 // POPCNT) and for a filter in the vector path's range (`query_each_vector`);
                 // the words live as long as `self`.
                 unsafe {
-                    super::avx512::query_hashes::<{ super::avx512::BIT_CELLS }>(
+                    avx512::query_hashes::<{ avx512::BIT_CELLS }>(
                         target,
                         h1s,
                         h2s,
@@ -394,7 +389,7 @@ impl BloomFilter {
             // SAFETY: as in `might_contain_all_bytes_into`; `scratch` has 8 · k slots per eight
             // keys.
             unsafe {
-                super::avx512::lane_indexes_of_absent(
+                avx512::lane_indexes_of_absent(
                     self.vector_target(),
                     &hashes.h1s[..count],
                     &hashes.h2s[..count],

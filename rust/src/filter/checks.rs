@@ -3,7 +3,8 @@
 use crate::error::{Error, Result};
 use crate::sizing::{self, Shape};
 
-pub(super) fn check_shape(shape: Shape) -> Result<()> {
+/// m in 1..=2^43 and k in 1..=255: the shapes a filter (plain or counting) takes.
+pub(crate) fn check_shape(shape: Shape) -> Result<()> {
     if let Some(rule) = sizing::num_bits_violation(shape.num_bits) {
         return Err(Error::invalid(
             "numBits",
@@ -11,6 +12,17 @@ pub(super) fn check_shape(shape: Shape) -> Result<()> {
         ));
     }
     sizing::check_num_hashes(shape.num_hashes)
+}
+
+/// A batch's answer slots are one per key.
+pub(crate) fn check_answers_fit(slots: usize, keys: usize) -> Result<()> {
+    if slots != keys {
+        return Err(Error::invalid(
+            "out",
+            format!("has {slots} slots for {keys} keys"),
+        ));
+    }
+    Ok(())
 }
 
 /// `words` are exactly the ceil(m / 64) words of an m-bit filter, with no bit set at or above m.

@@ -5,20 +5,19 @@
 
 use crate::atomic_words::Align;
 use crate::bit_array::{BitArray, WriterLock};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::hashing::{Hash128, hash_bytes, hash_u64};
 use crate::sizing::{self, Shape};
 use crate::spark_hashing;
 use crate::strategy::{Indexer, Strategy};
 
-pub(crate) use crate::kernels::avx512;
 use crate::kernels::{self, Plan, scalar};
 pub(crate) mod batch;
 // Batches of byte-string keys.
 mod byte_batch;
 mod checks;
-pub(crate) use checks::first_bit_at_or_above;
-use checks::{check_shape, check_words_fit};
+use checks::check_words_fit;
+pub(crate) use checks::{check_answers_fit, check_shape, first_bit_at_or_above};
 mod packed_bytes;
 mod std_impls;
 // How the bits change: the writer, the put paths.
@@ -221,10 +220,7 @@ impl BloomFilter {
 
     /// m and k together.
     pub fn shape(&self) -> Shape {
-        Shape {
-            num_bits: self.num_bits(),
-            num_hashes: self.num_hashes(),
-        }
+        self.indexer.shape()
     }
 
     /// How keys map to bit positions (Guava's `BloomFilter.Strategies`).
@@ -282,12 +278,7 @@ impl BloomFilter {
 
     /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
     pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
-        if out.len() != keys.len() {
-            return Err(Error::invalid(
-                "out",
-                format!("has {} slots for {} keys", out.len(), keys.len()),
-            ));
-        }
+        check_answers_fit(out.len(), keys.len())?;
         self.write_answers(keys, out);
         Ok(())
     }
@@ -409,10 +400,15 @@ impl BloomFilter {
     /// the hosts we build for), for the JNI bridge's read-only direct view. The address is fixed
     /// for the filter's whole life: the words are one boxed slice, allocated at creation and
     /// freed with the filter; no operation replaces, grows or moves it (union, intersect and
-    /// clear change words in place). The encoder's vector copy reads it too.
-    #[cfg(any(target_arch = "x86_64", feature = "jni"))]
+    /// clear change words in place).
+    #[cfg(feature = "jni")]
     pub(crate) fn words_ptr(&self) -> *const u64 {
         self.bits.as_ptr()
+    }
+
+    /// The bit array, for the encoder's copy (`kernels::popcount`).
+    pub(crate) fn bit_array(&self) -> &BitArray {
+        &self.bits
     }
 
     /// The words of a filter the caller owns exclusively (decoders filling a new filter).

@@ -1,12 +1,11 @@
 //! Byte-string keys packed one after another ([`PackedBytes`], the shape a batch crosses JNI
 //! in), and a group of them hashed at once: runs of equal-length keys sixteen or eight at a
-//! time in AVX-512 lanes where the filter's kernel is AVX-512 (`hashing::lanes`), the others
-//! key by key.
+//! time in AVX-512 lanes where the plan says (`avx512::hash_packed_run`), the others key by key.
 
 use super::BloomFilter;
 use crate::error::{Error, Result};
 use crate::hashing::Hash128;
-use crate::kernels::{Kernel, byte_lanes};
+use crate::kernels::avx512;
 
 /// Byte-string keys packed one after another, the shape a batch crosses JNI in: key `i` is
 /// `data[ends[i - 1]..ends[i]]` (the first key starts at 0). Bytes after the last end are
@@ -114,9 +113,7 @@ impl BloomFilter {
         count: usize,
         out: &mut GroupHashes<N>,
     ) {
-        let lanes = byte_lanes::LANES;
-        // Spark's strategies hash with Murmur3_x86_32, which has no lanes.
-        let in_lanes = !self.strategy.is_spark() && self.plan.kernel == Kernel::Avx512;
+        let (lanes, in_lanes) = (avx512::BYTE_LANES, self.plan.byte_lanes);
         let mut j = 0;
         while j < count {
             let at = first + j;
@@ -132,26 +129,19 @@ impl BloomFilter {
                     .take_while(|&(&end, &previous)| (end - previous) as usize == len)
                     .count();
                 let (h1s, h2s) = (&mut out.h1s[j..], &mut out.h2s[j..]);
-                let hashed = if run == 2 * lanes {
-                    byte_lanes::hash_packed_run::<2>(
-                        keys.data,
-                        start,
-                        len,
-                        &mut h1s[..2 * lanes],
-                        &mut h2s[..2 * lanes],
-                    )
-                } else {
-                    run >= lanes
-                        && byte_lanes::hash_packed_run::<1>(
-                            keys.data,
-                            start,
-                            len,
-                            &mut h1s[..lanes],
-                            &mut h2s[..lanes],
-                        )
-                };
-                if hashed {
-                    j += if run == 2 * lanes { 2 * lanes } else { lanes };
+                if run == 2 * lanes {
+                    let (h1s, h2s) = (&mut h1s[..2 * lanes], &mut h2s[..2 * lanes]);
+                    // SAFETY: the plan hashes byte keys in lanes only where the CPU has AVX-512
+                    // F and DQ.
+                    unsafe { avx512::hash_packed_run::<2>(keys.data, start, len, h1s, h2s) };
+                    j += 2 * lanes;
+                    continue;
+                }
+                if run >= lanes {
+                    let (h1s, h2s) = (&mut h1s[..lanes], &mut h2s[..lanes]);
+                    // SAFETY: as above.
+                    unsafe { avx512::hash_packed_run::<1>(keys.data, start, len, h1s, h2s) };
+                    j += lanes;
                     continue;
                 }
             }

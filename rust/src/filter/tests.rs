@@ -2,6 +2,7 @@
 //! consistent with equality, sizing; the batch engine's tests are in `batch.rs`.
 
 use super::*;
+use crate::error::Error;
 
 #[test]
 fn guava_31_put_1_2_3_words() {

@@ -18,10 +18,8 @@ pub(crate) const WRITE_PIECE_KEYS: usize = 1 << 16;
 impl BloomFilter {
     /// [`put_all`](Self::put_all) of up to [`WRITE_PIECE_KEYS`] keys, with the writer held.
     pub(super) fn put_piece(&self, bits: &BitWriter<'_>, keys: &[u64]) -> bool {
-        if self.indexer.layout().is_blocked() {
-            return self.blocked_put_all(bits, keys);
-        }
         match self.plan.put {
+            Put::Blocked(isa) => self.blocked_put_all(isa, bits, keys),
             Put::Reference => self.put_each(bits, keys),
             _ if self.accumulates(keys.len()) => self.put_all_accumulated(bits, keys),
             Put::Walk => self.put_all_prefetched(bits, keys),

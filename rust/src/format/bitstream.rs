@@ -145,6 +145,14 @@ impl<'a> BitReader<'a> {
         }
     }
 
+    /// The gap a Rice code of parameter `r` (≤ 63) codes: its unary quotient, then its `r` low
+    /// bits (q < 2^64, so the gap fits a u128).
+    pub(crate) fn read_rice(&mut self, r: u32) -> Result<u128, PastEnd> {
+        let quotient = self.read_unary()?;
+        let low = self.read_bits(r)?;
+        Ok((quotient as u128) << r | low as u128)
+    }
+
     pub(crate) fn read_bits(&mut self, count: u32) -> Result<u64, PastEnd> {
         if self.pos + count as u64 > self.len_bits {
             return Err(PastEnd);

@@ -7,9 +7,9 @@
 //! one, checks the length and the checksum before it reads the payload, and allocates only
 //! after both, like [`super::decode`].
 
-use super::bitstream::{BitReader, BitWriter, low_mask};
+use super::bitstream::{BitReader, BitWriter};
 use super::header::{Encoding, Header, Kind};
-use super::sparse::{MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
+use super::sparse::{self, MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
 use super::{
     HEADER_LEN, LAZY_SNAPSHOT_MIN_BYTES, TRAILER_LEN, check_exact_len, check_limit, checksum,
     reserve, zeroed,
@@ -253,10 +253,8 @@ fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<Count
                 "the entry of nonzero counter {i} of {count} runs past the end of the data"
             ))
         };
-        let quotient = reader.read_unary().map_err(past_end)?;
-        let low = reader.read_bits(r).map_err(past_end)?;
+        let position = next + reader.read_rice(r).map_err(past_end)?;
         let value = reader.read_bits(VALUE_BITS).map_err(past_end)?;
-        let position = next + ((quotient as u128) << r | low as u128);
         if position >= shape.num_bits as u128 {
             return Err(bad(format!(
                 "nonzero counter {i} at position {position} is not below numBits {}",
@@ -271,16 +269,7 @@ fn read_sparse(payload: &[u8], shape: Shape, strategy: Strategy) -> Result<Count
         words[(position >> 4) as usize] |= value << ((position & 15) * 4);
         next = position + 1;
     }
-    let used = reader.position();
-    if used.div_ceil(8) != data.len() as u64 {
-        return Err(bad(format!(
-            "{} bytes follow the last of the {count} entries",
-            data.len() as u64 - used.div_ceil(8)
-        )));
-    }
-    if !used.is_multiple_of(8) && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
-        return Err(bad("nonzero padding bits after the last entry".to_string()));
-    }
+    sparse::check_end(data, reader.position(), count, ("entries", "entry"))?;
     Ok(filter)
 }
 

@@ -4,9 +4,9 @@
 
 use std::mem::MaybeUninit;
 
-use super::popcount;
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::kernels::popcount::{Out, copy_counting};
 use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
@@ -24,10 +24,10 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
     // the bytes first would be one more pass over them.
     let len = filter.words().len() * 8;
     out.reserve(len);
-    let count = popcount::copy_counting_filter(
-        filter,
+    let count = copy_counting(
+        filter.bit_array(),
         &mut out.spare_capacity_mut()[..len],
-        popcount::Out::Any,
+        Out::Any,
     );
     // SAFETY: the copy initialized all `len` bytes after the old length (8 per word), within
     // the capacity reserved above.
@@ -40,7 +40,7 @@ pub(crate) fn write(filter: &BloomFilter, out: &mut Vec<u8>) -> u64 {
 /// pages of its empty stretches untouched; returns the number of set bits, counted in the same
 /// pass.
 pub(crate) fn write_nonzero(filter: &BloomFilter, out: &mut [u8]) -> u64 {
-    popcount::copy_counting_filter(filter, as_uninit(out), popcount::Out::Zeroed)
+    copy_counting(filter.bit_array(), as_uninit(out), Out::Zeroed)
 }
 
 /// Writes the filter's words into `out`, exactly [`payload_len`] bytes (one snapshot each, if
@@ -52,7 +52,7 @@ pub(crate) fn write_into(filter: &BloomFilter, out: &mut [u8]) -> u64 {
         filter.words().len() * 8,
         "dense::write_into: out is not the payload's size"
     );
-    popcount::copy_counting_filter(filter, as_uninit(out), popcount::Out::Any)
+    copy_counting(filter.bit_array(), as_uninit(out), Out::Any)
 }
 
 /// `out` as the copy's destination.

@@ -13,15 +13,9 @@ pub mod counting;
 mod dense;
 pub mod guava;
 mod header;
-mod popcount;
 pub mod redis_bitmap;
 mod rice_fast;
 mod rice_writer;
-#[cfg(target_arch = "x86_64")]
-mod rice_writer_avx512;
-mod set_bits;
-#[cfg(target_arch = "x86_64")]
-mod set_bits_avx512;
 pub mod spark_sketch;
 mod sparse;
 

@@ -15,6 +15,7 @@
 //! bounds check is that same compare), the code's low bits taken with one ANDN.
 
 use super::bitstream::low_mask;
+use crate::kernels::{self, Portable};
 use crate::le;
 
 /// Where the fast path stopped: codes decoded, p_{i−1} + 1 after them, bits consumed.
@@ -26,7 +27,9 @@ pub(crate) struct Progress {
 
 /// Sets in `words` the positions of up to `count` Rice-coded gaps (parameter `r` ≤ 63) at the
 /// start of `data`, each checked below `num_bits`, as long as each code lies whole in an 8-byte
-/// load inside `data` (every code of up to 56 bits is decoded).
+/// load inside `data` (every code of up to 56 bits is decoded). With TZCNT and the shifts that
+/// take their count from any register where the CPU has them (`kernels::with_bmi`: a baseline
+/// x86-64 build shifts by CL only, one more move on the chain from each code to the next).
 pub(crate) fn set_leading_bits(
     data: &[u8],
     count: u64,
@@ -34,101 +37,103 @@ pub(crate) fn set_leading_bits(
     num_bits: u64,
     words: &mut [u64],
 ) -> Progress {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu().bmi {
-        // SAFETY: the CPU has BMI1 (TZCNT) and BMI2 (SHRX, SHLX), checked just above.
-        return unsafe { set_leading_bits_bmi2(data, count, r, num_bits, words) };
-    }
-    set_leading_bits_portable(data, count, r, num_bits, words)
+    kernels::with_bmi(LeadingCodes {
+        data,
+        count,
+        r,
+        num_bits,
+        words,
+    })
 }
 
-/// With TZCNT and the shifts that take their count from any register (a baseline x86-64 build
-/// shifts by CL only, one more move on the chain from each code to the next).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2")]
-fn set_leading_bits_bmi2(
-    data: &[u8],
+/// [`set_leading_bits`]' arguments; its loop is their [`run`](Portable::run).
+struct LeadingCodes<'a> {
+    data: &'a [u8],
     count: u64,
     r: u32,
     num_bits: u64,
-    words: &mut [u64],
-) -> Progress {
-    set_leading_bits_portable(data, count, r, num_bits, words)
+    words: &'a mut [u64],
 }
 
-/// Inlined into [`set_leading_bits_bmi2`].
-#[inline(always)]
-fn set_leading_bits_portable(
-    data: &[u8],
-    count: u64,
-    r: u32,
-    num_bits: u64,
-    words: &mut [u64],
-) -> Progress {
-    let Some(last_load) = data.len().checked_sub(8) else {
-        return Progress {
-            codes: 0,
-            next: 0,
-            bit: 0,
+impl Portable for LeadingCodes<'_> {
+    type Output = Progress;
+
+    #[inline(always)]
+    fn run(self) -> Progress {
+        let LeadingCodes {
+            data,
+            count,
+            r,
+            num_bits,
+            words,
+        } = self;
+        let Some(last_load) = data.len().checked_sub(8) else {
+            return Progress {
+                codes: 0,
+                next: 0,
+                bit: 0,
+            };
         };
-    };
-    // Positions below `limit` index `words`: the caller's m, or fewer if `words` were short.
-    let limit = num_bits.min((words.len() as u64).saturating_mul(64));
-    let low = low_mask(r);
-    let terminator_and_low = r + 1; // a code is its quotient and these bits
-    let mut left = count; // codes still to decode
-    let mut next = 0; // p_{i−1} + 1
-    let mut bit = 0; // bits consumed before the current window
-    'windows: while left > 0 {
-        let byte = (bit >> 3) as usize;
-        if byte > last_load {
-            break;
-        }
-        let skip = (bit & 7) as u32;
-        // The bits from `bit` on, inverted: a code's quotient is its count of trailing zeros
-        // here. The shift brings zeros in at the top, which read as ones of the stream, so a
-        // quotient running into them yields a code longer than `valid`: never taken.
-        let mut inverted = !le::u64_at(data, byte) >> skip;
-        // Bits of the window not yet consumed, all data; at most 63 so that every shift below
-        // stays under 64.
-        let fresh = 63 - skip;
-        let mut valid = fresh;
-        loop {
-            let quotient = inverted.trailing_zeros();
-            let len = quotient + terminator_and_low;
-            if len > valid {
+        // Positions below `limit` index `words`: the caller's m, or fewer if `words` were short.
+        let limit = num_bits.min((words.len() as u64).saturating_mul(64));
+        let low = low_mask(r);
+        let terminator_and_low = r + 1; // a code is its quotient and these bits
+        let mut left = count; // codes still to decode
+        let mut next = 0; // p_{i−1} + 1
+        let mut bit = 0; // bits consumed before the current window
+        'windows: while left > 0 {
+            let byte = (bit >> 3) as usize;
+            if byte > last_load {
                 break;
             }
-            // quotient + 1 ≤ len ≤ 63: the shifts are in range and the gap is below 2^63.
-            let gap = (quotient as u64) << r | !(inverted >> (quotient + 1)) & low;
-            let position = next + gap; // next ≤ m < 2^44: no overflow
-            if position >= limit {
-                bit += (fresh - valid) as u64;
-                break 'windows;
+            let skip = (bit & 7) as u32;
+            // The bits from `bit` on, inverted: a code's quotient is its count of trailing zeros
+            // here. The shift brings zeros in at the top, which read as ones of the stream, so a
+            // quotient running into them yields a code longer than `valid`: never taken.
+            let mut inverted = !le::u64_at(data, byte) >> skip;
+            // Bits of the window not yet consumed, all data; at most 63 so that every shift below
+            // stays under 64.
+            let fresh = 63 - skip;
+            let mut valid = fresh;
+            loop {
+                let quotient = inverted.trailing_zeros();
+                let len = quotient + terminator_and_low;
+                if len > valid {
+                    break;
+                }
+                // quotient + 1 ≤ len ≤ 63: the shifts are in range and the gap is below 2^63.
+                let gap = (quotient as u64) << r | !(inverted >> (quotient + 1)) & low;
+                let position = next + gap; // next ≤ m < 2^44: no overflow
+                if position >= limit {
+                    bit += (fresh - valid) as u64;
+                    break 'windows;
+                }
+                // SAFETY: position < limit ≤ 64 · words.len(), so the index is in bounds.
+                unsafe {
+                    *words.get_unchecked_mut((position >> 6) as usize) |= 1 << (position & 63)
+                };
+                next += gap + 1;
+                valid -= len;
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+                // The window after this code: shifted by the code's fixed r + 1 bits (which does
+                // not wait for the quotient) and then by the quotient, so that the chain from one
+                // code to the next is a trailing-zero count and one shift.
+                inverted = (inverted >> terminator_and_low) >> quotient;
             }
-            // SAFETY: position < limit ≤ 64 · words.len(), so the index is in bounds.
-            unsafe { *words.get_unchecked_mut((position >> 6) as usize) |= 1 << (position & 63) };
-            next += gap + 1;
-            valid -= len;
-            left -= 1;
-            if left == 0 {
+            bit += (fresh - valid) as u64;
+            if valid == fresh {
+                // Not even a whole window holds this code: the careful reader's case.
                 break;
             }
-            // The window after this code: shifted by the code's fixed r + 1 bits (which does
-            // not wait for the quotient) and then by the quotient, so that the chain from one
-            // code to the next is a trailing-zero count and one shift.
-            inverted = (inverted >> terminator_and_low) >> quotient;
         }
-        bit += (fresh - valid) as u64;
-        if valid == fresh {
-            // Not even a whole window holds this code: the careful reader's case.
-            break;
+        Progress {
+            codes: count - left,
+            next,
+            bit,
         }
-    }
-    Progress {
-        codes: count - left,
-        next,
-        bit,
     }
 }
 

@@ -1,9 +1,7 @@
 //! The sparse encoder's writer: Rice codes packed LSB-first (the order of
 //! [`BitReader`](super::bitstream::BitReader)) into a buffer sized in advance, with one
 //! unaligned 8-byte store per code and no branch on when a word fills: the pending bits are
-//! stored whole every time, and the cursor advances by the bytes they completed. With AVX-512
-//! the codes are built eight at a time and joined four by four in vector lanes
-//! (`rice_writer_avx512.rs`).
+//! stored whole every time, and the cursor advances by the bytes they completed.
 
 use super::bitstream::low_mask;
 
@@ -78,38 +76,6 @@ impl<'a> RiceWriter<'a> {
     /// long gaps or a large r) are joined first and go in with one store, so that the chain
     /// from one store's position to the next is paid once per four codes.
     pub(crate) fn put_rice(&mut self, gaps: &[u64], r: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if crate::kernels::cpu().avx512 {
-            // SAFETY: the CPU has AVX-512 F (what `eight_codes` needs), checked just above.
-            return unsafe { self.put_rice_avx512(gaps, r) };
-        }
-        self.put_rice_scalar(gaps, r);
-    }
-
-    /// Eight codes at a time built in vector lanes and joined four by four there; eight with a
-    /// group of four over [`MAX_PUT`] bits go the scalar way.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn put_rice_avx512(&mut self, gaps: &[u64], r: u32) {
-        let mut pending = self.pending;
-        let mut eights = gaps.chunks_exact(8);
-        for eight in &mut eights {
-            let eight: &[u64; 8] = eight.try_into().expect("chunks of 8");
-            let [first, second] = super::rice_writer_avx512::eight_codes(eight, r);
-            if first.1 <= MAX_PUT && second.1 <= MAX_PUT {
-                pending.put(self.out, first.0, first.1);
-                pending.put(self.out, second.0, second.1);
-            } else {
-                self.pending = pending;
-                self.put_rice_scalar(eight, r);
-                pending = self.pending;
-            }
-        }
-        self.pending = pending;
-        self.put_rice_scalar(eights.remainder(), r);
-    }
-
-    fn put_rice_scalar(&mut self, gaps: &[u64], r: u32) {
         let mut pending = self.pending;
         let mut quads = gaps.chunks_exact(4);
         for quad in &mut quads {
@@ -213,10 +179,9 @@ mod tests {
 
     #[test]
     fn runs_of_short_codes_write_what_the_appending_writer_writes() {
-        // Seeded gaps of a sparse filter's kind (quotients below 8, so that eight codes join
-        // in fours for small r) with a long one now and then, for every r, at every offset
-        // into the runs of eight: the dispatched writer (vector where the CPU has it) and the
-        // scalar one against the Vec-appending BitWriter.
+        // Seeded gaps of a sparse filter's kind (quotients below 8, so that codes join in fours
+        // for small r) with a long one now and then, for every r, at every offset into the
+        // runs of four: against the Vec-appending BitWriter.
         let mut seed = 0x5eed_0fc0_de00_u64;
         let mut next = || crate::testutil::splitmix64(&mut seed);
         for r in 0..=63u32 {
@@ -232,23 +197,14 @@ mod tests {
                 .filter(|&g| g >> r < 1 << 20)
                 .collect();
             let expected = appended(&gaps, r);
-            for first in 0..8 {
-                let write = |scalar: bool| {
-                    let mut out = vec![0u8; expected.len() + SLACK];
-                    let mut writer = RiceWriter::new(&mut out);
-                    for run in [&gaps[..first], &gaps[first..]] {
-                        if scalar {
-                            writer.put_rice_scalar(run, r);
-                        } else {
-                            writer.put_rice(run, r);
-                        }
-                    }
-                    let len = writer.finish();
-                    out.truncate(len);
-                    out
-                };
-                assert_eq!(write(false), expected, "r = {r}, first run {first}");
-                assert_eq!(write(true), expected, "r = {r}, first run {first}, scalar");
+            for first in 0..4 {
+                let mut out = vec![0u8; expected.len() + SLACK];
+                let mut writer = RiceWriter::new(&mut out);
+                for run in [&gaps[..first], &gaps[first..]] {
+                    writer.put_rice(run, r);
+                }
+                let len = writer.finish();
+                assert_eq!(&out[..len], &expected[..], "r = {r}, first run {first}");
             }
         }
     }

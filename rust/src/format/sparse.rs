@@ -13,9 +13,10 @@
 
 use super::bitstream::{BitReader, low_mask};
 use super::rice_writer::{self, RiceWriter};
-use super::{dense, rice_fast, set_bits};
+use super::{dense, rice_fast};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
+use crate::kernels::{self, Portable, set_bits};
 use crate::le;
 use crate::sizing::Shape;
 use crate::strategy::Strategy;
@@ -117,34 +118,33 @@ pub(crate) fn plan(dense: &[u8], count: u64) -> Option<Plan> {
     })
 }
 
-/// Σ g >> r for each of the three candidates r, and Σ g: one pass, which vectorizes (with
-/// AVX2's per-lane shifts where the CPU has them).
+/// Σ g >> r for each of the three candidates r, and Σ g: one pass, which vectorizes (with AVX2
+/// where the CPU has it).
 fn quotient_sums(gaps: &[u64], candidates: [u32; 3]) -> [u64; 4] {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu().avx2 {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { quotient_sums_avx2(gaps, candidates) };
-    }
-    quotient_sums_portable(gaps, candidates)
+    kernels::with_avx2(QuotientSums { gaps, candidates })
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn quotient_sums_avx2(gaps: &[u64], candidates: [u32; 3]) -> [u64; 4] {
-    quotient_sums_portable(gaps, candidates)
+/// [`quotient_sums`]' arguments; its loop is their [`run`](Portable::run).
+struct QuotientSums<'a> {
+    gaps: &'a [u64],
+    candidates: [u32; 3],
 }
 
-/// Inlined into [`quotient_sums_avx2`].
-#[inline(always)]
-fn quotient_sums_portable(gaps: &[u64], [r0, r1, r2]: [u32; 3]) -> [u64; 4] {
-    let (mut q0, mut q1, mut q2, mut total) = (0u64, 0u64, 0u64, 0u64);
-    for &g in gaps {
-        q0 += g >> r0;
-        q1 += g >> r1;
-        q2 += g >> r2;
-        total += g;
+impl Portable for QuotientSums<'_> {
+    type Output = [u64; 4];
+
+    #[inline(always)]
+    fn run(self) -> [u64; 4] {
+        let [r0, r1, r2] = self.candidates;
+        let (mut q0, mut q1, mut q2, mut total) = (0u64, 0u64, 0u64, 0u64);
+        for &g in self.gaps {
+            q0 += g >> r0;
+            q1 += g >> r1;
+            q2 += g >> r2;
+            total += g;
+        }
+        [q0, q1, q2, total]
     }
-    [q0, q1, q2, total]
 }
 
 /// Bytes [`write`] needs in `out`'s spare capacity for `plan`, beyond the payload itself.
@@ -324,10 +324,7 @@ fn decode_with(
                 "the code of set bit {i} of {count} runs past the end of the data"
             ))
         };
-        let quotient = reader.read_unary().map_err(past_end)?;
-        let low = reader.read_bits(r).map_err(past_end)?;
-        // q < 2^64 and r ≤ 63: the gap fits in u128 without overflow.
-        let position = next + ((quotient as u128) << r | low as u128);
+        let position = next + reader.read_rice(r).map_err(past_end)?;
         if position >= shape.num_bits as u128 {
             return Err(bad(format!(
                 "set bit {i} at position {position} is not below numBits {}",
@@ -337,17 +334,25 @@ fn decode_with(
         words[(position >> 6) as usize] |= 1 << (position & 63);
         next = position + 1;
     }
-    let used = reader.position();
+    check_end(data, reader.position(), count, ("codes", "code"))?;
+    Ok(filter)
+}
+
+/// Checks that the `count` entries (`names`: their plural and singular) of a sparse payload's
+/// `data` end in its last byte, `used` bits in, and that the padding bits after them are zero.
+pub(crate) fn check_end(data: &[u8], used: u64, count: u64, names: (&str, &str)) -> Result<()> {
+    let bad = |reason: String| Error::corrupt("payload", reason);
+    let (entries, entry) = names;
     if used.div_ceil(8) != data.len() as u64 {
         return Err(bad(format!(
-            "{} bytes follow the last of the {count} codes",
+            "{} bytes follow the last of the {count} {entries}",
             data.len() as u64 - used.div_ceil(8)
         )));
     }
     if !used.is_multiple_of(8) && data[data.len() - 1] as u64 & !low_mask((used % 8) as u32) != 0 {
-        return Err(bad("nonzero padding bits after the last code".to_string()));
+        return Err(bad(format!("nonzero padding bits after the last {entry}")));
     }
-    Ok(filter)
+    Ok(())
 }
 
 #[cfg(test)]

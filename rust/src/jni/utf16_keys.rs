@@ -21,6 +21,7 @@ use super::critical::{Critical, Mode, length};
 use super::errors::JniResult;
 use super::handle_ops::KeyBatch;
 use super::packed_keys::checked_ends;
+use crate::kernels::narrow;
 use crate::{Error, PackedBytes};
 
 pub(crate) struct Utf16Keys {
@@ -100,11 +101,7 @@ impl KeyBatch for Utf16Keys {
 }
 
 /// Appends every char to `out` as a byte and returns `true` if all of them are ASCII (< 0x80);
-/// otherwise returns `false` and leaves `out` as it was. With AVX-512 BW where the CPU has it
-/// and the AVX-512 kernel is chosen (one narrowing store per 32 chars), else in chunks the
-/// compiler vectorizes, each checked before it is kept, with AVX2 where the CPU has it
-/// ([`kernels::cpu`](crate::kernels::cpu) says which; the library is built for baseline x86-64,
-/// whose SSE2 loop is several times slower).
+/// otherwise returns `false` and leaves `out` as it was (`kernels::narrow`, in vector lanes).
 ///
 /// # Panics
 /// If `out` has no room for every char (it never reallocates).
@@ -113,96 +110,12 @@ fn narrow_ascii(chars: &[u16], out: &mut Vec<u8>) -> bool {
         out.capacity() - out.len() >= chars.len(),
         "room for every char"
     );
-    let room = &mut out.spare_capacity_mut()[..chars.len()];
-    #[cfg(target_arch = "x86_64")]
-    let ascii = {
-        let cpu = crate::kernels::cpu();
-        if cpu.avx512_bw {
-            // SAFETY: the CPU has AVX-512 F and BW (BW implies F).
-            unsafe { narrow_ascii_avx512(chars, room) }
-        } else if cpu.avx2 {
-            // SAFETY: the CPU has AVX2.
-            unsafe { narrow_ascii_avx2(chars, room) }
-        } else {
-            narrow_ascii_into(chars, room)
-        }
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let ascii = narrow_ascii_into(chars, room);
+    let ascii = narrow::narrow_ascii(chars, &mut out.spare_capacity_mut()[..chars.len()]);
     if ascii {
-        // SAFETY: `narrow_ascii_into` wrote all `chars.len()` bytes after the old length.
+        // SAFETY: the narrowing wrote all `chars.len()` bytes after the old length.
         unsafe { out.set_len(out.len() + chars.len()) };
     }
     ascii
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn narrow_ascii_avx2(chars: &[u16], room: &mut [std::mem::MaybeUninit<u8>]) -> bool {
-    narrow_ascii_into(chars, room)
-}
-
-/// [`narrow_ascii_into`] 32 chars at a time: one load, one OR into the chars' high bits seen so
-/// far and one narrowing store each, the high bits tested once at the end (bytes written past a
-/// non-ASCII char are spare capacity that `narrow_ascii` then leaves unused).
-///
-/// # Safety
-/// The CPU must have AVX-512 F and BW; `room` must be at least as long as `chars`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn narrow_ascii_avx512(chars: &[u16], room: &mut [std::mem::MaybeUninit<u8>]) -> bool {
-    use std::arch::x86_64::*;
-    debug_assert!(room.len() >= chars.len());
-    let (src, dst) = (chars.as_ptr(), room.as_mut_ptr().cast::<u8>());
-    let mut high = _mm512_setzero_si512();
-    let whole = chars.len() / 32 * 32;
-    let mut i = 0;
-    while i < whole {
-        // SAFETY: chars i..i + 32 lie in `chars`, bytes i..i + 32 in `room`.
-        unsafe {
-            let v = _mm512_loadu_si512(src.add(i).cast());
-            high = _mm512_or_si512(high, v);
-            _mm256_storeu_si256(dst.add(i).cast(), _mm512_cvtepi16_epi8(v));
-        }
-        i += 32;
-    }
-    let rest = chars.len() - whole;
-    if rest > 0 {
-        let mask: __mmask32 = (1u32 << rest) - 1;
-        // SAFETY: masked: only chars whole..len are read and bytes whole..len written.
-        unsafe {
-            let v = _mm512_maskz_loadu_epi16(mask, src.add(whole).cast());
-            high = _mm512_or_si512(high, v);
-            _mm512_mask_cvtepi16_storeu_epi8(dst.add(whole).cast(), mask, v);
-        }
-    }
-    _mm512_test_epi16_mask(high, _mm512_set1_epi16(0xFF80u16 as i16)) == 0
-}
-
-/// Writes `room[i] = chars[i]` as a byte while the chars are ASCII; whether they all were (then
-/// every byte of `room` is written).
-#[inline(always)]
-fn narrow_ascii_into(chars: &[u16], room: &mut [std::mem::MaybeUninit<u8>]) -> bool {
-    const CHUNK: usize = 256;
-    let mut chunks = chars.chunks_exact(CHUNK);
-    let mut rooms = room.chunks_exact_mut(CHUNK);
-    for (chunk, room) in (&mut chunks).zip(&mut rooms) {
-        // Stop at the first chunk holding a non-ASCII char: the batch is encoded instead.
-        if chunk.iter().fold(0u16, |high, &u| high | u) >= 0x80 {
-            return false;
-        }
-        room.iter_mut()
-            .zip(chunk)
-            .for_each(|(byte, &u)| _ = byte.write(u as u8));
-    }
-    let (chunk, room) = (chunks.remainder(), rooms.into_remainder());
-    if chunk.iter().fold(0u16, |high, &u| high | u) >= 0x80 {
-        return false;
-    }
-    room.iter_mut()
-        .zip(chunk)
-        .for_each(|(byte, &u)| _ = byte.write(u as u8));
-    true
 }
 
 /// Every key's UTF-8 bytes (as Java's `getBytes(UTF_8)`) and their ends, for a batch that is

@@ -2,18 +2,26 @@
 //! the same index walk as the scalar path (`strategy::Indexer::for_each_mitz64`), so the same
 //! bits and answers. Queries on cache-resident filters probe with one gather per index
 //! ([`query`]); puts, and queries on filters too large for cache (which gain more from
-//! prefetching), take the lanes' indexes ([`indexes`]). BLOCKED batches hash here eight keys
-//! at a time ([`hash_up_to_8`]) and test a key's whole block in one vector ([`block_holds`]).
+//! prefetching), take the lanes' indexes ([`indexes`]). BLOCKED batches hash eight keys at a
+//! time and test a key's whole block in one vector ([`blocked`]).
 //!
 //! The scalar walk needs two exact 64-bit remainders per key, done there with a 128-bit
 //! multiply that has no vector form. Here a remainder comes from a double-precision quotient
 //! corrected once (see [`Lanes::rem`]), exact for every filter of at least [`MIN_BITS`] bits.
 //!
 //! x86-64 only: `kernels/mod.rs` compiles this module under one `cfg(target_arch)` gate and
-//! `avx512_absent.rs` in its place elsewhere; it decides, once, whether the CPU runs it.
+//! `absent.rs`'s stand-in elsewhere; the plan runs it only where the CPU has AVX-512 F and DQ.
 
-use crate::hashing::{C1, C2, FMIX1, FMIX2};
+use murmur::murmur3_u64;
 use std::arch::x86_64::*;
+
+// BLOCKED batches: eight keys hashed, a key's block tested in one vector.
+pub(crate) mod blocked;
+// Murmur3_x64_128 in lanes: of `long` keys, and of runs of equal-length byte keys.
+mod murmur;
+// The sparse encoder's set bits, eight words at a time.
+pub(crate) mod set_bits;
+pub(crate) use murmur::{LANES as BYTE_LANES, hash_packed_run};
 
 // The same walk with prefetching, for filters too large for cache.
 mod prefetched;
@@ -155,66 +163,6 @@ pub(crate) unsafe fn write_absent(keys: &[u64], present: u8, out: *mut u64) -> u
     count
 }
 
-/// `hashing::hash_u64` of up to eight keys in lanes: `h1s[j]`, `h2s[j]` for `keys[j]` (the
-/// BLOCKED batches, which need the hash halves only).
-///
-/// # Safety
-/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)).
-///
-/// # Panics
-/// If `keys` holds more than eight keys.
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) unsafe fn hash_up_to_8(keys: &[u64], h1s: &mut [u64; 8], h2s: &mut [u64; 8]) {
-    let (h1, h2) = murmur3_u64(load_up_to_8(keys).0);
-    // SAFETY: each array holds eight u64s, one 512-bit store.
-    unsafe {
-        _mm512_storeu_si512(h1s.as_mut_ptr().cast(), h1);
-        _mm512_storeu_si512(h2s.as_mut_ptr().cast(), h2);
-    }
-}
-
-/// Whether the 512-bit block at `block` holds every one of the k positions `h2` picks (the
-/// BLOCKED layout: 9-bit fields of `h2` from its low bits up, seven per word, then of
-/// `fmix64(h2)`, … as `blocked_layout::for_each_position` walks them): the block is loaded once as
-/// one vector, each position's word picked from it by a lane permute, and seven positions
-/// tested at a time, with no per-position load or branch.
-///
-/// Each 8-byte lane of the load is an aligned 8-byte access, which x86 performs atomically,
-/// so a concurrent put's OR is seen whole or not at all, as with the gathers of [`query`].
-///
-/// # Safety
-/// The CPU must have AVX-512 F and DQ ([`Kernel::Avx512`](super::Kernel::Avx512)); `block` must point at eight readable,
-/// 8-byte-aligned words.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(crate) unsafe fn block_holds(block: *const u64, h2: u64, num_hashes: u32) -> bool {
-    // SAFETY: the caller's contract: eight readable words.
-    let line = unsafe { _mm512_loadu_si512(block.cast()) };
-    let field_shifts = _mm512_setr_epi64(0, 9, 18, 27, 36, 45, 54, 0);
-    let field = _mm512_set1_epi64(511);
-    let bit_in_word = _mm512_set1_epi64(63);
-    let one = _mm512_set1_epi64(1);
-    let mut seed = h2;
-    let mut left = num_hashes;
-    let mut holds = true;
-    loop {
-        let fields_here = left.min(7);
-        let live = ((1u32 << fields_here) - 1) as u8;
-        let positions = _mm512_and_si512(
-            _mm512_srlv_epi64(_mm512_set1_epi64(seed as i64), field_shifts),
-            field,
-        );
-        let words = _mm512_permutexvar_epi64(_mm512_srli_epi64::<6>(positions), line);
-        let bits = _mm512_sllv_epi64(one, _mm512_and_si512(positions, bit_in_word));
-        holds &= _mm512_mask_test_epi64_mask(live, words, bits) == live;
-        left -= fields_here;
-        if left == 0 {
-            return holds;
-        }
-        seed = crate::hashing::fmix64(seed);
-    }
-}
-
 /// Writes the k indexes of each of `keys` in Guava's order, key by key: `out[j * k + i]` is
 /// the i-th index of `keys[j]`, as `Indexer::for_each` yields them.
 ///
@@ -283,26 +231,14 @@ impl Lanes {
         live: [u8; N],
     ) -> [u8; N] {
         // SAFETY: forwarded from this function's contract.
-        unsafe { self.present_walks::<COUNTERS, N>(keys.map(|k| self.walk(k)), live) }
+        unsafe {
+            self.present_from::<COUNTERS, N>(keys.map(|k| self.walk(k)), live, self.num_hashes)
+        }
     }
 
-    /// [`present_many`](Self::present_many) from the walks' starting states (keys hashed
-    /// elsewhere: the byte-key batches, `hashed.rs`).
-    ///
-    /// # Safety
-    /// As [`query`].
-    #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn present_walks<const COUNTERS: bool, const N: usize>(
-        &self,
-        walks: [Walk; N],
-        live: [u8; N],
-    ) -> [u8; N] {
-        // SAFETY: forwarded from this function's contract.
-        unsafe { self.present_from::<COUNTERS, N>(walks, live, self.num_hashes) }
-    }
-
-    /// [`present_walks`](Self::present_walks) for the `probes` indexes from the walks' current
-    /// ones (the survivors of a screen, `screened.rs`, start past their first indexes).
+    /// [`present_many`](Self::present_many) from the walks' current states, for the `probes`
+    /// indexes from their current ones: k from the first (keys hashed elsewhere, `hashed.rs`),
+    /// or fewer (the survivors of a screen, `screened.rs`, start past their first indexes).
     ///
     /// # Safety
     /// As [`query`].
@@ -322,7 +258,7 @@ impl Lanes {
                     walk.advance(self);
                 }
                 // SAFETY: forwarded from this function's contract.
-                *present = unsafe { self.cells_set::<COUNTERS>(walk, *present) };
+                *present = unsafe { self.cells_set::<COUNTERS>(walk.idx, *present) };
                 any |= *present;
             }
             if any == 0 {
@@ -332,28 +268,29 @@ impl Lanes {
         present
     }
 
-    /// Of the lanes `of`, those whose cell at the walk's current index is set (nonzero).
+    /// Of the lanes `of`, those whose cell at `idx` (each lane an index below m) is set
+    /// (nonzero).
     ///
     /// # Safety
     /// As [`query`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn cells_set<const COUNTERS: bool>(&self, walk: &Walk, of: u8) -> u8 {
+    unsafe fn cells_set<const COUNTERS: bool>(&self, idx: __m512i, of: u8) -> u8 {
         // No gather mask: a lane already answered still loads (a valid index), so no load
         // waits for the previous probe's answer.
         // The word holding position idx, and the mask of its cell in that word.
         let (word_index, cell) = if COUNTERS {
             let fifteen = _mm512_set1_epi64(15);
-            let shift = _mm512_slli_epi64::<2>(_mm512_and_si512(walk.idx, fifteen));
+            let shift = _mm512_slli_epi64::<2>(_mm512_and_si512(idx, fifteen));
             (
-                _mm512_srli_epi64::<4>(walk.idx),
+                _mm512_srli_epi64::<4>(idx),
                 _mm512_sllv_epi64(fifteen, shift),
             )
         } else {
             // A rotate counts mod 64: 1 << (idx mod 64) without masking idx.
             (
-                _mm512_srli_epi64::<6>(walk.idx),
-                _mm512_rolv_epi64(_mm512_set1_epi64(1), walk.idx),
+                _mm512_srli_epi64::<6>(idx),
+                _mm512_rolv_epi64(_mm512_set1_epi64(1), idx),
             )
         };
         // SAFETY: idx < m, so its word is inside the filter's words (the caller's contract).
@@ -438,30 +375,6 @@ impl Walk {
         let step = _mm512_mask_blend_epi64(wrapped, self.step, self.step_wrapped);
         self.idx = lanes.reduce_once(_mm512_add_epi64(self.idx, step));
     }
-}
-
-/// `hashing::hash_u64` in each lane: Murmur3_x64_128 (seed 0) of the key's 8 little-endian
-/// bytes, one tail block mixed into h1.
-#[target_feature(enable = "avx512f,avx512dq")]
-fn murmur3_u64(keys: __m512i) -> (__m512i, __m512i) {
-    let mul = |x, c: u64| _mm512_mullo_epi64(x, _mm512_set1_epi64(c as i64));
-    let k1 = mul(_mm512_rol_epi64::<31>(mul(keys, C1)), C2);
-    let len = _mm512_set1_epi64(8);
-    let h1 = _mm512_xor_si512(k1, len);
-    let h2 = len;
-    let h1 = _mm512_add_epi64(h1, h2);
-    let h2 = _mm512_add_epi64(h2, h1);
-    let fmix = |k: __m512i| {
-        let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, FMIX1);
-        let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-        let k = mul(k, FMIX2);
-        _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
-    };
-    let (h1, h2) = (fmix(h1), fmix(h2));
-    let h1 = _mm512_add_epi64(h1, h2);
-    let h2 = _mm512_add_epi64(h2, h1);
-    (h1, h2)
 }
 
 #[cfg(test)]

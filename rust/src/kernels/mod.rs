@@ -12,34 +12,46 @@
 //!   hashed and started in lanes (the remainders through doubles), four loads per probe, the
 //!   survivors of every key's first probes walked on together; where the CPU has AVX2.
 //! * [`Kernel::Avx512`] (`avx512.rs`, `avx512/`): eight keys per vector, gathers in lockstep or
-//!   a prefetched walk on filters beyond cache.
+//!   a prefetched walk on filters beyond cache; byte keys of one length hashed eight to a vector.
+//!
+//! BLOCKED filters' batches (`blocked.rs`) run in the kernel's instruction set ([`Isa`]).
 //!
 //! The kernel is chosen once per process ([`selected`]): the best the CPU runs, or the one
 //! `SPARKBLOOM_KERNEL` names (`scalar`, `portable`, `avx2`, `avx512`); `SPARKBLOOM_DISABLE_AVX512`
 //! (any value) picks the best kernel without AVX-512. Each filter turns it into a [`Plan`] for
 //! its shape when it is made; batches follow the plan and never test the CPU again. The
-//! format's encoder and decoder take their CPU facts from [`cpu`] too.
+//! format's fast paths and the JNI's string batches are here too (`popcount.rs`, `set_bits.rs`,
+//! `narrow.rs`, and [`with_bmi`] and [`with_avx2`] for portable loops): this module is the only
+//! code that tests or enables CPU features.
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512;
-// Elsewhere a stand-in that is never chosen.
-#[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
-#[cfg(not(target_arch = "x86_64"))]
-#[path = "avx512_absent.rs"]
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
-// Byte-string keys of one length hashed eight to a vector (AVX-512).
-pub(crate) mod byte_lanes;
+// Elsewhere stand-ins that are never chosen.
+#[cfg(not(target_arch = "x86_64"))]
+mod absent;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use absent::{avx2, avx512};
+// BLOCKED batches, in each build.
+pub(crate) mod blocked;
+// The JNI's string batches: UTF-16 chars narrowed to bytes.
+#[cfg(feature = "jni")]
+pub(crate) mod narrow;
 mod plan;
+// The dense payload's copy, counted in the same pass.
+pub(crate) mod popcount;
 pub(crate) mod portable;
 pub(crate) mod prefetched;
 pub(crate) mod scalar;
+// The gaps between the set bits of a dense payload, for the sparse encoder.
+pub(crate) mod set_bits;
 #[cfg(test)]
 mod tests;
 
 #[cfg(test)]
 pub(crate) use plan::VECTOR_PREFETCH_MIN_BYTES;
-pub(crate) use plan::{CountingPlan, PREFETCH_MIN_BYTES, Plan, Put, Query};
+pub(crate) use plan::{CountingPlan, Isa, PREFETCH_MIN_BYTES, Plan, Put, Query};
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
@@ -190,33 +202,73 @@ fn choose(
     Ok(kernel)
 }
 
-/// What the CPU has, for the fast paths of the format's encoder and decoder. The AVX-512 facts
-/// hold only when the process's kernel is [`Kernel::Avx512`], so that disabling or forcing a
-/// kernel rules AVX-512 out everywhere.
+/// Portable code that runs faster with instructions a baseline x86-64 build lacks (the
+/// format's scalar loops): [`with_bmi`] and [`with_avx2`] run it compiled for them where the CPU
+/// has them. `run` must be `#[inline(always)]`, so that it compiles inside their builds.
+pub(crate) trait Portable {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+/// Defines `$name(code)`: runs [`Portable`] `code` compiled for `$features` where the CPU has
+/// them (its fact `$has`), else as built.
+macro_rules! portable_build {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $has:ident) => {
+        $(#[$doc])*
+        pub(crate) fn $name<P: Portable>(code: P) -> P::Output {
+            #[cfg(target_arch = "x86_64")]
+            if cpu().$has {
+                #[target_feature(enable = $features)]
+                fn build<P: Portable>(code: P) -> P::Output {
+                    code.run()
+                }
+                // SAFETY: the CPU has the features, checked just above.
+                return unsafe { build(code) };
+            }
+            code.run()
+        }
+    };
+}
+portable_build!(
+    /// Runs `code` compiled for BMI1 and BMI2 (TZCNT, and shifts by any register) where the
+    /// CPU has them.
+    with_bmi,
+    "bmi1,bmi2",
+    bmi
+);
+portable_build!(
+    /// Runs `code` compiled for AVX2 (vectors of four words) where the CPU has it.
+    with_avx2,
+    "avx2",
+    avx2
+);
+
+/// What the CPU has, for the fast paths outside the batch kernels (the format's encoder and
+/// decoder, the JNI's string batches). The AVX-512 facts hold only when the process's kernel is
+/// [`Kernel::Avx512`], so that disabling or forcing a kernel rules AVX-512 out everywhere.
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the fast paths are x86-64's
-pub(crate) struct Cpu {
-    /// AVX2 (per-lane shifts).
-    pub(crate) avx2: bool,
+struct Cpu {
+    /// AVX2.
+    avx2: bool,
     /// BMI1 and BMI2 (TZCNT, BLSR, SHRX, SHLX, PEXT).
-    pub(crate) bmi: bool,
+    bmi: bool,
     /// POPCNT.
-    pub(crate) popcnt: bool,
-    /// AVX-512 F and DQ, and the AVX-512 kernel chosen.
-    pub(crate) avx512: bool,
-    /// [`avx512`](Self::avx512) and BW (byte and word lanes: the JNI's narrowing of UTF-16).
-    #[cfg_attr(not(feature = "jni"), allow(dead_code))] // read only by the JNI bridge
-    pub(crate) avx512_bw: bool,
-    /// [`avx512`](Self::avx512) and VPOPCNTDQ.
-    pub(crate) avx512_popcnt: bool,
+    popcnt: bool,
+    /// AVX-512 F, DQ and BW (byte and word lanes: the narrowing of UTF-16), and the AVX-512
+    /// kernel chosen.
+    #[cfg_attr(not(feature = "jni"), allow(dead_code))] // read only for the JNI bridge
+    avx512_bw: bool,
+    /// AVX-512 F, DQ and VPOPCNTDQ, and the AVX-512 kernel chosen.
+    avx512_popcnt: bool,
     /// [`avx512_popcnt`](Self::avx512_popcnt), BW, VBMI2, BITALG and BMI2: the encoder's
     /// set-bit finder.
-    pub(crate) avx512_bits: bool,
+    avx512_bits: bool,
 }
 
 /// The CPU's facts, decided once per process.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // read by x86-64's fast paths
-pub(crate) fn cpu() -> Cpu {
+fn cpu() -> Cpu {
     static CPU: OnceLock<Cpu> = OnceLock::new();
     *CPU.get_or_init(|| {
         let facts = cpu_facts();
@@ -225,7 +277,6 @@ pub(crate) fn cpu() -> Cpu {
             avx2: facts.avx2,
             bmi: facts.bmi,
             popcnt: facts.popcnt,
-            avx512,
             avx512_bw: avx512 && facts.avx512_bw,
             avx512_popcnt: avx512 && facts.avx512_popcnt,
             avx512_bits: avx512 && facts.avx512_bw && facts.avx512_popcnt && facts.avx512_bits,

@@ -5,6 +5,19 @@
 use super::{Kernel, avx512};
 use crate::layout::{Layout, Walk};
 
+/// The instruction set of a path that several builds run (BLOCKED batches, the fast walk of
+/// accumulated puts): chosen by the plan from a kernel the CPU runs, so a batch given one runs
+/// it without asking the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Isa {
+    /// Baseline instructions.
+    Portable,
+    /// AVX2 (the AVX2 kernel's CPU: also BMI1, BMI2 and POPCNT).
+    Avx2,
+    /// AVX-512 F and DQ.
+    Avx512,
+}
+
 /// Batched operations on filters larger than this prefetch all of a group's bits before
 /// reading any, overlapping the cache misses; smaller filters live in cache anyway.
 pub(crate) const PREFETCH_MIN_BYTES: usize = 256 * 1024;
@@ -24,12 +37,15 @@ pub(crate) enum Query {
     Prefetched,
     /// The portable kernel's screened walk (MITZ_64, cache-resident filters).
     Screened,
-    /// [`Screened`](Query::Screened) compiled for AVX2.
+    /// The same screened walk in AVX2 lanes (`avx2.rs`).
     ScreenedAvx2,
     /// AVX-512 lanes gathering in lockstep.
     Gather,
     /// AVX-512 lanes walking groups ahead with prefetching.
     Walk,
+    /// BLOCKED: each key's block located, eight keys hashed at a time, and tested whole
+    /// (`kernels::blocked`).
+    Blocked(Isa),
 }
 
 /// How a batch put runs.
@@ -44,12 +60,14 @@ pub(crate) enum Put {
     Indexed,
     /// AVX-512 lanes walking groups ahead with prefetching (filters beyond cache).
     Walk,
+    /// BLOCKED: each key's bits ORed into its block, the blocks located as
+    /// [`Query::Blocked`]'s.
+    Blocked(Isa),
 }
 
 /// A filter's paths, fixed for its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plan {
-    pub(crate) kernel: Kernel,
     pub(crate) query: Query,
     pub(crate) put: Put,
     /// The AVX-512 lanes compute this filter's MITZ_64 indexes: the kernel, the walk, and
@@ -57,10 +75,15 @@ pub(crate) struct Plan {
     pub(crate) lanes: bool,
     /// The filter is too large for cache: batches prefetch.
     pub(crate) prefetch: bool,
-    /// Whether puts accumulated privately walk the keys with the fast kernel (`portable::
-    /// accumulate`), and in which build: `Some(true)` for AVX2's, which also beats the AVX-512
-    /// lanes' indexed puts on the cache-resident filters that accumulate.
-    pub(crate) accumulate_walk: Option<bool>,
+    /// Whether puts accumulated privately walk the keys with the fast kernel, and in which
+    /// build: [`Isa::Portable`] (`portable::accumulate`) or [`Isa::Avx2`] (`avx2::accumulate`,
+    /// which also beats the AVX-512 lanes' indexed puts on the cache-resident filters that
+    /// accumulate).
+    pub(crate) accumulate_walk: Option<Isa>,
+    /// Byte-key batches hash runs of equal-length keys in AVX-512 lanes
+    /// (`avx512::hash_packed_run`): the AVX-512 kernel, and Murmur3_x64_128 keys (Spark's
+    /// Murmur3_x86_32 has no lanes).
+    pub(crate) byte_lanes: bool,
 }
 
 /// Whether the AVX2 build's exact remainders cover a filter of `num_bits` positions.
@@ -72,6 +95,17 @@ pub(super) fn avx2_takes(num_bits: u64) -> bool {
         let _ = num_bits;
         false
     };
+}
+
+impl Kernel {
+    /// The instructions this kernel's builds of a shared path use.
+    fn isa(self) -> Isa {
+        match self {
+            Kernel::Scalar | Kernel::Portable => Isa::Portable,
+            Kernel::Avx2 => Isa::Avx2,
+            Kernel::Avx512 => Isa::Avx512,
+        }
+    }
 }
 
 impl Plan {
@@ -97,35 +131,38 @@ impl Plan {
             Kernel::Avx2 | Kernel::Avx512
                 if mitz64 && Kernel::Avx2.supported() && avx2_takes(num_bits) =>
             {
-                Some(true)
+                Some(Isa::Avx2)
             }
-            _ if mitz64 => Some(false),
+            _ if mitz64 => Some(Isa::Portable),
             _ => None,
         };
         let query = match kernel {
+            _ if layout.is_blocked() => Query::Blocked(kernel.isa()),
             Kernel::Scalar => Query::OneByOne,
             _ if walk && bytes >= VECTOR_PREFETCH_MIN_BYTES => Query::Walk,
             _ if lanes && (!prefetch || walk) => Query::Gather,
             _ if prefetch => Query::Prefetched,
             _ => match fast_walk {
-                Some(true) => Query::ScreenedAvx2,
-                Some(false) => Query::Screened,
+                Some(Isa::Avx2) => Query::ScreenedAvx2,
+                Some(_) => Query::Screened,
                 None => Query::OneByOne,
             },
         };
         let put = match kernel {
+            _ if layout.is_blocked() => Put::Blocked(kernel.isa()),
             Kernel::Scalar => Put::Reference,
             _ if walk => Put::Walk,
             _ if lanes || prefetch => Put::Indexed,
             _ => Put::EachKey,
         };
         Plan {
-            kernel,
             query,
             put,
             lanes,
             prefetch,
             accumulate_walk: fast_walk,
+            byte_lanes: kernel == Kernel::Avx512
+                && !matches!(layout, Layout::Classic(Walk::SparkV1 | Walk::SparkV2)),
         }
     }
 
@@ -145,6 +182,9 @@ pub(crate) struct CountingPlan {
     /// The AVX-512 lanes compute this filter's MITZ_64 indexes (for the gathers, and for the
     /// prefetched groups): the kernel, the walk, and m in the lanes' exact-remainder range.
     pub(crate) lanes: bool,
+    /// Batches that update a cache-resident filter densely count privately first: every kernel
+    /// but the reference, which updates key by key.
+    pub(crate) accumulate: bool,
 }
 
 impl CountingPlan {
@@ -163,6 +203,10 @@ impl CountingPlan {
             }
             _ => Query::OneByOne,
         };
-        CountingPlan { query, lanes }
+        CountingPlan {
+            query,
+            lanes,
+            accumulate: kernel != Kernel::Scalar,
+        }
     }
 }

@@ -10,8 +10,7 @@
 //! Puts that a cache-resident filter accumulates privately ([`accumulate`]) walk a block's
 //! keys side by side too, index by index, so the sixteen walks' adds overlap.
 //!
-//! Where the plan says the CPU has AVX2, both hand over to the same walk in vector lanes
-//! (`avx2.rs`).
+//! Where the CPU has AVX2 the plan runs the same walk in vector lanes instead (`avx2.rs`).
 
 use crate::bit_array::BitArray;
 use crate::hashing::hash_u64;
@@ -24,41 +23,9 @@ const BLOCK: usize = 16;
 /// remain, and the survivors' early exits are rare.
 const SCREEN_PROBES: u32 = 2;
 
-/// Calls `emit(i, might_contain(keys[i]))` for each key, in order, for a MITZ_64 filter whose
-/// indexes `indexer` walks over `bits`. `avx2`: run the AVX2 build (the plan chose
-/// `Query::ScreenedAvx2`, which it does only where the CPU has AVX2, BMI1, BMI2 and POPCNT).
-pub(crate) fn query(
-    avx2: bool,
-    indexer: &Indexer,
-    bits: &BitArray,
-    keys: &[u64],
-    emit: impl FnMut(usize, bool),
-) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        // SAFETY: the plan chooses the AVX2 kernel only where `Kernel::Avx2` is supported (and
-        // for queries, `bits` holds the filter's words).
-        return unsafe { super::avx2::query::<false>(indexer, bits.as_ptr(), keys, emit) };
-    }
-    let _ = avx2;
-    query_screened(indexer, bits, keys, emit)
-}
-
 /// ORs the k bits of each of `keys` into `words` (a private copy of a MITZ_64 filter's words,
-/// which `indexer` walks). `avx2` as in [`query`].
-pub(crate) fn accumulate(avx2: bool, indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        // SAFETY: the plan chooses the AVX2 kernel only where `Kernel::Avx2` is supported (and
-        // for queries, `bits` holds the filter's words).
-        return unsafe { super::avx2::accumulate(indexer, keys, words) };
-    }
-    let _ = avx2;
-    accumulate_blocks(indexer, keys, words)
-}
-
-#[inline(always)]
-fn accumulate_blocks(indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
+/// which `indexer` walks).
+pub(crate) fn accumulate(indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
     let k = indexer.num_hashes();
     let mut walks = [Mitz64Walk::default(); BLOCK];
     for block in keys.chunks(BLOCK) {
@@ -77,8 +44,9 @@ fn accumulate_blocks(indexer: &Indexer, keys: &[u64], words: &mut [u64]) {
     }
 }
 
-#[inline(always)]
-fn query_screened(
+/// Calls `emit(i, might_contain(keys[i]))` for each key, in order, for a MITZ_64 filter whose
+/// indexes `indexer` walks over `bits`.
+pub(crate) fn query(
     indexer: &Indexer,
     bits: &BitArray,
     keys: &[u64],

@@ -282,6 +282,42 @@ fn the_selected_kernel_runs_here_and_plans_follow_it() {
     assert_eq!(f.plan(), expected);
 }
 
+/// BLOCKED batches and byte-key hashing follow the kernel through the plan: its instruction
+/// set for BLOCKED whatever the shape, and lanes for byte keys only with AVX-512 and a Murmur3
+/// strategy.
+#[test]
+fn plans_carry_the_kernels_blocked_and_byte_key_paths() {
+    for kernel in Kernel::ALL {
+        let plan = |strategy: Strategy, num_bits| {
+            Plan::new(
+                kernel,
+                strategy.layout(),
+                num_bits,
+                7,
+                num_bits as usize / 8,
+            )
+        };
+        let isa = match kernel {
+            Kernel::Avx512 => Isa::Avx512,
+            Kernel::Avx2 => Isa::Avx2,
+            Kernel::Scalar | Kernel::Portable => Isa::Portable,
+        };
+        for num_bits in [4_096, 1 << 24] {
+            let blocked = plan(Strategy::Blocked, num_bits);
+            assert_eq!(blocked.query, Query::Blocked(isa), "{kernel}");
+            assert_eq!(blocked.put, Put::Blocked(isa), "{kernel}");
+            assert_eq!(blocked.prefetch, num_bits == 1 << 24, "{kernel}");
+        }
+        for strategy in Strategy::ALL {
+            assert_eq!(
+                plan(strategy, 143_808).byte_lanes,
+                kernel == Kernel::Avx512 && !strategy.is_spark(),
+                "{kernel} {strategy}"
+            );
+        }
+    }
+}
+
 /// A counting filter's plan, for every kernel this CPU runs: the reference one key at a time;
 /// beyond cache, prefetched; in cache, the AVX-512 lanes where they take the filter, else the
 /// AVX2 walk for MITZ_64 with a vector kernel, else one key at a time (the portable walk and the
@@ -350,14 +386,15 @@ fn the_kernels_are_reported_and_a_named_one_is_selected() {
 #[test]
 fn the_cpu_facts_follow_the_kernel() {
     let cpu = cpu();
-    assert_eq!(cpu.avx512, selected_or_best() == Kernel::Avx512);
-    assert!(cpu.avx512 || !(cpu.avx512_bw || cpu.avx512_popcnt || cpu.avx512_bits));
+    let avx512 = selected_or_best() == Kernel::Avx512;
+    assert!(avx512 || !(cpu.avx512_bw || cpu.avx512_popcnt || cpu.avx512_bits));
     assert!(!cpu.avx512_bits || (cpu.avx512_bw && cpu.avx512_popcnt && cpu.bmi));
 }
 
-/// The CPU is asked in one place: no source file outside `kernels/` tests a CPU feature.
+/// The CPU is asked in one place: no source file outside `kernels/` tests or enables a CPU
+/// feature.
 #[test]
-fn only_the_kernels_test_cpu_features() {
+fn only_the_kernels_test_or_enable_cpu_features() {
     fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -365,11 +402,16 @@ fn only_the_kernels_test_cpu_features() {
                 if path.file_name().is_some_and(|name| name != "kernels") {
                     visit(&path, found);
                 }
-            } else if std::fs::read_to_string(&path)
-                .unwrap()
-                .contains(concat!("is_x86_feature", "_detected"))
-            {
-                found.push(path.display().to_string());
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for needle in [
+                concat!("is_x86_feature", "_detected"),
+                concat!("#[target", "_feature"),
+            ] {
+                if text.contains(needle) {
+                    found.push(format!("{} ({needle})", path.display()));
+                }
             }
         }
     }
@@ -380,7 +422,7 @@ fn only_the_kernels_test_cpu_features() {
     );
     assert!(
         found.is_empty(),
-        "CPU features tested outside kernels/: {found:?}"
+        "CPU features tested or enabled outside kernels/: {found:?}"
     );
 }
 

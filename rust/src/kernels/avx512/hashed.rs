@@ -1,6 +1,6 @@
 //! The vector walk for keys whose Murmur3 halves were computed elsewhere: byte-string batches
 //! (`filter::byte_batch`) hash their keys first (equal-length keys eight to a vector,
-//! `hashing::lanes`) and then query or index them exactly as [`query`](super::query) and
+//! `murmur.rs`) and then query or index them exactly as [`query`](super::query) and
 //! [`indexes`](super::indexes) do for `long` keys, from the halves instead of the key.
 
 use super::{LOCKSTEP, Lanes, Target, Walk, load_halves};
@@ -26,7 +26,7 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
         // SAFETY: forwarded from this function's contract, and k > SCREEN_PROBES.
         return unsafe { super::screened::query_hashes::<COUNTERS>(target, h1s, h2s, visit) };
     }
-    let lanes = Lanes::new(target);
+    let (lanes, k) = (Lanes::new(target), target.num_hashes);
     let block = 8 * LOCKSTEP;
     let whole = h1s.len() / block * block;
     for first in (0..whole).step_by(block) {
@@ -36,7 +36,8 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
             lanes.walk_hashed(h1, h2)
         });
         // SAFETY: forwarded from this function's contract.
-        let present = unsafe { lanes.present_walks::<COUNTERS, LOCKSTEP>(walks, [0xff; LOCKSTEP]) };
+        let present =
+            unsafe { lanes.present_from::<COUNTERS, LOCKSTEP>(walks, [0xff; LOCKSTEP], k) };
         for (g, &mask) in present.iter().enumerate() {
             visit(first + 8 * g, mask);
         }
@@ -46,7 +47,7 @@ pub(crate) unsafe fn query_hashes<const COUNTERS: bool>(
         let (h1, h2, live) = load_halves(&h1s[first..last], &h2s[first..last]);
         // SAFETY: forwarded from this function's contract.
         let [present] =
-            unsafe { lanes.present_walks::<COUNTERS, 1>([lanes.walk_hashed(h1, h2)], [live]) };
+            unsafe { lanes.present_from::<COUNTERS, 1>([lanes.walk_hashed(h1, h2)], [live], k) };
         visit(first, present);
     }
 }

@@ -10,7 +10,7 @@
 //! probability ~1/2, so a 50/50 mix of hits and misses reads ~5.1 lines per key at k = 7
 //! instead of 7, and an all-miss batch ~3.3.
 
-use super::{Lanes, Target, Walk, load_up_to_8};
+use super::{BIT_CELLS, Lanes, Target, Walk, load_up_to_8};
 use std::arch::x86_64::*;
 use std::mem::MaybeUninit;
 
@@ -101,22 +101,6 @@ fn prefetch_lanes(words: *const i64, idx: __m512i) {
     }
 }
 
-/// The lanes of `present` whose bit at `idx` is set.
-///
-/// # Safety
-/// Every lane of `idx` is a position of the filter whose words `lanes` points at.
-#[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn test(lanes: &Lanes, present: u8, idx: __m512i) -> u8 {
-    let word_index = _mm512_srli_epi64::<6>(idx);
-    let bit = _mm512_sllv_epi64(
-        _mm512_set1_epi64(1),
-        _mm512_and_si512(idx, _mm512_set1_epi64(63)),
-    );
-    // SAFETY: idx < m, so its word is inside the filter (the caller's contract).
-    let words = unsafe { _mm512_i64gather_epi64::<8>(word_index, lanes.words) };
-    _mm512_mask_test_epi64_mask(present, words, bit)
-}
-
 /// Walks group `g` of `source` into `vectors` (its k index vectors) and prefetches the words
 /// of the first `prefetched` of them; returns the mask of the lanes holding keys.
 ///
@@ -181,7 +165,7 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
             let mut present = live[s];
             for &idx in &group[..first] {
                 // SAFETY: walk indexes are positions of the filter.
-                present = unsafe { test(&lanes, present, idx) };
+                present = unsafe { lanes.cells_set::<BIT_CELLS>(idx, present) };
             }
             // The lanes no longer present point at their first index (in cache already)
             // rather than a line nobody needs: no branch per lane, and every load stays valid.
@@ -198,7 +182,7 @@ unsafe fn query_source(target: Target, source: impl Source, mut visit: impl FnMu
             // SAFETY: as above.
             for &mut idx in unsafe { assume_init_mut(&mut vectors[s * k + first..][..k - first]) } {
                 // SAFETY: as above.
-                present = unsafe { test(&lanes, present, idx) };
+                present = unsafe { lanes.cells_set::<BIT_CELLS>(idx, present) };
             }
             visit(8 * g, present);
         }

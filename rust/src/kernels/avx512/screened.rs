@@ -148,7 +148,7 @@ unsafe fn screen<const COUNTERS: bool, const N: usize>(
                 walk.advance(lanes);
             }
             // SAFETY: forwarded from this function's contract.
-            *present = unsafe { lanes.cells_set::<COUNTERS>(walk, *present) };
+            *present = unsafe { lanes.cells_set::<COUNTERS>(walk.idx, *present) };
         }
     }
     for (g, (walk, &present)) in walks.iter_mut().zip(&present).enumerate() {

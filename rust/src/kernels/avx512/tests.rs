@@ -1,5 +1,5 @@
 use super::*;
-use crate::hashing::hash_u64;
+use crate::hashing::{hash_bytes, hash_u64};
 use crate::testutil::splitmix64;
 
 fn lanes_of(v: __m512i) -> [u64; 8] {
@@ -79,4 +79,45 @@ fn vector_remainder_is_exact() {
             }
         }
     }
+}
+
+/// The byte-key lanes against `hash_bytes`: every length 0..=130 (every tail, several blocks),
+/// runs at odd offsets, and the last key ending at the data's end; one vector and two.
+#[test]
+fn packed_runs_hash_as_hash_bytes() {
+    fn check_runs<const VECTORS: usize>() {
+        let mut state = 3;
+        let data: Vec<u8> = (0..20_000).map(|_| splitmix64(&mut state) as u8).collect();
+        let keys = BYTE_LANES * VECTORS;
+        for len in 0..=130 {
+            let span = keys * len;
+            let random = splitmix64(&mut state) as usize % (data.len() - span);
+            for start in [0, 1, 7, random, data.len() - span] {
+                let (mut h1s, mut h2s) = (vec![0; keys], vec![0; keys]);
+                // SAFETY: the CPU has AVX-512 F and DQ (checked by the caller).
+                unsafe { hash_packed_run::<VECTORS>(&data, start, len, &mut h1s, &mut h2s) };
+                for i in 0..keys {
+                    let h = hash_bytes(&data[start + i * len..start + (i + 1) * len]);
+                    assert_eq!((h1s[i], h2s[i]), (h.h1, h.h2), "len {len}, key {i}");
+                }
+            }
+        }
+    }
+    if !crate::kernels::Kernel::Avx512.supported() {
+        return;
+    }
+    check_runs::<1>();
+    check_runs::<2>();
+}
+
+#[test]
+#[should_panic = "a key past the data"]
+fn a_packed_key_past_the_data_panics() {
+    if !crate::kernels::Kernel::Avx512.supported() {
+        panic!("a key past the data (no AVX-512 here)");
+    }
+    let data = [0u8; 8 * 32 - 1];
+    let (mut h1s, mut h2s) = ([0; BYTE_LANES], [0; BYTE_LANES]);
+    // SAFETY: the CPU has AVX-512 F and DQ (checked above).
+    unsafe { hash_packed_run::<1>(&data, 0, 32, &mut h1s, &mut h2s) };
 }

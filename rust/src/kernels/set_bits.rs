@@ -1,33 +1,40 @@
 //! The gaps between the set bits of a dense payload (g_i = p_i − p_{i−1} − 1, p_{−1} = −1),
 //! what the sparse encoder sizes and codes: the positions of each word's set bits, then the
 //! gaps from them in a second pass. With AVX-512 (F, BW, VPOPCNTDQ, VBMI2, BITALG) eight words
-//! at a time (`set_bits_avx512.rs`); otherwise by `trailing_zeros`, the first few of a sparse
+//! at a time (`avx512/set_bits.rs`); otherwise by `trailing_zeros`, the first few of a sparse
 //! word without a branch on how many it has.
 
-use super::dense;
 use std::ops::Range;
 
 /// Room beyond the set bits that lets [`gaps`] take every group of words the vector way (it
 /// stores whole vectors); without it the last few groups go the scalar way.
 pub(crate) const SPARE: usize = 32;
 #[cfg(target_arch = "x86_64")]
-const _: () = assert!(SPARE >= super::set_bits_avx512::GROUP_MAX);
+const _: () = assert!(SPARE >= super::avx512::set_bits::GROUP_MAX);
 
 /// Writes into `gaps` the gaps of the set bits of `words` (indices of 64-bit words of `dense`),
 /// in order, the first measured from `*next` (p_{i−1} + 1, updated); returns how many. `gaps`
 /// must hold the words' set bits (64 · words always suffices).
 pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu().avx512_bits {
-        // SAFETY: the CPU has what the vector path needs (which includes BMI1 and POPCNT).
-        return unsafe { gaps_avx512(dense, words, next, gaps) };
-    }
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernels::cpu().bmi && crate::kernels::cpu().popcnt {
-        // SAFETY: the CPU has BMI1 (TZCNT, BLSR) and POPCNT, checked just above.
-        return unsafe { gaps_bmi1(dense, words, next, gaps) };
+    {
+        let cpu = super::cpu();
+        if cpu.avx512_bits {
+            // SAFETY: the CPU has what the vector path needs (which includes BMI1 and POPCNT).
+            return unsafe { gaps_avx512(dense, words, next, gaps) };
+        }
+        if cpu.bmi && cpu.popcnt {
+            // SAFETY: the CPU has BMI1 (TZCNT, BLSR) and POPCNT, checked just above.
+            return unsafe { gaps_bmi1(dense, words, next, gaps) };
+        }
     }
     gaps_portable(dense, words, next, gaps)
+}
+
+/// Word `i` of a dense payload.
+#[inline(always)]
+fn word(dense: &[u8], i: usize) -> u64 {
+    crate::le::u64_at(dense, i * 8)
 }
 
 /// Eight words at a time while `gaps` has room for a group, then the scalar way.
@@ -36,12 +43,13 @@ pub(crate) fn gaps(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut
     enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,avx512vpopcntdq,bmi1,bmi2,popcnt"
 )]
 fn gaps_avx512(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
+    use super::avx512::set_bits as avx512;
     let end = words.end;
-    let (mut len, rest) = super::set_bits_avx512::positions(dense, words, gaps, push_positions);
+    let (mut len, rest) = avx512::positions(dense, words, gaps, push_positions);
     for i in rest..end {
-        len = push_positions(dense::word(dense, i), i as u64 * 64, gaps, len);
+        len = push_positions(word(dense, i), i as u64 * 64, gaps, len);
     }
-    super::set_bits_avx512::to_gaps(&mut gaps[..len], next);
+    avx512::to_gaps(&mut gaps[..len], next);
     len
 }
 
@@ -61,7 +69,7 @@ const UNROLLED: usize = 4;
 fn gaps_portable(dense: &[u8], words: Range<usize>, next: &mut u64, gaps: &mut [u64]) -> usize {
     let mut len = 0;
     for i in words {
-        len = push_positions(dense::word(dense, i), i as u64 * 64, gaps, len);
+        len = push_positions(word(dense, i), i as u64 * 64, gaps, len);
     }
     to_gaps(&mut gaps[..len], next);
     len

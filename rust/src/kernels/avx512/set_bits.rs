@@ -9,12 +9,12 @@
 //! cleared), turned word-major by a transpose, and the valid ones kept by four
 //! compress-stores, about 8 instructions a word. The rest go the scalar way.
 
-use super::dense;
+use crate::le;
 use std::arch::x86_64::*;
 use std::ops::Range;
 
 /// Positions a group of eight words can add at most on this path (four a word).
-pub(super) const GROUP_MAX: usize = 32;
+pub(crate) const GROUP_MAX: usize = 32;
 
 /// Writes into `out` the positions of the set bits of the first whole groups of eight of
 /// `words` (indices of 64-bit words of `dense`), in order, while `out` has room for a group's
@@ -23,11 +23,11 @@ pub(super) const GROUP_MAX: usize = 32;
 /// `out` holds the words' set bits, or [`GROUP_MAX`] more than those written). Returns how many
 /// positions were written and the first word not visited.
 ///
-/// Callable where `kernels::cpu().avx512_bits` holds.
+/// Callable where the CPU facts' `avx512_bits` holds (`kernels::set_bits`).
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,avx512vpopcntdq,bmi1,bmi2,popcnt"
 )]
-pub(super) fn positions(
+pub(crate) fn positions(
     dense: &[u8],
     words: Range<usize>,
     out: &mut [u64],
@@ -57,7 +57,7 @@ pub(super) fn positions(
         let counts = _mm512_popcnt_epi64(bits);
         if _mm512_cmpgt_epu64_mask(counts, four) != 0 {
             for i in word..word + 8 {
-                len = scalar(dense::word(dense, i), i as u64 * 64, out, len);
+                len = scalar(le::u64_at(dense, i * 8), i as u64 * 64, out, len);
             }
             word += 8;
             continue;
@@ -117,7 +117,7 @@ fn take_lowest(rest: &mut __m512i, base: __m512i) -> __m512i {
 /// (p_{i−1} + 1, updated): each position less the one before it (kept from the vector before,
 /// not re-read: it is a gap by then) and 1.
 #[target_feature(enable = "avx512f")]
-pub(super) fn to_gaps(positions: &mut [u64], next: &mut u64) {
+pub(crate) fn to_gaps(positions: &mut [u64], next: &mut u64) {
     let Some(&last) = positions.last() else {
         return;
     };
