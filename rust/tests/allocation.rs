@@ -20,20 +20,16 @@ static REFUSE_ABOVE: AtomicUsize = AtomicUsize::new(usize::MAX);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.size() > REFUSE_ABOVE.load(SeqCst) {
+        if !admit(layout) {
             return std::ptr::null_mut();
         }
-        let live = LIVE.fetch_add(layout.size(), SeqCst) + layout.size();
-        PEAK.fetch_max(live, SeqCst);
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if layout.size() > REFUSE_ABOVE.load(SeqCst) {
+        if !admit(layout) {
             return std::ptr::null_mut();
         }
-        let live = LIVE.fetch_add(layout.size(), SeqCst) + layout.size();
-        PEAK.fetch_max(live, SeqCst);
         unsafe { System.alloc_zeroed(layout) }
     }
 
@@ -41,6 +37,16 @@ unsafe impl GlobalAlloc for Counting {
         LIVE.fetch_sub(layout.size(), SeqCst);
         unsafe { System.dealloc(ptr, layout) }
     }
+}
+
+/// Whether an allocation of `layout` is allowed; if so, it is counted as live.
+fn admit(layout: Layout) -> bool {
+    if layout.size() > REFUSE_ABOVE.load(SeqCst) {
+        return false;
+    }
+    let live = LIVE.fetch_add(layout.size(), SeqCst) + layout.size();
+    PEAK.fetch_max(live, SeqCst);
+    true
 }
 
 #[global_allocator]

@@ -21,32 +21,30 @@ pub(crate) trait Membership: Sync {
     }
 }
 
-impl Membership for sparkbloom::BloomFilter {
-    fn contains_long(&self, key: u64) -> bool {
-        self.might_contain(key)
-    }
-    fn contains_bytes(&self, key: &[u8]) -> bool {
-        self.might_contain_bytes(key)
-    }
-    fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
-        self.might_contain_all(keys)
-    }
+/// The core's single-key and `u64` batch queries, which both filters name alike.
+macro_rules! membership {
+    ($filter:ty { $($packed:item)? }) => {
+        impl Membership for $filter {
+            fn contains_long(&self, key: u64) -> bool {
+                self.might_contain(key)
+            }
+            fn contains_bytes(&self, key: &[u8]) -> bool {
+                self.might_contain_bytes(key)
+            }
+            fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
+                self.might_contain_all(keys)
+            }
+            $($packed)?
+        }
+    };
+}
+
+membership!(sparkbloom::BloomFilter {
     fn contains_all_bytes(&self, keys: PackedBytes<'_>) -> Vec<bool> {
         self.might_contain_all_bytes(keys)
     }
-}
-
-impl Membership for sparkbloom::CountingBloomFilter {
-    fn contains_long(&self, key: u64) -> bool {
-        self.might_contain(key)
-    }
-    fn contains_bytes(&self, key: &[u8]) -> bool {
-        self.might_contain_bytes(key)
-    }
-    fn contains_all(&self, keys: &[u64]) -> Vec<bool> {
-        self.might_contain_all(keys)
-    }
-}
+});
+membership!(sparkbloom::CountingBloomFilter {});
 
 /// `might_contain` of one key of any kind.
 pub(crate) fn contains(filter: &impl Membership, key: &Bound<'_, PyAny>) -> PyResult<bool> {
