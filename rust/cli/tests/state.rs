@@ -8,6 +8,7 @@ mod support;
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::time::{Duration, Instant};
 use support::dedup::{SIZING, crashed_run, feed, journals, keys, load, spawn_dedup, text, unseen};
 use support::{run_in, scratch};
@@ -118,14 +119,8 @@ fn a_save_onto_a_state_of_another_shape_is_refused_and_the_error_counts_the_unsa
 #[test]
 fn a_guava_state_stays_guava_unless_format_says_otherwise() {
     let dir = scratch("state_guava");
-    let build = |lines: &[String], out: &str| {
-        let mut args = vec!["build"];
-        args.extend(SIZING);
-        args.extend(["--format", "guava", "-o", out]);
-        run_in(&dir, &args, text(lines).as_bytes()).ok();
-    };
-    build(&keys("k", 0..100), "seen.guava");
-    build(&keys("k", 0..200), "expected.guava");
+    build_in(&dir, &SIZING, "guava", &keys("k", 0..100), "seen.guava");
+    build_in(&dir, &SIZING, "guava", &keys("k", 0..200), "expected.guava");
     assert_eq!(
         unseen(&dir, "seen.guava", &keys("k", 50..200)),
         keys("k", 100..200)
@@ -203,14 +198,8 @@ fn a_journal_cut_short_adds_nothing_and_is_removed() {
 fn a_spark_state_stays_spark() {
     let dir = scratch("state_spark");
     let sized = ["-n", "1000", "-p", "0.01", "--strategy", "spark-v2"];
-    let build = |lines: &[String], out: &str| {
-        let mut args = vec!["build"];
-        args.extend(sized);
-        args.extend(["--format", "spark", "-o", out]);
-        run_in(&dir, &args, text(lines).as_bytes()).ok();
-    };
-    build(&keys("k", 0..100), "seen.spark");
-    build(&keys("k", 0..200), "expected.spark");
+    build_in(&dir, &sized, "spark", &keys("k", 0..100), "seen.spark");
+    build_in(&dir, &sized, "spark", &keys("k", 0..200), "expected.spark");
     let mut args = vec!["dedup"];
     args.extend(sized);
     args.extend(["--state", "seen.spark"]);
@@ -220,4 +209,12 @@ fn a_spark_state_stays_spark() {
         fs::read(dir.join("seen.spark")).unwrap(),
         fs::read(dir.join("expected.spark")).unwrap()
     );
+}
+
+/// `sparkbloom build` of `lines` with `sizing` into `out`, in `format`, in `dir`.
+fn build_in(dir: &Path, sizing: &[&str], format: &str, lines: &[String], out: &str) {
+    let mut args = vec!["build"];
+    args.extend(sizing);
+    args.extend(["--format", format, "-o", out]);
+    run_in(dir, &args, text(lines).as_bytes()).ok();
 }
