@@ -24,9 +24,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * put, on a filter holding n keys at p: (10^6, 1 %) (1.2 MB, beyond L2) and the per-user filter
  * (10^4, 0.1 %). Puts fill filters as a build does, as {@code BatchBench.putAll} does for
  * {@code long} keys: n new keys into an empty filter, which is then replaced by an empty one
- * (each implementation's create and, for sparkbloom, close are in the timing). Until
- * 2026-11-23 the puts went into the query filter, already holding n keys and soon 2n: mostly
- * re-puts of keys present, which measure a query, not a build.
+ * (each implementation's create and, for sparkbloom, close are in the timing): re-puts into a
+ * filter already holding the keys would measure a query, not a build.
  */
 @OperationsPerInvocation(StringBatchBench.KEYS_PER_CALL)
 public class StringBatchBench extends BenchDefaults {
