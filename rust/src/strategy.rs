@@ -30,9 +30,8 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Every strategy, for tests that hold each path to the same law.
-    #[cfg(test)]
-    pub(crate) const ALL: [Strategy; 5] = [
+    /// Every strategy, by ordinal.
+    pub const ALL: [Strategy; 5] = [
         Strategy::Murmur128Mitz32,
         Strategy::Murmur128Mitz64,
         Strategy::SparkSketchV1,
@@ -42,14 +41,7 @@ impl Strategy {
 
     /// The strategy with Guava's ordinal `ordinal`, if there is one.
     pub fn from_ordinal(ordinal: u8) -> Option<Strategy> {
-        match ordinal {
-            0 => Some(Strategy::Murmur128Mitz32),
-            1 => Some(Strategy::Murmur128Mitz64),
-            2 => Some(Strategy::SparkSketchV1),
-            3 => Some(Strategy::SparkSketchV2),
-            4 => Some(Strategy::Blocked),
-            _ => None,
-        }
+        Strategy::ALL.get(usize::from(ordinal)).copied()
     }
 
     /// Guava's ordinal of this strategy.
@@ -162,30 +154,17 @@ impl Indexer {
     pub(crate) fn for_each(&self, hash: Hash128, visit: impl FnMut(u64) -> bool) -> bool {
         match self.layout {
             Layout::Classic(Walk::Mitz64) => self.for_each_mitz64(hash, visit),
-            Layout::Classic(Walk::Mitz32) => self.for_each_mitz32(hash, visit),
-            Layout::Classic(Walk::SparkV1) => self.for_each_spark_v1(hash, visit),
+            Layout::Classic(Walk::Mitz32) => {
+                self.for_each_int_pair(hash.h1 as i32, (hash.h1 >> 32) as i32, visit)
+            }
+            Layout::Classic(Walk::SparkV1) => {
+                self.for_each_int_pair(hash.h1 as i32, hash.h2 as i32, visit)
+            }
             Layout::Classic(Walk::SparkV2) => self.for_each_spark_v2(hash, visit),
             Layout::Blocked => {
                 crate::blocked_layout::for_each_index(self.num_bits(), self.num_hashes, hash, visit)
             }
         }
-    }
-
-    /// Spark's `BloomFilterImpl`: `c = h1 + i·h2` in int arithmetic for i in 1..=k, `~c` if
-    /// negative, `c % m`; `hash.h1`/`hash.h2` carry the two 32-bit hashes.
-    #[inline(always)]
-    fn for_each_spark_v1(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let (h1, h2) = (hash.h1 as u32 as i32, hash.h2 as u32 as i32);
-        for i in 1..=self.num_hashes as i32 {
-            let mut combined = h1.wrapping_add(i.wrapping_mul(h2));
-            if combined < 0 {
-                combined = !combined;
-            }
-            if !visit(self.modulo.reduce(combined as u64)) {
-                return false;
-            }
-        }
-        true
     }
 
     /// Spark's `BloomFilterImplV2`: `c = (long) h1 · Integer.MAX_VALUE`; k times `c += h2`
@@ -252,13 +231,13 @@ impl Indexer {
         walk.idx = reduce_once(walk.idx + step, self.num_bits());
     }
 
-    /// Guava ≤ 16: `c = (int)h1 + i·(int)(h1 >>> 32)` for i in 1..=k, `~c` if negative, `% m`.
+    /// Guava ≤ 16 (`h1`, `h2`: the low and high halves of the hash's low 64 bits) and Spark's
+    /// `BloomFilterImpl` (the two 32-bit hashes): `c = h1 + i·h2` in int arithmetic for i in
+    /// 1..=k, `~c` if negative, `c % m`.
     #[inline(always)]
-    fn for_each_mitz32(&self, hash: Hash128, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let hash1 = hash.h1 as i32;
-        let hash2 = (hash.h1 >> 32) as i32;
+    fn for_each_int_pair(&self, h1: i32, h2: i32, mut visit: impl FnMut(u64) -> bool) -> bool {
         for i in 1..=self.num_hashes as i32 {
-            let mut combined = hash1.wrapping_add(i.wrapping_mul(hash2));
+            let mut combined = h1.wrapping_add(i.wrapping_mul(h2));
             if combined < 0 {
                 combined = !combined;
             }

@@ -1,14 +1,13 @@
 //! `sparkbloom.BloomFilter`: the core's filter, bit-exact with Guava's and Spark's.
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyBytes;
 use sparkbloom::sizing::{MAX_NUM_BITS, MAX_NUM_HASHES};
 use sparkbloom::{Strategy, format};
 
-use crate::errors::{decoded, py_result};
-use crate::keys::{self, Key, Keys};
-use crate::{args, protocol, queries, redis, strategy};
+use crate::errors::py_result;
+use crate::keys::{self, Key};
+use crate::{args, protocol, redis, strategy};
 
 /// A Bloom filter whose bits sit where Guava's (or Spark's) `BloomFilter` puts them: no false
 /// negatives, thread-safe puts and queries, and the byte formats the JVM side reads and writes.
@@ -31,33 +30,11 @@ pub(crate) struct BloomFilter {
     pub(crate) inner: sparkbloom::BloomFilter,
 }
 
-impl From<sparkbloom::BloomFilter> for BloomFilter {
-    fn from(inner: sparkbloom::BloomFilter) -> Self {
-        BloomFilter { inner }
-    }
-}
-
-#[pymethods]
-impl BloomFilter {
-    /// A filter sized for `expected_insertions` keys at false-positive probability `fpp` (strictly
-    /// between 0 and 1) with `strategy` (see `sparkbloom.STRATEGIES`): Guava's `create(n, fpp)` shape
-    /// for MITZ_64. `ValueError` / `TypeError` name a bad argument.
-    #[new]
-    #[pyo3(
-        signature = (expected_insertions, fpp, strategy = None),
-        text_signature = "(expected_insertions, fpp, strategy='MURMUR128_MITZ_64')"
-    )]
-    fn new(
-        expected_insertions: &Bound<'_, PyAny>,
-        fpp: &Bound<'_, PyAny>,
-        strategy: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let n = args::expected_insertions(expected_insertions)?;
-        let fpp = args::fpp(fpp)?;
-        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
-        py_result(sparkbloom::BloomFilter::with_strategy(n, fpp, strategy)).map(Self::from)
-    }
-
+protocol::filter_class!(BloomFilter(
+    sparkbloom::BloomFilter,
+    format::try_encode,
+    format::decode_with_limit
+) {
     /// An empty filter of exactly `num_bits` bits and `num_hashes` hash functions.
     #[staticmethod]
     #[pyo3(
@@ -82,52 +59,15 @@ impl BloomFilter {
     /// Adds every key of `keys` (an iterable, or a numpy int64 array read in place with the GIL
     /// released); whether any bit changed. A bad key raises before any key is put.
     fn put_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let batch = keys::keys(keys, "keys")?;
         let filter = &self.inner;
-        if let Some(longs) = batch.longs() {
-            return Ok(py.detach(|| filter.put_all(longs)));
-        }
-        let Keys::Mixed(items) = &batch else {
-            return Ok(false); // every other batch has longs
-        };
-        let mut changed = false;
-        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
-            changed |= filter.put_all_bytes(chunk);
-        })? {
-            return Ok(changed);
-        }
-        let keys = keys::convert(items, "keys")?;
-        Ok(keys
-            .iter()
-            .fold(false, |changed, key| self.put_key(key) | changed))
-    }
-
-    /// `False`: `key` was certainly never put; `True`: it probably was.
-    fn might_contain(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        queries::contains(&self.inner, key)
-    }
-
-    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        queries::contains(&self.inner, key)
-    }
-
-    /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
-    fn might_contain_all<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        queries::might_contain_all(py, &self.inner, keys)
-    }
-
-    /// The keys certainly not in the filter, in order: a numpy array of the same dtype for a
-    /// numpy array, else a list of the keys given.
-    fn retain_absent<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        queries::retain_absent(py, &self.inner, keys)
+        keys::update(
+            py,
+            keys,
+            |longs| filter.put_all(longs),
+            |chunk| filter.put_all_bytes(chunk),
+            |key| self.put_key(key),
+            |a, b| a | b,
+        )
     }
 
     /// Guava's `approximateElementCount`: -m/k · ln(1 − bits set / m), rounded, at most
@@ -144,24 +84,6 @@ impl BloomFilter {
     /// Number of bits set.
     fn bits_set(&self) -> u64 {
         self.inner.bits_set()
-    }
-
-    /// Bits in the array (m).
-    #[getter]
-    fn bit_size(&self) -> u64 {
-        self.inner.num_bits()
-    }
-
-    /// Bit positions per key (k).
-    #[getter]
-    fn num_hash_functions(&self) -> u32 {
-        self.inner.num_hashes()
-    }
-
-    /// The strategy's name.
-    #[getter]
-    fn strategy(&self) -> &'static str {
-        self.inner.strategy().name()
     }
 
     /// Whether `merge` / `intersect` accept `other`: same m, k and strategy.
@@ -182,11 +104,6 @@ impl BloomFilter {
         py_result(self.inner.intersect(&other.get().inner))
     }
 
-    /// An independent copy.
-    fn copy(&self) -> PyResult<Self> {
-        py_result(self.inner.try_clone()).map(Self::from)
-    }
-
     fn __copy__(&self) -> PyResult<Self> {
         self.copy()
     }
@@ -195,41 +112,14 @@ impl BloomFilter {
         self.copy()
     }
 
-    /// Bytes held: the object and its bit array (what `sys.getsizeof` reports, plus the
-    /// collector's header).
-    fn __sizeof__(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let object: usize = slf.get_type().getattr("__basicsize__")?.extract()?;
-        Ok(object + slf.get().inner.words().len() * 8)
-    }
-
     /// Clears every bit.
     fn clear(&self) {
         self.inner.clear()
     }
 
-    /// The filter in sparkbloom's format (FORMAT.md), as the JVM library writes it.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py_result(format::try_encode(&self.inner))?;
-        Ok(PyBytes::new(py, &bytes))
-    }
-
-    /// The filter `data` (bytes-like) holds (FORMAT.md); `CorruptFilterError` names the first
-    /// bad field, `FilterTooLargeError` a filter of more than `max_bits` bits.
-    #[staticmethod]
-    #[pyo3(
-        signature = (data, *, max_bits = None),
-        text_signature = "(data, *, max_bits=8796093022208)"
-    )]
-    fn from_bytes(data: &Bound<'_, PyAny>, max_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let limit = args::max_bits(max_bits)?;
-        let data = args::bytes_like(data, "data")?;
-        decoded(format::decode_with_limit(&data, limit)).map(Self::from)
-    }
-
     /// Guava's `BloomFilter.writeTo` stream (MITZ_32 / MITZ_64 filters).
     fn to_guava_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py_result(format::guava::encode(&self.inner))?;
-        Ok(PyBytes::new(py, &bytes))
+        protocol::encoded(py, format::guava::encode(&self.inner))
     }
 
     /// The filter of a Guava `writeTo` stream, of at most `max_bits` bits.
@@ -242,15 +132,12 @@ impl BloomFilter {
         data: &Bound<'_, PyAny>,
         max_bits: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let limit = args::max_bits(max_bits)?;
-        let data = args::bytes_like(data, "data")?;
-        decoded(format::guava::decode_with_limit(&data, limit)).map(Self::from)
+        protocol::decode(data, max_bits, format::guava::decode_with_limit)
     }
 
     /// Spark's `BloomFilter.writeTo` stream (SPARK_SKETCH_V1 / V2 filters).
     fn to_spark_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py_result(format::spark_sketch::encode(&self.inner))?;
-        Ok(PyBytes::new(py, &bytes))
+        protocol::encoded(py, format::spark_sketch::encode(&self.inner))
     }
 
     /// The filter of a Spark `BloomFilter.writeTo` stream, of at most `max_bits` bits.
@@ -263,15 +150,12 @@ impl BloomFilter {
         data: &Bound<'_, PyAny>,
         max_bits: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let limit = args::max_bits(max_bits)?;
-        let data = args::bytes_like(data, "data")?;
-        decoded(format::spark_sketch::decode_with_limit(&data, limit)).map(Self::from)
+        protocol::decode(data, max_bits, format::spark_sketch::decode_with_limit)
     }
 
     /// The bits as a Redis bitmap string (`SETBIT` order).
     fn to_redis_bitmap<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py_result(format::redis_bitmap::encode(&self.inner))?;
-        Ok(PyBytes::new(py, &bytes))
+        protocol::encoded(py, format::redis_bitmap::encode(&self.inner))
     }
 
     /// The filter whose Redis bitmap (`GET key`) is `bitmap`: `from_redis_bitmap(bitmap, layout)`
@@ -294,19 +178,6 @@ impl BloomFilter {
         py_result(format::redis_bitmap::decode(&bitmap, shape, strategy)).map(Self::from)
     }
 
-    /// Pickles as `BloomFilter.from_bytes(self.to_bytes())`.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        protocol::reduce(slf.as_any(), slf.get().to_bytes(slf.py())?)
-    }
-
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let equal = other
-            .cast::<BloomFilter>()
-            .ok()
-            .map(|other| self.inner == other.get().inner);
-        protocol::compare(other.py(), equal, op)
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "BloomFilter(bit_size={}, num_hash_functions={}, strategy={:?}, bits_set={})",
@@ -316,12 +187,7 @@ impl BloomFilter {
             self.inner.bits_set()
         )
     }
-
-    #[classattr]
-    fn __hash__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
-    }
-}
+});
 
 impl BloomFilter {
     fn put_key(&self, key: &Key<'_>) -> bool {

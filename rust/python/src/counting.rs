@@ -1,14 +1,12 @@
 //! `sparkbloom.CountingBloomFilter`: 4-bit counters instead of bits, so keys can be removed.
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyBytes, PyTuple};
-use sparkbloom::{Strategy, format};
+use sparkbloom::format;
 
 use crate::bloom::BloomFilter;
-use crate::errors::{decoded, py_result};
-use crate::keys::{self, Key, Keys};
-use crate::{args, protocol, queries, strategy};
+use crate::errors::py_result;
+use crate::keys::{self, Key};
+use crate::{args, protocol};
 
 /// A counting Bloom filter: a 4-bit counter per position, so keys can be removed.
 ///
@@ -27,35 +25,11 @@ pub(crate) struct CountingBloomFilter {
     inner: sparkbloom::CountingBloomFilter,
 }
 
-impl From<sparkbloom::CountingBloomFilter> for CountingBloomFilter {
-    fn from(inner: sparkbloom::CountingBloomFilter) -> Self {
-        CountingBloomFilter { inner }
-    }
-}
-
-#[pymethods]
-impl CountingBloomFilter {
-    /// A counting filter (4-bit counters) sized as `BloomFilter(expected_insertions, fpp, strategy)`;
-    /// MURMUR128_MITZ_64 or MURMUR128_MITZ_32.
-    #[new]
-    #[pyo3(
-        signature = (expected_insertions, fpp, strategy = None),
-        text_signature = "(expected_insertions, fpp, strategy='MURMUR128_MITZ_64')"
-    )]
-    fn new(
-        expected_insertions: &Bound<'_, PyAny>,
-        fpp: &Bound<'_, PyAny>,
-        strategy: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let n = args::expected_insertions(expected_insertions)?;
-        let fpp = args::fpp(fpp)?;
-        let strategy = strategy::parse_or(strategy, Strategy::Murmur128Mitz64)?;
-        py_result(sparkbloom::CountingBloomFilter::with_strategy(
-            n, fpp, strategy,
-        ))
-        .map(Self::from)
-    }
-
+protocol::filter_class!(CountingBloomFilter(
+    sparkbloom::CountingBloomFilter,
+    format::counting::try_encode,
+    format::counting::decode_with_limit
+) {
     /// Increments `key`'s counters; whether any changed.
     fn add(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.add_key(&keys::key(key)?))
@@ -64,26 +38,15 @@ impl CountingBloomFilter {
     /// Adds every key (numpy int64 arrays, and batches of only `str` / `bytes`, with the GIL
     /// released); whether any counter changed. A bad key raises before any key is added.
     fn add_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let batch = keys::keys(keys, "keys")?;
-        if let Some(longs) = batch.longs() {
-            let filter = &self.inner;
-            return Ok(py.detach(|| filter.add_all(longs)));
-        }
-        let Keys::Mixed(items) = &batch else {
-            return Ok(false); // every other batch has longs
-        };
-        let (filter, mut changed) = (&self.inner, false);
-        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
-            changed = chunk
-                .iter()
-                .fold(changed, |changed, key| filter.add_bytes(key) | changed);
-        })? {
-            return Ok(changed);
-        }
-        let keys = keys::convert(items, "keys")?;
-        Ok(keys
-            .iter()
-            .fold(false, |changed, key| self.add_key(key) | changed))
+        let filter = &self.inner;
+        keys::update(
+            py,
+            keys,
+            |longs| filter.add_all(longs),
+            |chunk| chunk.iter().fold(false, |changed, key| filter.add_bytes(key) | changed),
+            |key| self.add_key(key),
+            |a, b| a | b,
+        )
     }
 
     /// Removes one occurrence of `key`; `False`, changing nothing, when it is certainly absent.
@@ -94,25 +57,15 @@ impl CountingBloomFilter {
     /// Removes every key; how many were possibly present, hence removed. A bad key raises
     /// before any key is removed, so that a retry removes none twice.
     fn remove_all(&self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let batch = keys::keys(keys, "keys")?;
-        if let Some(longs) = batch.longs() {
-            let filter = &self.inner;
-            return Ok(py.detach(|| filter.remove_all(longs)));
-        }
-        let Keys::Mixed(items) = &batch else {
-            return Ok(0); // every other batch has longs
-        };
-        let (filter, mut removed) = (&self.inner, 0);
-        if keys::in_text_chunks_all_checked(py, items, "keys", |chunk| {
-            removed += chunk
-                .iter()
-                .map(|key| u64::from(filter.remove_bytes(key)))
-                .sum::<u64>();
-        })? {
-            return Ok(removed);
-        }
-        let keys = keys::convert(items, "keys")?;
-        Ok(keys.iter().map(|key| u64::from(self.remove_key(key))).sum())
+        let filter = &self.inner;
+        keys::update(
+            py,
+            keys,
+            |longs| filter.remove_all(longs),
+            |chunk| chunk.iter().map(|key| u64::from(filter.remove_bytes(key))).sum(),
+            |key| u64::from(self.remove_key(key)),
+            |a, b| a + b,
+        )
     }
 
     /// The smallest of `key`'s counters: an upper bound on how often it was added (15: 15 or more).
@@ -121,59 +74,6 @@ impl CountingBloomFilter {
             Key::Long(long) => self.inner.count(long),
             Key::Bytes(bytes) => self.inner.count_bytes(&bytes),
         })
-    }
-
-    /// `False`: `key` was certainly never put; `True`: it probably was.
-    fn might_contain(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        queries::contains(&self.inner, key)
-    }
-
-    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        queries::contains(&self.inner, key)
-    }
-
-    /// Bytes held: the object and its counter words (what `sys.getsizeof` reports, plus the
-    /// collector's header).
-    fn __sizeof__(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let object: usize = slf.get_type().getattr("__basicsize__")?.extract()?;
-        Ok(object + slf.get().inner.words().len() * 8)
-    }
-
-    /// `might_contain` of every key, in order: a numpy bool array (a list where numpy is absent).
-    fn might_contain_all<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        queries::might_contain_all(py, &self.inner, keys)
-    }
-
-    /// The keys certainly not in the filter, in order: a numpy array of the same dtype for a
-    /// numpy array, else a list of the keys given.
-    fn retain_absent<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        queries::retain_absent(py, &self.inner, keys)
-    }
-
-    /// Counters (m).
-    #[getter]
-    fn bit_size(&self) -> u64 {
-        self.inner.num_bits()
-    }
-
-    /// Bit positions per key (k).
-    #[getter]
-    fn num_hash_functions(&self) -> u32 {
-        self.inner.num_hashes()
-    }
-
-    /// The strategy's name.
-    #[getter]
-    fn strategy(&self) -> &'static str {
-        self.inner.strategy().name()
     }
 
     /// Counters stuck at 15.
@@ -193,46 +93,9 @@ impl CountingBloomFilter {
         py_result(self.inner.subtract(&other.get().inner))
     }
 
-    /// An independent copy.
-    fn copy(&self) -> PyResult<Self> {
-        py_result(self.inner.try_clone()).map(Self::from)
-    }
-
     /// The plain filter with a bit set where a counter is nonzero.
     fn to_bloom_filter(&self) -> PyResult<BloomFilter> {
         py_result(self.inner.to_bloom_filter()).map(BloomFilter::from)
-    }
-
-    /// The counting filter in sparkbloom's format (FORMAT.md, counting version).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py_result(format::counting::try_encode(&self.inner))?;
-        Ok(PyBytes::new(py, &bytes))
-    }
-
-    /// The counting filter `data` (bytes-like) holds; `CorruptFilterError` names the first bad
-    /// field, `FilterTooLargeError` a filter of more than `max_bits` counters.
-    #[staticmethod]
-    #[pyo3(
-        signature = (data, *, max_bits = None),
-        text_signature = "(data, *, max_bits=8796093022208)"
-    )]
-    fn from_bytes(data: &Bound<'_, PyAny>, max_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let limit = args::max_bits(max_bits)?;
-        let data = args::bytes_like(data, "data")?;
-        decoded(format::counting::decode_with_limit(&data, limit)).map(Self::from)
-    }
-
-    /// Pickles as `CountingBloomFilter.from_bytes(self.to_bytes())`.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        protocol::reduce(slf.as_any(), slf.get().to_bytes(slf.py())?)
-    }
-
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let equal = other
-            .cast::<CountingBloomFilter>()
-            .ok()
-            .map(|other| self.inner == other.get().inner);
-        protocol::compare(other.py(), equal, op)
     }
 
     fn __repr__(&self) -> String {
@@ -243,12 +106,7 @@ impl CountingBloomFilter {
             self.inner.strategy().name()
         )
     }
-
-    #[classattr]
-    fn __hash__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
-    }
-}
+});
 
 impl CountingBloomFilter {
     fn add_key(&self, key: &Key<'_>) -> bool {

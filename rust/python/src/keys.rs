@@ -234,6 +234,35 @@ pub(crate) fn convert<'a>(items: &'a [Bound<'_, PyAny>], name: &str) -> PyResult
         .collect()
 }
 
+/// A batch that changes a filter, `keys` (the argument "keys"): `longs` on an all-int batch and
+/// `chunk` on each packed chunk of an all-text one, with the GIL released; otherwise `one` on
+/// each key. Every key is converted first, so a bad one raises before anything changes. The
+/// results are joined by `join`.
+pub(crate) fn update<T: Copy + Default + Send>(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    longs: impl FnOnce(&[u64]) -> T + Send,
+    mut chunk: impl FnMut(PackedBytes<'_>) -> T + Send,
+    one: impl Fn(&Key<'_>) -> T,
+    join: fn(T, T) -> T,
+) -> PyResult<T> {
+    let batch = self::keys(keys, "keys")?;
+    if let Some(keys) = batch.longs() {
+        return Ok(py.detach(|| longs(keys)));
+    }
+    let Keys::Mixed(items) = &batch else {
+        return Ok(T::default()); // every other batch has longs
+    };
+    let mut total = T::default();
+    if in_text_chunks_all_checked(py, items, "keys", |keys| total = join(total, chunk(keys)))? {
+        return Ok(total);
+    }
+    let keys = convert(items, "keys")?;
+    Ok(keys
+        .iter()
+        .fold(T::default(), |total, key| join(total, one(key))))
+}
+
 /// Keys per chunk of a text batch: a chunk's packed bytes stay in cache and one buffer serves
 /// every chunk, where packing the whole batch first would allocate (and fault in) a buffer as
 /// large as all its keys.

@@ -7,14 +7,9 @@ use sparkbloom::Strategy;
 
 use crate::args::type_name;
 
-/// Every strategy the core knows, by ordinal.
-fn all() -> impl Iterator<Item = Strategy> {
-    (0..=u8::MAX).map_while(Strategy::from_ordinal)
-}
-
 /// The names, for `sparkbloom.STRATEGIES`.
 pub(crate) fn names() -> Vec<&'static str> {
-    all().map(Strategy::name).collect()
+    Strategy::ALL.map(Strategy::name).to_vec()
 }
 
 /// The `strategy` argument: a `TypeError` unless it is a `str`, a `ValueError` listing the names
@@ -30,7 +25,7 @@ pub(crate) fn parse(value: &Bound<'_, PyAny>) -> PyResult<Strategy> {
     let found = name
         .to_cow()
         .ok()
-        .and_then(|name| all().find(|s| s.name() == name));
+        .and_then(|name| Strategy::ALL.into_iter().find(|s| s.name() == name));
     found.ok_or_else(|| {
         PyValueError::new_err(format!(
             "strategy {} is not one of {}",

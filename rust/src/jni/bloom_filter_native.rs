@@ -1,11 +1,5 @@
-//! Exports behind the `static native` methods of `io.sparkbloom.BloomFilterNative`: what only
-//! the plain filter has (what both filter classes have: `native_filter.rs`; the byte formats:
-//! `bloom_filter_formats.rs`), among them the batches of byte-string keys, packed (`byte[][]`)
-//! or as UTF-16 chars (`String[]`, [`utf16_keys`](super::utf16_keys)).
-//!
-//! A filter crosses JNI as a handle (a heap `BloomFilter`'s address as a `jlong`) under the
-//! rules of [`handle_ops`](super::handle_ops). Each export is one call around [`run`], which
-//! catches panics and maps errors.
+//! Exports behind `io.sparkbloom.BloomFilterNative` that only the plain filter has, among them
+//! the batches of byte-string keys, packed (`byte[][]`) or as UTF-16 chars (`String[]`).
 
 use jni::Env;
 use jni::objects::{JBooleanArray, JByteArray, JByteBuffer, JCharArray, JIntArray, JLongArray};

@@ -1,8 +1,4 @@
-//! Exports behind the `static native` methods of `io.sparkbloom.CountingBloomFilterNative`: what
-//! only the counting filter has (what both filter classes have: `native_filter.rs`). A filter
-//! crosses JNI as a handle (a heap `CountingBloomFilter`'s address) under the rules of
-//! [`handle_ops`](super::handle_ops). Every export is one call to [`run`] (or
-//! [`run_primitive`] for the hot single-key calls).
+//! Exports behind `io.sparkbloom.CountingBloomFilterNative` that only the counting filter has.
 
 use jni::objects::{JByteArray, JLongArray};
 use jni::sys::{jboolean, jint, jlong};

@@ -1,10 +1,7 @@
-//! Exports behind the `static native` methods of `io.sparkbloom.NativeFilter`: one per operation
-//! that both filter classes have, for both. Java passes the filter's kind (`NativeFilter.PLAIN`
-//! or `COUNTING`) beside its handle, and `for_kind!` picks the core type, so each export is
-//! written once (what only one class has: `bloom_filter_native.rs`,
-//! `counting_bloom_filter_native.rs`). Batches of `long` keys are slices `keys[from..to]` of a
-//! Java `long[]` (the whole array is `0, keys.length`), read as [`arrays`](super::arrays) reads
-//! any array: pinned when small, in bounded chunks when large.
+//! Exports behind `io.sparkbloom.NativeFilter`: one per operation both filter classes have. Java
+//! passes the filter's kind (`PLAIN` or `COUNTING`) beside its handle and `for_kind!` picks the
+//! core type. Batches of `long` keys are slices `keys[from..to]` of a Java `long[]`, read as
+//! [`arrays`](super::arrays) reads any array.
 
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -59,7 +56,6 @@ trait Shared: Sized {
     fn insert_bytes(&self, key: &[u8]) -> bool;
     fn insert_all(&self, keys: &[u64]) -> bool;
     fn combine(&self, other: &Self) -> Result<()>;
-    fn compatible(&self, other: &Self) -> bool;
     /// Java's `hashCode()`: equal filters hash equally, in every JVM that loads this library.
     fn java_hash(&self) -> jint;
     fn to_bytes(&self) -> Result<Vec<u8>>;
@@ -67,72 +63,57 @@ trait Shared: Sized {
     fn total_len(header: &[u8], max_num_bits: u64) -> Result<u64>;
 }
 
-impl Shared for BloomFilter {
-    fn insert(&self, key: u64) -> bool {
-        self.put(key)
-    }
-    fn insert_bytes(&self, key: &[u8]) -> bool {
-        self.put_bytes(key)
-    }
-    fn insert_all(&self, keys: &[u64]) -> bool {
-        self.put_all(keys)
-    }
-    fn combine(&self, other: &Self) -> Result<()> {
-        self.union(other)
-    }
-    fn compatible(&self, other: &Self) -> bool {
-        self.is_compatible(other)
-    }
-    fn java_hash(&self) -> jint {
-        // The core's Hash (shape, strategy, words) through a fixed-key hasher.
-        let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(self);
-        (hash ^ (hash >> 32)) as jint
-    }
-    fn to_bytes(&self) -> Result<Vec<u8>> {
-        format::try_encode(self)
-    }
-    fn from_bytes(bytes: &[u8], max_num_bits: u64) -> Result<Self> {
-        format::decode_with_limit(bytes, max_num_bits)
-    }
-    fn total_len(header: &[u8], max_num_bits: u64) -> Result<u64> {
-        format::total_len_with_limit(header, max_num_bits)
-    }
+/// [`Shared`] for the core type `$T`, by its names of the operations, its `java_hash` and the
+/// module of its stream format.
+macro_rules! shared {
+    ($T:ty: $insert:ident, $insert_bytes:ident, $insert_all:ident, $combine:ident,
+     $java_hash:ident, $($format:ident)::+) => {
+        impl Shared for $T {
+            fn insert(&self, key: u64) -> bool {
+                self.$insert(key)
+            }
+            fn insert_bytes(&self, key: &[u8]) -> bool {
+                self.$insert_bytes(key)
+            }
+            fn insert_all(&self, keys: &[u64]) -> bool {
+                self.$insert_all(keys)
+            }
+            fn combine(&self, other: &Self) -> Result<()> {
+                self.$combine(other)
+            }
+            fn java_hash(&self) -> jint {
+                $java_hash(self)
+            }
+            fn to_bytes(&self) -> Result<Vec<u8>> {
+                $($format)::+::try_encode(self)
+            }
+            fn from_bytes(bytes: &[u8], max_num_bits: u64) -> Result<Self> {
+                $($format)::+::decode_with_limit(bytes, max_num_bits)
+            }
+            fn total_len(header: &[u8], max_num_bits: u64) -> Result<u64> {
+                $($format)::+::total_len_with_limit(header, max_num_bits)
+            }
+        }
+    };
 }
 
-impl Shared for CountingBloomFilter {
-    fn insert(&self, key: u64) -> bool {
-        self.add(key)
-    }
-    fn insert_bytes(&self, key: &[u8]) -> bool {
-        self.add_bytes(key)
-    }
-    fn insert_all(&self, keys: &[u64]) -> bool {
-        self.add_all(keys)
-    }
-    fn combine(&self, other: &Self) -> Result<()> {
-        self.merge(other)
-    }
-    fn compatible(&self, other: &Self) -> bool {
-        self.check_compatible(other).is_ok()
-    }
-    fn java_hash(&self) -> jint {
-        // Arrays.hashCode(long[]) over the counter words, seeded with the shape.
-        let seed = 31i32
-            .wrapping_mul(self.num_hashes() as i32)
-            .wrapping_add(self.strategy().ordinal() as i32);
-        self.words().fold(seed, |h, w| {
-            h.wrapping_mul(31).wrapping_add((w ^ (w >> 32)) as i32)
-        })
-    }
-    fn to_bytes(&self) -> Result<Vec<u8>> {
-        format::counting::try_encode(self)
-    }
-    fn from_bytes(bytes: &[u8], max_num_bits: u64) -> Result<Self> {
-        format::counting::decode_with_limit(bytes, max_num_bits)
-    }
-    fn total_len(header: &[u8], max_num_bits: u64) -> Result<u64> {
-        format::counting::total_len_with_limit(header, max_num_bits)
-    }
+shared!(BloomFilter: put, put_bytes, put_all, union, plain_hash, format);
+shared!(CountingBloomFilter: add, add_bytes, add_all, merge, counting_hash, format::counting);
+
+/// The core's Hash (shape, strategy, words) through a fixed-key hasher.
+fn plain_hash(filter: &BloomFilter) -> jint {
+    let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(filter);
+    (hash ^ (hash >> 32)) as jint
+}
+
+/// `Arrays.hashCode(long[])` over the counter words, seeded with the shape.
+fn counting_hash(filter: &CountingBloomFilter) -> jint {
+    let seed = 31i32
+        .wrapping_mul(filter.num_hashes() as i32)
+        .wrapping_add(filter.strategy().ordinal() as i32);
+    filter.words().fold(seed, |h, w| {
+        h.wrapping_mul(31).wrapping_add((w ^ (w >> 32)) as i32)
+    })
 }
 
 exports! {
@@ -243,7 +224,9 @@ exports! {
     }
 
     NativeFilter.nIsCompatible(env, kind: jint, handle: jlong, other: jlong) -> jboolean {
-        run(env, |_| for_kind!(kind, T => Ok(object::<T>(handle)?.compatible(object(other)?))))
+        run(env, |_| {
+            for_kind!(kind, T => Ok(object::<T>(handle)?.check_compatible(object(other)?).is_ok()))
+        })
     }
 
     NativeFilter.nEquals(env, kind: jint, handle: jlong, other: jlong) -> jboolean {

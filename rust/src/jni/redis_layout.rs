@@ -47,11 +47,8 @@ exports! {
         env, num_bits: jlong, num_hashes: jint, strategy_ordinal: jint, data: JByteArray<'l>,
         ends: JIntArray<'l>
     ) -> JLongArray<'l> {
-        run(env, |env| {
-            let offsets = offsets(num_bits, num_hashes, strategy_ordinal)?;
-            let keys = PackedKeys::read(env, &data, &ends)?;
-            byte_key_offsets(env, &offsets, &keys)
-        })
+        let shape = (num_bits, num_hashes, strategy_ordinal);
+        run(env, |env| byte_key_offsets(env, shape, |env| PackedKeys::read(env, &data, &ends)))
     }
 
     /// The offsets of string keys as UTF-16 chars, hashed as their UTF-8 (`nPutAllUtf16`'s batch).
@@ -59,11 +56,8 @@ exports! {
         env, num_bits: jlong, num_hashes: jint, strategy_ordinal: jint, chars: JCharArray<'l>,
         ends: JIntArray<'l>
     ) -> JLongArray<'l> {
-        run(env, |env| {
-            let offsets = offsets(num_bits, num_hashes, strategy_ordinal)?;
-            let keys = Utf16Keys::read(env, &chars, &ends)?;
-            byte_key_offsets(env, &offsets, &keys)
-        })
+        let shape = (num_bits, num_hashes, strategy_ordinal);
+        run(env, |env| byte_key_offsets(env, shape, |env| Utf16Keys::read(env, &chars, &ends)))
     }
 }
 
@@ -91,13 +85,17 @@ fn room(count: usize, offsets: &Offsets) -> JniResult<Vec<u64>> {
     Ok(out)
 }
 
-fn byte_key_offsets<'l>(
+/// The offsets of the byte-string batch `read_keys` reads, for a shape and strategy as
+/// [`offsets`] takes them.
+fn byte_key_offsets<'l, K: KeyBatch>(
     env: &mut Env<'l>,
-    offsets: &Offsets,
-    keys: &impl KeyBatch,
+    (num_bits, num_hashes, strategy_ordinal): (jlong, jint, jint),
+    read_keys: impl FnOnce(&Env<'l>) -> JniResult<K>,
 ) -> JniResult<JLongArray<'l>> {
-    let keys = keys.packed()?;
-    let mut out = room(keys.len(), offsets)?;
+    let offsets = offsets(num_bits, num_hashes, strategy_ordinal)?;
+    let batch = read_keys(env)?;
+    let keys = batch.packed()?;
+    let mut out = room(keys.len(), &offsets)?;
     for key in keys.iter() {
         offsets.of_bytes(key, &mut out);
     }
