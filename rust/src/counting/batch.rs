@@ -4,44 +4,25 @@
 //! 4-bit counters instead of bits; on filters too large for cache, the screened prefetching
 //! pipeline of `kernels::prefetched`; otherwise key by key.
 
+use std::mem::MaybeUninit;
+
 use super::CountingBloomFilter;
-use crate::error::Result;
-use crate::filter::batch::{append_absent, fill_indexes, write_absent_by};
-use crate::filter::check_answers_fit;
+use crate::filter::batch::{fill_indexes, write_absent_by};
 use crate::hashing::hash_u64;
 use crate::kernels::{Query, avx2, avx512, prefetched};
 
 impl CountingBloomFilter {
-    /// `might_contain` for each key, in order; a batch is faster than one call per key
-    /// (vector lanes where the CPU has them, prefetching on large filters).
-    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
-        let mut out = vec![false; keys.len()];
+    /// `out[i] = might_contain(keys[i])`, by the plan's path.
+    pub(super) fn write_answers(&self, keys: &[u64], out: &mut [bool]) {
         self.query_each(keys, |i, present| out[i] = present);
-        out
     }
 
-    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
-    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
-        check_answers_fit(out.len(), keys.len())?;
-        self.query_each(keys, |i, present| out[i] = present);
-        Ok(())
-    }
-
-    /// The keys that are certainly not in the filter, in their original order.
-    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
-        let mut out = Vec::new();
-        self.retain_absent_into(keys, &mut out);
-        out
-    }
-
-    /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
-    /// room for every key first, so with that room reserved it never allocates.
-    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
-        append_absent(keys, out, |spare| {
-            write_absent_by(keys, spare, |chunk, answers| {
-                self.query_each(chunk, |i, present| answers[i] = present)
-            })
-        });
+    /// Writes the keys that are certainly not in the filter to the front of `spare`, in order;
+    /// how many.
+    pub(super) fn write_absent(&self, keys: &[u64], spare: &mut [MaybeUninit<u64>]) -> usize {
+        write_absent_by(keys, spare, |chunk, answers| {
+            self.write_answers(chunk, answers)
+        })
     }
 
     /// The vector lanes' view of this filter, when its plan gives it them: a CPU with AVX-512

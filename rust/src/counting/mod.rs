@@ -158,25 +158,7 @@ impl CountingBloomFilter {
         CountingBloomFilter::on_kernel(self.counters, shape, self.strategy, kernel)
     }
 
-    /// m: the number of counters (positions).
-    pub fn num_bits(&self) -> u64 {
-        self.indexer.num_bits()
-    }
-
-    /// Hash functions per key (k).
-    pub fn num_hashes(&self) -> u32 {
-        self.indexer.num_hashes()
-    }
-
-    /// Counters (m) and hash functions (k): the plain filter's shape for the same (n, p).
-    pub fn shape(&self) -> Shape {
-        self.indexer.shape()
-    }
-
-    /// How hashes become counter positions (the plain filter's strategies).
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
+    crate::filter::common_methods!();
 
     /// Adds a 64-bit key (increments its k counters); returns whether any counter changed
     /// (`false` only when all of them are saturated).
@@ -354,14 +336,6 @@ impl CountingBloomFilter {
         ))
     }
 
-    /// An error naming every parameter that differs, if any.
-    pub fn check_compatible(&self, other: &CountingBloomFilter) -> Result<()> {
-        sizing::check_compatible(
-            (self.shape(), self.strategy),
-            (other.shape(), other.strategy),
-        )
-    }
-
     /// The counter words (counter i in word i >> 4 at bits 4·(i & 15)), one snapshot each.
     pub fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
         self.counters.words()
@@ -421,22 +395,7 @@ pub(crate) fn first_counter_at_or_above(words: &[u64], num_bits: u64) -> Option<
     (above != 0).then(|| (words.len() as u64 - 1) * PER_WORD + (above.trailing_zeros() / 4) as u64)
 }
 
-/// Panics if the copy cannot be allocated; [`CountingBloomFilter::try_clone`] returns an error.
-impl Clone for CountingBloomFilter {
-    fn clone(&self) -> CountingBloomFilter {
-        self.try_clone()
-            .unwrap_or_else(|e| panic!("CountingBloomFilter::clone: {e}"))
-    }
-}
-
-/// Equal shape, strategy and counters.
-impl PartialEq for CountingBloomFilter {
-    fn eq(&self, other: &CountingBloomFilter) -> bool {
-        self.check_compatible(other).is_ok() && self.words().eq(other.words())
-    }
-}
-
-impl Eq for CountingBloomFilter {}
+crate::filter::clone_and_eq!(CountingBloomFilter);
 
 impl std::fmt::Debug for CountingBloomFilter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

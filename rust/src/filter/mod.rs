@@ -20,12 +20,78 @@ use checks::check_words_fit;
 pub(crate) use checks::{check_answers_fit, check_shape, first_bit_at_or_above};
 mod packed_bytes;
 mod std_impls;
+pub(crate) use std_impls::clone_and_eq;
 // How the bits change: the writer, the put paths.
 mod writes;
 pub use packed_bytes::PackedBytes;
 use writes::WRITE_PIECE_KEYS;
 // The BLOCKED layout's checks and batch paths.
 pub(crate) mod blocked;
+
+/// The methods the plain and the counting filter have word for word, over their `indexer` (m and
+/// k), `strategy`, and batch engine (`write_answers`, `write_absent`).
+macro_rules! common_methods {
+    () => {
+        /// Positions (m): bits, or a counting filter's counters; a multiple of 64 for filters
+        /// sized by (n, p), any count for one made by `with_shape`.
+        pub fn num_bits(&self) -> u64 {
+            self.indexer.num_bits()
+        }
+
+        /// Positions per key (k, Guava's `numHashFunctions`), 1..=255.
+        pub fn num_hashes(&self) -> u32 {
+            self.indexer.num_hashes()
+        }
+
+        /// m and k together.
+        pub fn shape(&self) -> $crate::Shape {
+            self.indexer.shape()
+        }
+
+        /// How keys map to positions (Guava's `BloomFilter.Strategies`).
+        pub fn strategy(&self) -> $crate::Strategy {
+            self.strategy
+        }
+
+        /// An error naming every parameter that differs, if any.
+        pub fn check_compatible(&self, other: &Self) -> $crate::Result<()> {
+            let shape = |f: &Self| (f.shape(), f.strategy);
+            $crate::sizing::check_compatible(shape(self), shape(other))
+        }
+
+        /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
+        pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> $crate::Result<()> {
+            $crate::filter::check_answers_fit(out.len(), keys.len())?;
+            self.write_answers(keys, out);
+            Ok(())
+        }
+
+        /// `might_contain` of every key, in order; a batch is faster than one call per key
+        /// (indexes computed together, vector lanes where the CPU has them, prefetched on large
+        /// filters).
+        pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
+            let mut out = vec![false; keys.len()];
+            self.write_answers(keys, &mut out);
+            out
+        }
+
+        /// The keys that are certainly not in the filter, in their original order: the dedup
+        /// step "keep the recommendations this user has not seen".
+        pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
+            let mut out = Vec::new();
+            self.retain_absent_into(keys, &mut out);
+            out
+        }
+
+        /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
+        /// room for every key first, so with that room reserved it never allocates.
+        pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
+            let write = |spare: &mut _| self.write_absent(keys, spare);
+            $crate::filter::batch::append_absent(keys, out, write);
+        }
+    };
+}
+pub(crate) use common_methods;
 
 /// A Bloom filter whose bits sit exactly where Guava's `BloomFilter` puts them, for 64-bit keys
 /// (`Funnels.longFunnel()`), byte strings (`Funnels.byteArrayFunnel()`) and UTF-8 strings
@@ -207,26 +273,7 @@ impl BloomFilter {
         self.plan
     }
 
-    /// Bits in the array (m): a multiple of 64 for filters sized by (n, p), any count for one
-    /// made by [`with_shape`](Self::with_shape).
-    pub fn num_bits(&self) -> u64 {
-        self.indexer.num_bits()
-    }
-
-    /// Bit positions per key (k, Guava's `numHashFunctions`), 1..=255.
-    pub fn num_hashes(&self) -> u32 {
-        self.indexer.num_hashes()
-    }
-
-    /// m and k together.
-    pub fn shape(&self) -> Shape {
-        self.indexer.shape()
-    }
-
-    /// How keys map to bit positions (Guava's `BloomFilter.Strategies`).
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
+    common_methods!();
 
     /// Adds a 64-bit key; returns whether any bit changed (Guava's `put`). Concurrent puts
     /// take turns (one writer at a time: a lock per call, no locked instruction per bit).
@@ -276,35 +323,6 @@ impl BloomFilter {
         changed
     }
 
-    /// `out[i] = might_contain(keys[i])`; `out` must be as long as `keys`.
-    pub fn might_contain_all_into(&self, keys: &[u64], out: &mut [bool]) -> Result<()> {
-        check_answers_fit(out.len(), keys.len())?;
-        self.write_answers(keys, out);
-        Ok(())
-    }
-
-    /// `might_contain` of every key, in order; a batch is faster than one call per key
-    /// (indexes computed together, prefetched on large filters, AVX-512 where available).
-    pub fn might_contain_all(&self, keys: &[u64]) -> Vec<bool> {
-        let mut out = vec![false; keys.len()];
-        self.write_answers(keys, &mut out);
-        out
-    }
-
-    /// The keys that are certainly not in the filter, in their original order: the dedup step
-    /// "keep the recommendations this user has not seen".
-    pub fn retain_absent(&self, keys: &[u64]) -> Vec<u64> {
-        let mut out = Vec::new();
-        self.retain_absent_into(keys, &mut out);
-        out
-    }
-
-    /// Appends to `out` the keys that are certainly not in the filter, in order. It reserves
-    /// room for every key first, so with that room reserved it never allocates.
-    pub fn retain_absent_into(&self, keys: &[u64], out: &mut Vec<u64>) {
-        batch::append_absent(keys, out, |spare| self.write_absent(keys, spare));
-    }
-
     /// ORs `other` into `self` (set union). Both must have the same m, k and strategy. Safe
     /// beside concurrent puts into either filter: bits are only ever added.
     pub fn union(&self, other: &BloomFilter) -> Result<()> {
@@ -339,14 +357,6 @@ impl BloomFilter {
             self.bits.try_clone(array_align(self.strategy))?,
             self.shape(),
             self.strategy,
-        )
-    }
-
-    /// An error naming every parameter that differs, if any.
-    pub fn check_compatible(&self, other: &BloomFilter) -> Result<()> {
-        sizing::check_compatible(
-            (self.shape(), self.strategy),
-            (other.shape(), other.strategy),
         )
     }
 

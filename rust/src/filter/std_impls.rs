@@ -1,25 +1,31 @@
 //! The standard traits of [`BloomFilter`]: clone, equality and hashing of shape, strategy and
-//! bits, and a debug view.
+//! bits, and a debug view; clone and equality for the counting filter too.
 
 use super::BloomFilter;
 
-/// Panics if the copy cannot be allocated, as `Vec`'s clone aborts; [`BloomFilter::try_clone`]
-/// returns an error instead.
-impl Clone for BloomFilter {
-    fn clone(&self) -> BloomFilter {
-        self.try_clone()
-            .unwrap_or_else(|e| panic!("BloomFilter::clone: {e}"))
-    }
-}
+/// `Clone` (panicking if the copy cannot be allocated, as `Vec`'s clone aborts; `try_clone`
+/// returns an error instead) and equality of shape, strategy and words, for `$T` (both filters).
+macro_rules! clone_and_eq {
+    ($T:ty) => {
+        impl Clone for $T {
+            fn clone(&self) -> $T {
+                let copy = self.try_clone();
+                copy.unwrap_or_else(|e| panic!("{}::clone: {e}", stringify!($T)))
+            }
+        }
 
-/// Equal shape, strategy and bits.
-impl PartialEq for BloomFilter {
-    fn eq(&self, other: &BloomFilter) -> bool {
-        self.is_compatible(other) && self.words().eq(other.words())
-    }
-}
+        impl PartialEq for $T {
+            fn eq(&self, other: &$T) -> bool {
+                self.check_compatible(other).is_ok() && self.words().eq(other.words())
+            }
+        }
 
-impl Eq for BloomFilter {}
+        impl Eq for $T {}
+    };
+}
+pub(crate) use clone_and_eq;
+
+clone_and_eq!(BloomFilter);
 
 /// Hashes what [`PartialEq`] compares (shape, strategy, words), so equal filters hash equally:
 /// a filter can key a `HashMap`, and the JNI bridge's `hashCode` can follow `equals`. Words
