@@ -56,13 +56,8 @@ impl std::hash::Hash for RedisLayout {
 }
 
 impl RedisLayout {
+    /// The layout of `shape` (k in 1..=255, as every caller's checks give it) and `strategy`.
     fn make(shape: Shape, strategy: Strategy) -> PyResult<Self> {
-        if shape.num_hashes > sizing::MAX_NUM_HASHES {
-            return Err(PyValueError::new_err(format!(
-                "num_hashes must be at most 255, not {}",
-                shape.num_hashes
-            )));
-        }
         if shape.num_bits > MAX_BITMAP_BITS {
             return Err(PyValueError::new_err(format!(
                 "num_bits must be at most 2**32 (a Redis string holds 2**32 bits), not {}",

@@ -50,8 +50,25 @@ impl WordStream {
     }
 }
 
+/// The header's word count of `filter`, or an error when its bits are not a whole number of at
+/// most [`MAX_WORDS`] words, as the `stream` (Guava's, Spark's) holds them.
+pub(crate) fn whole_words(filter: &BloomFilter, stream: &str) -> Result<i32> {
+    let num_words = filter.num_bits() / 64;
+    if !filter.num_bits().is_multiple_of(64) || num_words > MAX_WORDS {
+        return Err(Error::invalid(
+            "numBits",
+            format!(
+                "{} is not a whole number of at most {MAX_WORDS} 64-bit words, as {stream} \
+                 stream needs",
+                filter.num_bits()
+            ),
+        ));
+    }
+    Ok(num_words as i32)
+}
+
 /// `header`, then the filter's words big-endian (one snapshot each, if other threads write);
-/// the caller has checked that the filter's bits are whole words, at most [`MAX_WORDS`].
+/// the caller has checked that the filter's bits are whole words ([`whole_words`]).
 pub(crate) fn encode(header: &[u8], filter: &BloomFilter) -> Result<Vec<u8>> {
     let mut out = super::reserve(header.len() as u64 + filter.num_bits() / 64 * 8)?;
     out.extend_from_slice(header);

@@ -9,7 +9,7 @@
 
 use super::bitstream::{BitReader, BitWriter};
 use super::header::{Encoding, Header, Kind};
-use super::sparse::{self, MAX_RICE, MIN_PAYLOAD_LEN as SPARSE_MIN_PAYLOAD_LEN, Nouns, Prelude};
+use super::sparse::{self, Nouns, Prelude};
 use super::{
     HEADER_LEN, LAZY_SNAPSHOT_MIN_BYTES, TRAILER_LEN, check_exact_len, check_limit, checksum,
     reserve, zeroed,
@@ -163,15 +163,10 @@ struct Plan {
     len: u64,
 }
 
-/// Counter word `i` of a dense payload.
-fn word(dense: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(dense[i * 8..i * 8 + 8].try_into().expect("8-byte word"))
-}
-
 /// Calls `visit(position, value)` for every nonzero counter, in increasing position order.
 fn for_each_nonzero(dense: &[u8], mut visit: impl FnMut(u64, u64)) {
     for i in 0..dense.len() / 8 {
-        let w = word(dense, i);
+        let w = super::dense::word(dense, i);
         let mut present = nonzero_nibbles(w);
         while present != 0 {
             let shift = present.trailing_zeros();
@@ -191,12 +186,7 @@ fn plan(dense: &[u8]) -> Option<Plan> {
         last = Some(position);
     });
     let sum_gaps = last.map_or(0, |last| last + 1 - count);
-    let center = sum_gaps
-        .checked_div(count)
-        .unwrap_or(0)
-        .checked_ilog2()
-        .unwrap_or(0);
-    let candidates = [center.saturating_sub(1), center, (center + 1).min(MAX_RICE)];
+    let candidates = sparse::rice_candidates(sum_gaps.checked_div(count).unwrap_or(0));
     let mut quotients = [0u128; 3];
     let mut next = 0u64;
     for_each_nonzero(dense, |position, _| {
@@ -211,7 +201,7 @@ fn plan(dense: &[u8]) -> Option<Plan> {
         .zip(&quotients)
         .map(|(&r, &q)| (r, count as u128 * (r + 1 + VALUE_BITS) as u128 + q))
         .min_by_key(|&(_, bits)| bits)?;
-    let len = SPARSE_MIN_PAYLOAD_LEN as u128 + bits.div_ceil(8);
+    let len = sparse::payload_len(bits);
     (len < dense.len() as u128).then_some(Plan {
         count,
         rice,

@@ -10,7 +10,7 @@
 //! Guava's `readFrom` validates little; this reader checks every field, the exact length and
 //! allocates only after the bytes for the words are known to be present.
 
-use super::big_endian_words::{self, MAX_WORDS, WordStream};
+use super::big_endian_words::{self, WordStream};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::MAX_NUM_BITS;
@@ -39,34 +39,9 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let num_words = filter.num_bits() / 64;
-    if !filter.num_bits().is_multiple_of(64) {
-        return Err(Error::invalid(
-            "numBits",
-            format!(
-                "{} is not a multiple of 64; Guava's stream holds whole words only",
-                filter.num_bits()
-            ),
-        ));
-    }
-    if num_words > MAX_WORDS {
-        return Err(Error::invalid(
-            "numBits",
-            format!(
-                "{} bits need {num_words} words; Guava's stream holds at most {MAX_WORDS}",
-                filter.num_bits()
-            ),
-        ));
-    }
-    let mut header = [
-        filter.strategy().ordinal(),
-        filter.num_hashes() as u8,
-        0,
-        0,
-        0,
-        0,
-    ];
-    header[2..].copy_from_slice(&(num_words as i32).to_be_bytes());
+    let num_words = big_endian_words::whole_words(filter, "Guava's")?;
+    let mut header = vec![filter.strategy().ordinal(), filter.num_hashes() as u8];
+    header.extend_from_slice(&num_words.to_be_bytes());
     big_endian_words::encode(&header, filter)
 }
 

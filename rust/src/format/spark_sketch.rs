@@ -11,7 +11,7 @@
 //! `encode(decode(x)) == x`. Only V2's default seed 0 (what `BloomFilter.create` and
 //! `df.stat.bloomFilter` use) is supported: another seed is refused, naming `seed`.
 
-use super::big_endian_words::{self, MAX_WORDS, WordStream};
+use super::big_endian_words::{self, WordStream};
 use crate::error::{Error, Result};
 use crate::filter::BloomFilter;
 use crate::sizing::{MAX_NUM_BITS, MAX_NUM_HASHES};
@@ -53,23 +53,14 @@ pub fn encode(filter: &BloomFilter) -> Result<Vec<u8>> {
             ));
         }
     };
-    let num_words = filter.num_bits() / 64;
-    if !filter.num_bits().is_multiple_of(64) || num_words > MAX_WORDS {
-        return Err(Error::invalid(
-            "numBits",
-            format!(
-                "{} is not a whole number of at most {MAX_WORDS} 64-bit words, as Spark's stream needs",
-                filter.num_bits()
-            ),
-        ));
-    }
+    let num_words = big_endian_words::whole_words(filter, "Spark's")?;
     let mut header = Vec::with_capacity(V2_HEADER_LEN);
     header.extend_from_slice(&version.to_be_bytes());
     header.extend_from_slice(&(filter.num_hashes() as i32).to_be_bytes());
     if version == 2 {
         header.extend_from_slice(&0i32.to_be_bytes()); // the seed
     }
-    header.extend_from_slice(&(num_words as i32).to_be_bytes());
+    header.extend_from_slice(&num_words.to_be_bytes());
     big_endian_words::encode(&header, filter)
 }
 

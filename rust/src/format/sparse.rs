@@ -175,13 +175,13 @@ pub(crate) fn write(dense: &[u8], plan: &Plan, out: &mut Vec<u8>) {
 }
 
 /// Payload bytes for `bits` bits of Rice codes.
-fn payload_len(bits: u128) -> u128 {
+pub(crate) fn payload_len(bits: u128) -> u128 {
     MIN_PAYLOAD_LEN as u128 + bits.div_ceil(8)
 }
 
 /// floor(log2(mean)) − 1 ..= + 1, within 0..=63 (a repeated value when clamped: harmless,
 /// ties go to the first).
-fn rice_candidates(mean_gap: u64) -> [u32; 3] {
+pub(crate) fn rice_candidates(mean_gap: u64) -> [u32; 3] {
     let center = mean_gap.checked_ilog2().unwrap_or(0);
     [center.saturating_sub(1), center, (center + 1).min(MAX_RICE)]
 }

@@ -15,15 +15,12 @@ pub fn run(args: &InspectArgs, limits: &Limits) -> CliResult<()> {
     for (i, path) in args.files.iter().enumerate() {
         let loaded = filter_file::read(path, limits.max_bits)?;
         let fill = Fill::of(&loaded.filter);
-        let over = over_capacity(&fill, args.expected_insertions);
+        let n = args.expected_insertions;
         let text = if args.json {
-            json_line(path, &loaded, &fill, args.expected_insertions, over)
+            json_line(path, &loaded, &fill, n)
         } else {
             let separator = if i > 0 { "\n" } else { "" };
-            format!(
-                "{separator}{}",
-                text_block(path, &loaded, &fill, args.expected_insertions, over)
-            )
+            format!("{separator}{}", text_block(path, &loaded, &fill, n))
         };
         out.write_all(text.as_bytes()).map_err(stdout_error)?;
     }
@@ -47,13 +44,7 @@ fn format_description(loaded: &Loaded) -> String {
     }
 }
 
-fn text_block(
-    path: &Path,
-    loaded: &Loaded,
-    fill: &Fill,
-    expected: Option<u64>,
-    over: bool,
-) -> String {
+fn text_block(path: &Path, loaded: &Loaded, fill: &Fill, expected: Option<u64>) -> String {
     let filter = &loaded.filter;
     let sized_for = match expected {
         Some(n) => format!("{} (--expected-insertions)", grouped(n)),
@@ -86,7 +77,7 @@ fn text_block(
         fill.expected_fpp,
         grouped(fill.capacity),
     );
-    if over {
+    if over_capacity(fill, expected) {
         let limit = match expected {
             Some(n) => format!("the {} it was sized for", grouped(n)),
             // Past the capacity the fill is above the design fill, so is the false-positive rate.
@@ -103,13 +94,7 @@ fn text_block(
     text
 }
 
-fn json_line(
-    path: &Path,
-    loaded: &Loaded,
-    fill: &Fill,
-    expected: Option<u64>,
-    over: bool,
-) -> String {
+fn json_line(path: &Path, loaded: &Loaded, fill: &Fill, expected: Option<u64>) -> String {
     let filter = &loaded.filter;
     let mut line = json!({
         "file": display(path),
@@ -127,7 +112,7 @@ fn json_line(
         "expected_fpp": fill.expected_fpp,
         "expected_insertions": expected,
         "capacity": fill.capacity,
-        "over_capacity": over,
+        "over_capacity": over_capacity(fill, expected),
     })
     .to_string();
     line.push('\n');
