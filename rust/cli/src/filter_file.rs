@@ -89,14 +89,24 @@ pub fn open_regular(path: &Path, write: bool) -> CliResult<File> {
 
 /// `flock(op)` on `file`, waiting for it (a signal handler's EINTR waits again).
 pub fn lock(file: &File, path: &Path, op: libc::c_int) -> CliResult<()> {
+    flock(file, op)
+        .map(drop)
+        .map_err(|e| CliError::io(path, "lock", e))
+}
+
+/// `flock(op)` on `file`, again after a signal handler's EINTR: Ok(false) when `op` has
+/// `LOCK_NB` and another open file holds a lock on it.
+pub fn flock(file: &File, op: libc::c_int) -> std::io::Result<bool> {
     loop {
         // SAFETY: flock on a descriptor this File owns.
         if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let err = std::io::Error::last_os_error();
-        if err.kind() != ErrorKind::Interrupted {
-            return Err(CliError::io(path, "lock", err));
+        match err.kind() {
+            ErrorKind::Interrupted => continue,
+            ErrorKind::WouldBlock => return Ok(false),
+            _ => return Err(err),
         }
     }
 }

@@ -277,16 +277,5 @@ pub fn prefix(real_state: &Path) -> Option<OsString> {
 
 /// flock(LOCK_EX | LOCK_NB): Ok(false) when another open file holds a lock on it.
 fn try_lock(file: &File) -> std::io::Result<bool> {
-    loop {
-        // SAFETY: flock on a descriptor this File owns.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-            return Ok(true);
-        }
-        let err = std::io::Error::last_os_error();
-        match err.kind() {
-            ErrorKind::Interrupted => continue,
-            ErrorKind::WouldBlock => return Ok(false),
-            _ => return Err(err),
-        }
-    }
+    filter_file::flock(file, libc::LOCK_EX | libc::LOCK_NB)
 }

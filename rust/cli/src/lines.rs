@@ -191,14 +191,9 @@ impl Lines {
 
     /// The line's length without its ending.
     fn text_len(&self) -> usize {
-        let mut end = self.buf.len();
-        if end > 0 && self.buf[end - 1] == b'\n' {
-            end -= 1;
-            if end > 0 && self.buf[end - 1] == b'\r' {
-                end -= 1;
-            }
-        }
-        end
+        let text = self.buf.strip_suffix(b"\n");
+        text.map_or(&self.buf[..], |t| t.strip_suffix(b"\r").unwrap_or(t))
+            .len()
     }
 
     fn line(&self) -> Line<'_> {

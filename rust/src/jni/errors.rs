@@ -117,55 +117,35 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 
 /// The Java class (internal name) and message for an error.
 fn describe(error: JniError) -> (&'static JNIStr, String) {
-    match error {
-        JniError::Core(
-            e @ (crate::Error::InvalidArgument { .. } | crate::Error::Incompatible(_)),
-        ) => (
-            jni_str!("java/lang/IllegalArgumentException"),
-            e.to_string(),
-        ),
-        JniError::Core(e @ crate::Error::Corrupt { .. }) => (
-            jni_str!("io/sparkbloom/CorruptFilterException"),
-            e.to_string(),
-        ),
+    use crate::Error::{Allocation, Corrupt, Incompatible, InvalidArgument, TooLarge};
+    let class = match &error {
+        JniError::Core(InvalidArgument { .. } | Incompatible(_)) => {
+            jni_str!("java/lang/IllegalArgumentException")
+        }
+        JniError::Core(Corrupt { .. }) => jni_str!("io/sparkbloom/CorruptFilterException"),
         // A request above the process's memory limit can never succeed: the filter is too
         // large for this process, which Spark must report or retry elsewhere, not treat as a
         // dying JVM. Only an allocator that refused below the limit is memory exhaustion.
-        JniError::Core(e @ crate::Error::Allocation { limit: Some(_), .. }) => (
-            jni_str!("io/sparkbloom/FilterExceedsMemoryException"),
-            e.to_string(),
-        ),
-        JniError::Core(e @ crate::Error::Allocation { limit: None, .. }) => {
-            (jni_str!("java/lang/OutOfMemoryError"), e.to_string())
+        JniError::Core(Allocation { limit: Some(_), .. }) | JniError::ExceedsMemory(_) => {
+            jni_str!("io/sparkbloom/FilterExceedsMemoryException")
         }
-        JniError::Core(e @ crate::Error::TooLarge { .. }) => (
-            jni_str!("io/sparkbloom/FilterTooLargeException"),
-            e.to_string(),
-        ),
-        JniError::TooLargeToDecode(message) => {
-            (jni_str!("io/sparkbloom/FilterTooLargeException"), message)
+        JniError::Core(Allocation { limit: None, .. }) => jni_str!("java/lang/OutOfMemoryError"),
+        JniError::Core(TooLarge { .. }) | JniError::TooLargeToDecode(_) => {
+            jni_str!("io/sparkbloom/FilterTooLargeException")
         }
-        JniError::ExceedsMemory(message) => (
-            jni_str!("io/sparkbloom/FilterExceedsMemoryException"),
-            message,
-        ),
-        JniError::Null(name) => (
-            jni_str!("java/lang/NullPointerException"),
-            format!("{name} is null"),
-        ),
-        JniError::Closed => (
-            jni_str!("java/lang/IllegalStateException"),
-            "BloomFilter is closed".to_owned(),
-        ),
-        JniError::Jni(e) => (
-            jni_str!("java/lang/RuntimeException"),
-            format!("sparkbloom JNI call failed: {e}"),
-        ),
-        JniError::Panic(message) => (
-            jni_str!("java/lang/RuntimeException"),
-            format!("Rust panic in sparkbloom: {message}"),
-        ),
-    }
+        JniError::Null(_) => jni_str!("java/lang/NullPointerException"),
+        JniError::Closed => jni_str!("java/lang/IllegalStateException"),
+        JniError::Jni(_) | JniError::Panic(_) => jni_str!("java/lang/RuntimeException"),
+    };
+    let message = match error {
+        JniError::Core(e) => e.to_string(),
+        JniError::TooLargeToDecode(message) | JniError::ExceedsMemory(message) => message,
+        JniError::Null(name) => format!("{name} is null"),
+        JniError::Closed => "BloomFilter is closed".to_owned(),
+        JniError::Jni(e) => format!("sparkbloom JNI call failed: {e}"),
+        JniError::Panic(message) => format!("Rust panic in sparkbloom: {message}"),
+    };
+    (class, message)
 }
 
 fn throw(env: &mut Env<'_>, error: JniError) {

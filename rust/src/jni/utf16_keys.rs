@@ -146,39 +146,16 @@ fn encode_all(units: &[u16], char_ends: &[u32]) -> JniResult<Utf16Keys> {
 /// Appends to `out` the bytes of Java's `new String(chars).getBytes(UTF_8)`: 1 to 3 bytes per
 /// char, 4 per surrogate pair, `'?'` for a surrogate without its partner. With room for 3 bytes
 /// per char it never reallocates.
-pub(crate) fn encode_like_java(chars: &[u16], out: &mut Vec<u8>) {
+fn encode_like_java(chars: &[u16], out: &mut Vec<u8>) {
     // ASCII, the common case for ids: one byte per char, in loops the compiler vectorizes.
     if chars.iter().fold(0u16, |acc, &c| acc | c) < 0x80 {
         out.extend(chars.iter().map(|&c| c as u8));
         return;
     }
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i] as u32;
-        i += 1;
-        if c < 0x80 {
-            out.push(c as u8);
-        } else if c < 0x800 {
-            out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]);
-        } else if !(0xD800..0xE000).contains(&c) {
-            out.extend_from_slice(&[
-                0xE0 | (c >> 12) as u8,
-                0x80 | ((c >> 6) & 0x3F) as u8,
-                0x80 | (c & 0x3F) as u8,
-            ]);
-        } else if c < 0xDC00 && i < chars.len() && (0xDC00..0xE000).contains(&(chars[i] as u32)) {
-            let cp = 0x10000 + ((c - 0xD800) << 10) + (chars[i] as u32 - 0xDC00);
-            i += 1;
-            out.extend_from_slice(&[
-                0xF0 | (cp >> 18) as u8,
-                0x80 | ((cp >> 12) & 0x3F) as u8,
-                0x80 | ((cp >> 6) & 0x3F) as u8,
-                0x80 | (cp & 0x3F) as u8,
-            ]);
-        } else {
-            // a low surrogate first, or a high one not followed by a low one
-            out.push(b'?');
-        }
+    // Java replaces a surrogate without its partner by '?', as `decode_utf16` reports it.
+    for c in char::decode_utf16(chars.iter().copied()) {
+        let c = c.unwrap_or('?');
+        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     }
 }
 
