@@ -181,13 +181,36 @@ for platform in "${platforms[@]}"; do
   todo+=("$platform")
 done
 
+# A digest of what the JNI libraries are built from: the core's sources, the manifests, the
+# toolchain and the platforms. `jni` with the digest of its last build and every library in
+# place builds nothing, so a Maven build that changed no Rust spends no time in cargo.
+jni_inputs() {
+  {
+    printf '%s\n' "${todo[@]}" "zig=$zig" "$(rustc -V)" "$(/usr/bin/rustc -V 2>/dev/null || true)"
+    find rust/src Cargo.toml Cargo.lock -type f -print0 | sort -z | xargs -0 sha256sum
+  } | sha256sum | cut -d' ' -f1
+}
+jni_up_to_date() {
+  local platform
+  [ "$(cat "$ROOT/target/native/.inputs" 2>/dev/null)" = "$1" ] || return 1
+  for platform in "${todo[@]}"; do
+    [ -f "$ROOT/target/native/$platform/libsparkbloom.so" ] || return 1
+  done
+}
+
 built=()
 for item in "${what[@]}"; do
   case $item in
     jni)
+      inputs=$(jni_inputs)
+      if jni_up_to_date "$inputs"; then
+        note "jni: target/native is up to date (${todo[*]})"
+        continue
+      fi
       # Only this build's libraries go into the jar, never one left from an earlier build.
       rm -rf "$ROOT/target/native"
       for platform in "${todo[@]}"; do build_jni "$platform"; done
+      echo "$inputs" >"$ROOT/target/native/.inputs"
       ;;
     cli) for platform in "${todo[@]}"; do build_cli "$platform"; done ;;
     wheel) for platform in "${todo[@]}"; do build_wheel "$platform"; done ;;
@@ -198,7 +221,9 @@ for item in "${what[@]}"; do
   esac
 done
 
-if [ "$zig" = 1 ] && [ ${#built[@]} -gt 0 ]; then
+if [ ${#built[@]} -eq 0 ]; then
+  :
+elif [ "$zig" = 1 ]; then
   scripts/check-glibc-floor.sh "${built[@]}"
 else
   printf 'built %s\n' "${built[@]}"

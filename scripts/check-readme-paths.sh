@@ -28,5 +28,22 @@ while IFS=: read -r line path; do
   fi
   missing=$((missing + 1))
 done <<<"$named"
-echo "check-readme-paths: $checked paths named in $readme, $missing missing"
+# With a release in dist/ (scripts/release.sh; the release suite runs this again): every Maven
+# coordinate io.sparkbloom:ARTIFACT:VERSION README gives is in dist/maven, and every dist/ path
+# (a * matching any run of characters) matches a file there.
+if [ -d dist/maven ]; then
+  while IFS=: read -r line group artifact version; do
+    checked=$((checked + 1))
+    [ -f "dist/maven/io/sparkbloom/$artifact/$version/$artifact-$version.jar" ] && continue
+    echo "$readme:$line: $group:$artifact:$version is not in dist/maven" >&2
+    missing=$((missing + 1))
+  done < <(grep -noP 'io\.sparkbloom:[\w.-]+:\d[\w.-]*\w' "$readme" | sort -t: -k2 -u)
+  while IFS=: read -r line path; do
+    checked=$((checked + 1))
+    compgen -G "$path" >/dev/null && continue
+    echo "$readme:$line: $path matches nothing in dist/" >&2
+    missing=$((missing + 1))
+  done < <(grep -noP '(?<![\w./-])dist/[\w./*-]+' "$readme" | sed 's/\.*$//' | sort -t: -k2 -u)
+fi
+echo "check-readme-paths: $checked paths and coordinates named in $readme, $missing missing"
 [ "$missing" -eq 0 ]

@@ -75,7 +75,7 @@ PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc cargo test --locked -q -p sparkbloom 
   grep '^sparkbloom kernel'
 
 step "jvm: the core jar on the arm64 JDK under qemu and on $(java -version 2>&1 | head -n 1)"
-jar=jvm/sparkbloom/target/sparkbloom-0.1.0-SNAPSHOT.jar
+jar=jvm/sparkbloom/target/sparkbloom-$(scripts/version.sh --maven).jar
 if [ "${SPARKBLOOM_SKIP_BUILD:-0}" != 1 ]; then
   mvn -B -ntp -q -Dstyle.color=never -f jvm/pom.xml -pl sparkbloom package -DskipTests -DskipCargo
 fi

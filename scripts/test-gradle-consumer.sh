@@ -18,7 +18,12 @@ cd "$ROOT"
 # the reset codes Debian's Maven 3.8 prints before it has read its options.
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 pom_prop() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" jvm/pom.xml | head -n 1; }
-VERSION="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' jvm/pom.xml | head -n 1)"
+# SPARKBLOOM_CONSUMER_REPO: a Maven repository directory holding sparkbloom (the release's
+# dist/maven, scripts/test-release.sh), taken as it is instead of a copy of ~/.m2's, with the
+# version SPARKBLOOM_CONSUMER_VERSION; no build.
+VERSION="${SPARKBLOOM_CONSUMER_VERSION:-$(scripts/version.sh --maven)}"
+consumer_repo=${SPARKBLOOM_CONSUMER_REPO:-}
+[ -z "$consumer_repo" ] || SPARKBLOOM_SKIP_BUILD=1
 SPARK="$(pom_prop spark.version)"
 
 if ! command -v gradle >/dev/null; then
@@ -36,10 +41,15 @@ fetch_only=${SPARKBLOOM_CONSUMER_FETCH_ONLY:-0}
 OUT="$ROOT/target/gradle-consumer"
 [ "$fetch_only" != 1 ] || OUT="$OUT-fetch"
 rm -rf "$OUT"
-# the installed artifacts, copied out of ~/.m2 (see build.gradle)
-M2="${SPARKBLOOM_MAVEN_REPO:-$HOME/.m2/repository}"
-mkdir -p "$OUT/repo/io"
-cp -r "$M2/io/sparkbloom" "$OUT/repo/io/"
+# the installed artifacts, copied out of ~/.m2 (see build.gradle), or the repository given
+repo="$OUT/repo"
+if [ -n "$consumer_repo" ]; then
+  repo=$consumer_repo
+else
+  M2="${SPARKBLOOM_MAVEN_REPO:-$HOME/.m2/repository}"
+  mkdir -p "$OUT/repo/io"
+  cp -r "$M2/io/sparkbloom" "$OUT/repo/io/"
+fi
 
 tasks=(showSparkbloomJars run)
 [ "$fetch_only" != 1 ] || tasks=(resolveRuntimeClasspath)
@@ -48,7 +58,7 @@ LOG="$OUT/gradle.log"
 # pipeline's status is gradle's.
 status=0
 gradle --no-daemon --console=plain -q -p tests/consumers/gradle --project-cache-dir "$OUT/project-cache" \
-  -PsparkbloomVersion="$VERSION" -PsparkVersion="$SPARK" -PsparkbloomRepo="$OUT/repo" \
+  -PsparkbloomVersion="$VERSION" -PsparkVersion="$SPARK" -PsparkbloomRepo="$repo" \
   -PconsumerBuildDir="$OUT/build" "${tasks[@]}" </dev/null 2>&1 | tee "$LOG" || status=$?
 [ "$fetch_only" != 1 ] || exit "$status"
 

@@ -27,7 +27,7 @@ WORK="$ROOT/target/python-interop"
 NOJVM_VENV="$WORK/venv"
 INTEROP="$ROOT/python/tests/interop"
 REPO="${SPARKBLOOM_MAVEN_REPO:-$HOME/.m2/repository}"
-JAR_VERSION="$(sed -n 's:^  <version>\(.*\)</version>.*:\1:p' jvm/pom.xml | head -n 1)"
+JAR_VERSION="$(scripts/version.sh --maven)"
 start=$SECONDS
 step() { echo "--- [$((SECONDS - start)) s] $*" >&2; }
 

@@ -23,7 +23,8 @@ echo "[build] pip install ./python pytest numpy bitarray rbloom pybloom-live (ma
 cd /tmp
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/python/tests/test_native.py" \
   "$ROOT/python/tests/test_native_inputs.py" "$ROOT/python/tests/test_redis_offsets.py" \
-  "$ROOT/python/tests/test_jars_without_pyspark.py" "$ROOT/python/tests/test_native_per_key_shape.py"
+  "$ROOT/python/tests/test_jars_without_pyspark.py" "$ROOT/python/tests/test_native_per_key_shape.py" \
+  "$ROOT/python/tests/test_packages.py"
 "$VENV/bin/python" - "$ROOT/python/tests" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

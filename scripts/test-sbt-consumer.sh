@@ -19,7 +19,12 @@ cd "$ROOT"
 export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Djansi.noreset=true"
 SBT_VERSION="$(sed -n 's/^sbt.version=//p' tests/consumers/sbt/project/build.properties)"
 pom_prop() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" jvm/pom.xml | head -n 1; }
-VERSION="$(sed -n 's:^  <version>\(.*\)</version>:\1:p' jvm/pom.xml | head -n 1)"
+# SPARKBLOOM_CONSUMER_REPO: a Maven repository directory holding sparkbloom (the release's
+# dist/maven, scripts/test-release.sh), taken as it is instead of a copy of ~/.m2's, with the
+# version SPARKBLOOM_CONSUMER_VERSION; no build.
+VERSION="${SPARKBLOOM_CONSUMER_VERSION:-$(scripts/version.sh --maven)}"
+consumer_repo=${SPARKBLOOM_CONSUMER_REPO:-}
+[ -z "$consumer_repo" ] || SPARKBLOOM_SKIP_BUILD=1
 SPARK_213="$(pom_prop spark.version)"
 SPARK_212="$(pom_prop spark.legacy.version)"
 # Scala compilers: Spark 3.5.9's own 2.12.18; for Spark 4.1.3, 2.13.18, because its dependency
@@ -43,10 +48,15 @@ fetch_only=${SPARKBLOOM_CONSUMER_FETCH_ONLY:-0}
 OUT="$ROOT/target/sbt-consumer"
 [ "$fetch_only" != 1 ] || OUT="$OUT-fetch"
 rm -rf "$OUT"
-# the installed artifacts, copied out of ~/.m2 (see build.sbt)
-M2="${SPARKBLOOM_MAVEN_REPO:-$HOME/.m2/repository}"
-mkdir -p "$OUT/repo/io"
-cp -r "$M2/io/sparkbloom" "$OUT/repo/io/"
+# the installed artifacts, copied out of ~/.m2 (see build.sbt), or the repository given
+repo="$OUT/repo"
+if [ -n "$consumer_repo" ]; then
+  repo=$consumer_repo
+else
+  M2="${SPARKBLOOM_MAVEN_REPO:-$HOME/.m2/repository}"
+  mkdir -p "$OUT/repo/io"
+  cp -r "$M2/io/sparkbloom" "$OUT/repo/io/"
+fi
 cd tests/consumers/sbt
 if [ "$fetch_only" = 1 ]; then
   commands=("++$SCALA_212" update "++$SCALA_213" update)
@@ -57,7 +67,7 @@ fi
 # no prompt (stdin closed), no server; the output of each run ends with the example's two count lines.
 java -Xmx1g -Dsbt.repository.config=repositories \
   -Dsbt.server.autostart=false -Dsbt.color=false -Dsbt.supershell=false -Dsbt.log.noformat=true \
-  -Dsparkbloom.version="$VERSION" -Dsparkbloom.repo="$OUT/repo" -Dconsumer.spark212="$SPARK_212" -Dconsumer.spark213="$SPARK_213" \
+  -Dsparkbloom.version="$VERSION" -Dsparkbloom.repo="$repo" -Dconsumer.spark212="$SPARK_212" -Dconsumer.spark213="$SPARK_213" \
   -Dconsumer.scala212="$SCALA_212" -Dconsumer.scala213="$SCALA_213" \
   -Dsbt.ci=true -jar "$LAUNCHER" "${commands[@]}" \
   </dev/null 2>&1 | tee "$OUT.log"

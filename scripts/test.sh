@@ -15,8 +15,9 @@
 #            job write filters; a Python process without a JVM reads them with the same answers.
 #   PySpark package: python/ pip-installed, on PySpark 3.5.9 (Scala 2.12 jars) and on the newest
 #            PySpark on PyPI (4.3.0, Scala 2.13 jars built against Spark 4.1.3).
-#   sbt consumer: an sbt build using sparkbloom-spark with %% on Scala 2.12 and 2.13.
-#   Gradle consumer: a Gradle build (Debian's gradle) using sparkbloom-spark_2.13 from Java.
+#   Release: scripts/release.sh builds dist/; its consumers run from dist/ alone (spark-submit and
+#            spark-sql with --packages, PySpark with the wheel, sparkbloom-redis by coordinates,
+#            a JVM-less service, sbt with %% on Scala 2.12 and 2.13, Gradle, Maven).
 #   Spark newest: the Spark module built against the newest Spark 4 on Maven Central, a subset.
 #   Spark fault: the per-user dedup on local-cluster[2,1,1024] with an executor killed in the
 #            build and in the dedup stage, and corrupt part files (same pyspark distribution).
@@ -315,17 +316,19 @@ sql_tests() {
   PYSPARK_VERSION=$pyspark_newest SPARKBLOOM_SKIP_BUILD=1 scripts/test-sql.sh
 }
 
-# An sbt build consuming the installed artifacts with %% (sbt from Maven Central).
-sbt_consumer_tests() {
+# The release: scripts/release.sh builds dist/ (the Maven repository, the wheels with the jars,
+# the CLI tarballs, the crate), then scripts/test-release.sh runs its consumers from dist/ alone:
+# spark-submit and spark-sql with --packages, PySpark 3.5 and 4.x with the wheel, sparkbloom-redis
+# by coordinates on a real redis-server, a JVM-less service, and the sbt (%%, Scala 2.12 and
+# 2.13), Gradle and Maven builds; README's coordinates and dist/ paths checked against dist/.
+release_tests() {
+  if [ "${SPARKBLOOM_SKIP_PYSPARK:-0}" = 1 ]; then
+    echo "release suite skipped (SPARKBLOOM_SKIP_PYSPARK=1: its consumers run on PySpark)"
+    return 0
+  fi
   await_prefetch consumers
-  SPARKBLOOM_SKIP_BUILD=1 scripts/test-sbt-consumer.sh
-}
-
-# A Gradle build consuming the installed sparkbloom-spark_2.13 from Java (Debian's gradle package,
-# installed when missing; Spark from Maven Central).
-gradle_consumer_tests() {
-  await_prefetch consumers
-  SPARKBLOOM_SKIP_BUILD=1 scripts/test-gradle-consumer.sh
+  ensure_redis_server && scripts/release.sh && SPARKBLOOM_SKIP_BUILD=1 scripts/test-release.sh &&
+    scripts/check-readme-paths.sh
 }
 
 # The Spark module built against the newest Spark 4 on Maven Central (SPARKBLOOM_SPARK_NEWEST,
@@ -371,8 +374,7 @@ suite "pyspark-package" pyspark_package_tests
 suite "sql" sql_tests
 suite "python-native" python_native_tests
 suite "python-interop" python_interop_tests
-suite "sbt-consumer" sbt_consumer_tests
-suite "gradle-consumer" gradle_consumer_tests
+suite "release" release_tests
 suite "spark-fault" spark_fault_tests
 suite "spark-newest" spark_newest_tests
 

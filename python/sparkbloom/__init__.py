@@ -8,6 +8,7 @@ sparkbloom's JVM jars).
 
     import sparkbloom
     spark = sparkbloom.with_jars(SparkSession.builder).getOrCreate()   # or spark.jars = sparkbloom.jars()
+    # or sparkbloom.with_packages(builder): spark.jars.packages, resolved from a Maven repository
     sparkbloom.register(spark)
     filters = history.groupBy("user").agg(sparkbloom.build("item", 10000, 0.001).alias("filter"))
     kept = candidates.join(filters, "user", "left").select(
@@ -22,10 +23,10 @@ installed pyspark, else by the Spark under ``$SPARK_HOME``, and needs neither py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ._errors import SparkBloomError
-from ._jars import JAR_VERSION, jar_paths, jars, scala_binary_version
+from ._jars import JAR_VERSION, jar_paths, jars, packages, scala_binary_version
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ._native import (STRATEGIES, BloomFilter, CorruptFilterError, CountingBloomFilter, FilterTooLargeError,
                           RedisLayout, per_key_shape)
 
-__version__ = "0.1.0.dev0"
+__version__ = JAR_VERSION
 
 __all__ = [
     "JAR_VERSION",
@@ -53,18 +54,39 @@ __all__ = [
     "jars",
     "merge",
     "might_contain",
+    "packages",
     "per_key_shape",
     "register",
     "retain_absent",
     "retain_absent_strings",
     "scala_binary_version",
     "with_jars",
+    "with_packages",
 ]
 
 
 def with_jars(builder: "SparkSession.Builder", scala_binary: Optional[str] = None) -> "SparkSession.Builder":
     """``builder`` with ``spark.jars`` set to sparkbloom's two jars (see :func:`jars`)."""
     return builder.config("spark.jars", jars(scala_binary))
+
+
+def with_packages(
+    builder: "SparkSession.Builder",
+    scala_binary: Optional[str] = None,
+    extra_packages: Sequence[str] = (),
+    repositories: Optional[str] = None,
+) -> "SparkSession.Builder":
+    """``builder`` with ``spark.jars.packages`` set to sparkbloom's coordinates (see
+    :func:`packages`) and ``extra_packages``, for a cluster that resolves its jars from a Maven
+    repository rather than taking the jars this package carries. ``repositories``
+    (``spark.jars.repositories``, comma-separated URLs) adds repositories beside Maven Central.
+
+    >>> spark = sparkbloom.with_packages(SparkSession.builder).getOrCreate()
+    """
+    builder = builder.config("spark.jars.packages", ",".join([packages(scala_binary), *extra_packages]))
+    if repositories:
+        builder = builder.config("spark.jars.repositories", repositories)
+    return builder
 
 
 _FUNCTIONS = ("approximate_count", "build", "build_array", "build_per_key", "build_strings", "merge",

@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import List, Optional
 
 from ._errors import JarsNotFoundError, SparkBloomError
+from ._version import package_version
 
-#: The Maven version of the jars this package goes with.
-JAR_VERSION = "0.1.0-SNAPSHOT"
+#: The Maven version of the jars this package goes with: the package's own. A development build
+#: of the jars (``mvn install`` from a checkout) is this version with ``-SNAPSHOT``, which the
+#: Maven repository lookup also accepts.
+JAR_VERSION = package_version()
 
 # The command README.md's "Installing" gives for putting both Spark lines' jars into ~/.m2
 # (python/tests/test_jars_without_pyspark.py holds the two equal).
@@ -97,13 +100,13 @@ def jar_paths(scala_binary: Optional[str] = None, version: str = JAR_VERSION) ->
         scala_binary = scala_binary_version()
     core, module = jar_names(scala_binary, version)
     repo = Path(os.environ.get("SPARKBLOOM_MAVEN_REPO", Path.home() / ".m2" / "repository"))
-    candidates = [
-        [_PACKAGE_JARS / core, _PACKAGE_JARS / module],
-        [
-            repo / "io" / "sparkbloom" / "sparkbloom" / version / core,
-            repo / "io" / "sparkbloom" / f"sparkbloom-spark_{scala_binary}" / version / module,
-        ],
-    ]
+    candidates = [[_PACKAGE_JARS / core, _PACKAGE_JARS / module]]
+    for maven_version in (version, f"{version}-SNAPSHOT"):
+        names = jar_names(scala_binary, maven_version)
+        candidates.append([
+            repo / "io" / "sparkbloom" / "sparkbloom" / maven_version / names[0],
+            repo / "io" / "sparkbloom" / f"sparkbloom-spark_{scala_binary}" / maven_version / names[1],
+        ])
     for pair in candidates:
         if all(p.is_file() for p in pair):
             return [str(p) for p in pair]
@@ -113,6 +116,21 @@ def jar_paths(scala_binary: Optional[str] = None, version: str = JAR_VERSION) ->
         f"Install them with `{INSTALL_COMMAND}` from the sparkbloom repository, "
         "or set SPARKBLOOM_JARS to their comma-separated paths"
     )
+
+
+def packages(scala_binary: Optional[str] = None, version: str = JAR_VERSION) -> str:
+    """sparkbloom's Maven coordinates, the form ``spark.jars.packages`` and ``--packages`` take: the
+    Spark module for ``scala_binary`` (default: as :func:`scala_binary_version` tells), which
+    brings the core jar with it.
+
+    >>> sparkbloom.packages("2.13")
+    'io.sparkbloom:sparkbloom-spark_2.13:0.1.0'
+    """
+    if scala_binary is None:
+        scala_binary = scala_binary_version()
+    if scala_binary not in ("2.12", "2.13"):
+        raise ValueError(f"scala_binary must be '2.12' (Spark 3.5) or '2.13' (Spark 4), not {scala_binary!r}")
+    return f"io.sparkbloom:sparkbloom-spark_{scala_binary}:{version}"
 
 
 def jars(scala_binary: Optional[str] = None, version: str = JAR_VERSION) -> str:

@@ -113,9 +113,11 @@ def pipeline():
     expected = "2.12" if pyspark.__version__.startswith("3.") else "2.13"
     check(f"PySpark {pyspark.__version__} uses the Scala {expected} jars", scala == expected, scala)
     paths = sparkbloom.jar_paths()
+    # the package's version, or its development build (-SNAPSHOT) from a checkout's mvn install
+    versions = (sparkbloom.JAR_VERSION, sparkbloom.JAR_VERSION + "-SNAPSHOT")
     check("jars(): the core jar and sparkbloom-spark_" + scala,
-          paths[0].endswith(f"sparkbloom-{sparkbloom.JAR_VERSION}.jar")
-          and paths[1].endswith(f"sparkbloom-spark_{scala}-{sparkbloom.JAR_VERSION}.jar"), str(paths))
+          any(paths[0].endswith(f"/sparkbloom-{v}.jar") and paths[1].endswith(f"/sparkbloom-spark_{scala}-{v}.jar")
+              for v in versions), str(paths))
     without_pyspark()
     for bad in [(0, 0.01), (10, 0.0), (10, 1.0), (True, 0.1)]:
         try:
