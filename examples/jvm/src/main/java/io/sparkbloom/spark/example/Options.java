@@ -3,7 +3,7 @@ package io.sparkbloom.spark.example;
 import java.util.Locale;
 
 /** The flags of {@link PerUserDedupJob}, parsed; {@link #USAGE} lists them. */
-final class Options {
+final class Options implements Cloneable {
   static final String USAGE = String.join("\n",
       "usage: scripts/run-example.sh [flags]",
       "  --users N           users to generate (default 10000)",
@@ -17,7 +17,8 @@ final class Options {
       "                      both = the two, alternating with Guava in one JVM, SQL's times also over RDD's",
       "  --sizing fixed|per-key  sparkbloom's filter sizing: fixed = every user's filter for --n items",
       "                      (as Guava's); per-key = each user's filter for its own distinct items",
-      "                      (Sizing.perKeyCount(p), default)",
+      "                      (Sizing.perKeyCount(p), default); with per-key sizing and Guava, the job",
+      "                      also runs sparkbloom at Guava's fixed n and p, for a like-for-like comparison",
       "  --dedup auto|broadcast|join  sparkbloom's RDD dedup: auto (default) broadcasts the saved filters",
       "                      when they fit spark.sparkbloom.broadcast.maxBytes and joins otherwise",
       "                      (PerKeyFilters.dedup(jsc, path, candidates)); broadcast: the filters",
@@ -33,11 +34,12 @@ final class Options {
       "  --output DIR        where the saved filters go (default out/per-user-dedup)",
       "  --partitions N      partitions of the input (default 4 x cores, or one per 20,000 users if more)",
       "  --serializer java|kryo  spark.serializer (default java; kryo adds the registrator)",
-      "  --runs N            run both pipelines N times, alternating; report the best run of each (default 3)",
-      "  --skip-guava        run only the sparkbloom pipeline (no Guava baseline; for large --users)",
+      "  --runs N            run the pipelines N times, alternating; report the best run of each (default 3)",
+      "  --skip-guava        run only the sparkbloom pipeline (no Guava baseline and no fixed-n run",
+      "                      beside it; for large --users)",
       "  --plain-join        sparkbloom's RDD path without the partitioned objectFile: a plain",
       "                      leftOuterJoin of unpartitioned filters, as the Guava pipeline does",
-      "  --no-warmup         skip the untimed warm-up run of both pipelines (on all users, at most ~10,000)",
+      "  --no-warmup         skip the untimed warm-up run of the pipelines (on all users, at most ~10,000)",
       "  --master URL        Spark master (default local[2])",
       "  --help");
 
@@ -205,6 +207,25 @@ final class Options {
 
   boolean perKeySizing() {
     return sizing.equals("per-key");
+  }
+
+  /**
+   * Whether the job also runs sparkbloom at Guava's fixed n and p: with per-key sizing its own
+   * filters differ from Guava's, so only that run answers like for like.
+   */
+  boolean runsFixedBeside() {
+    return !skipGuava && perKeySizing();
+  }
+
+  /** These options with {@code --sizing fixed}: the like-for-like run's. */
+  Options withFixedSizing() {
+    try {
+      Options fixed = (Options) clone();
+      fixed.sizing = "fixed";
+      return fixed;
+    } catch (CloneNotSupportedException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static int positiveInt(String flag, String value) {

@@ -15,9 +15,12 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The per-user dedup job, run twice on the same data: once with sparkbloom and once with Guava's
- * {@code BloomFilter} as a classic Spark pipeline uses it, timing each stage and comparing bytes
- * on disk, false negatives and the observed false-positive rate against the exact ground truth.
+ * The per-user dedup job, run on the same data with sparkbloom and with Guava's {@code
+ * BloomFilter} as a classic Spark pipeline uses it, timing each stage and comparing bytes on
+ * disk, false negatives and the observed false-positive rate against the exact ground truth.
+ * sparkbloom sizes each user's filter for that user's items by default, where Guava's take one
+ * fixed n; so the job also runs sparkbloom at Guava's n and p, the like-for-like comparison, and
+ * the report gives what per-key sizing gains over both.
  *
  * <p>Pipeline (both libraries, see {@link Pipeline}): build one filter per user from the history
  * &rarr; {@code saveAsObjectFile} &rarr; {@code objectFile} &rarr; {@code leftOuterJoin} with the
@@ -31,7 +34,7 @@ import org.apache.spark.sql.SparkSession;
 public final class PerUserDedupJob {
   private PerUserDedupJob() {}
 
-  /** About how many users the untimed warm-up runs both pipelines on ({@link #warmUp}). */
+  /** About how many users the untimed warm-up runs the pipelines on ({@link #warmUp}). */
   static final int WARM_UP_USERS = 10_000;
 
   /** The SQL pipeline's shuffle partitions: the job's partition count unless set with --conf. */
@@ -39,6 +42,9 @@ public final class PerUserDedupJob {
 
   /** The SQL pipeline's name beside the RDD one ({@code --api both}). */
   static final String SQL_NAME = "sparkbloom-sql";
+
+  /** The name of sparkbloom's run at Guava's fixed n and p beside its per-key run. */
+  static final String FIXED_NAME = "sparkbloom-fixed";
 
   /**
    * Users per input partition above which the default partition count grows past 4 x cores:
@@ -82,7 +88,7 @@ public final class PerUserDedupJob {
     System.exit(exit);
   }
 
-  /** Runs both pipelines and prints the report; returns 0, or 1 if a false negative was seen. */
+  /** Runs the pipelines and prints the report; returns 0, or 1 if a false negative was seen. */
   static int run(SparkSession spark, Options o, PrintStream out) throws IOException {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     jsc.setLogLevel("WARN");
@@ -96,12 +102,19 @@ public final class PerUserDedupJob {
     }
     Path outDir = Paths.get(o.output).toAbsolutePath();
     Files.createDirectories(outDir);
-    for (String stale : List.of("sparkbloom-filters", "guava-filters")) {
+    for (String stale : List.of("sparkbloom-filters", FIXED_NAME + "-filters", SQL_NAME + "-filters",
+        "guava-filters")) {
       LocalFiles.deleteRecursively(outDir.resolve(stale));
     }
-    // the first pipeline is the report's "sparkbloom" column; with --api both, SQL's comes second
-    List<Pipeline> pipelines = new ArrayList<>(List.of(
-        o.sqlApi() ? new SqlPipeline(spark, "sparkbloom") : new SparkbloomPipeline(o)));
+    // the first pipeline is the report's "sparkbloom" column; with per-key sizing and Guava, the
+    // same API at Guava's fixed n and p follows (the like-for-like run); with --api both, SQL's
+    // comes next; Guava's is last
+    Pipeline first = o.sqlApi() ? new SqlPipeline(spark, "sparkbloom") : new SparkbloomPipeline(o);
+    List<Pipeline> pipelines = new ArrayList<>(List.of(first));
+    if (o.runsFixedBeside()) {
+      pipelines.add(o.sqlApi() ? new SqlPipeline((SqlPipeline) first, FIXED_NAME, o.withFixedSizing())
+          : new SparkbloomPipeline(FIXED_NAME, o.withFixedSizing()));
+    }
     if (o.bothApis()) {
       pipelines.add(new SqlPipeline(spark, SQL_NAME));
     }
@@ -143,18 +156,26 @@ public final class PerUserDedupJob {
         Evaluation.evaluate(r, data.history);
       }
       PipelineResult sb = best[0];
-      PipelineResult sql = o.bothApis() ? best[1] : null;
+      PipelineResult fixed = o.runsFixedBeside() ? best[1] : null;
+      PipelineResult sql = o.bothApis() ? best[fixed == null ? 1 : 2] : null;
       PipelineResult gv = o.skipGuava ? null : best[best.length - 1];
+      // users whose answers differ from Guava's: the like-for-like run's (sparkbloom's own with
+      // --sizing fixed), and with per-key sizing also sparkbloom's own
       long differing = -1;
+      long differingPerKey = -1;
       if (gv != null) {
         progress.stage("compare answers");
-        differing = Evaluation.differingUsers(sb, gv);
+        differing = Evaluation.differingUsers(fixed == null ? sb : fixed, gv);
+        if (fixed != null) {
+          differingPerKey = Evaluation.differingUsers(sb, gv);
+        }
       }
       progress.stage(null);
 
-      new Report(out, o, prepared, sb, gv).print(spark, differing, outDir);
+      Report report = new Report(out, o, prepared, sb, fixed, gv);
+      report.print(spark, differing, differingPerKey, outDir);
       if (sql != null) {
-        new Report(out, o, prepared, sb, gv).printSql(sql, spark.conf().get(SHUFFLE_PARTITIONS));
+        report.printSql(sql, spark.conf().get(SHUFFLE_PARTITIONS));
       }
       for (PipelineResult r : best) {
         if (r.falseNegatives != 0) {
@@ -168,15 +189,15 @@ public final class PerUserDedupJob {
   /**
    * Every pipeline once on all the users (about 10,000 of them above that), untimed: the first
    * Spark jobs of a JVM run cold (class loading, JIT), and without this, whichever pipeline runs
-   * first pays for it. A small warm-up leaves both still warming through the timed runs, so
+   * first pays for it. A small warm-up leaves them still warming through the timed runs, so
    * best-of-3 would measure how fast each one's code reaches steady state as much as the code;
-   * a full-size pass of each, on the same data, is as fair to both and gets nearer to it.
+   * a full-size pass of each, on the same data, is as fair to all and gets nearer to it.
    */
   private static void warmUp(JavaSparkContext jsc, Options o, DedupData data, long users,
       List<Pipeline> pipelines, Path dir, Progress progress, ShuffleBytes shuffle, PrintStream out)
       throws IOException {
     int every = (int) Math.max(1, users / WARM_UP_USERS);
-    progress.stage("warm-up (both pipelines on 1/" + every + " of the users, not timed)");
+    progress.stage("warm-up (the pipelines on 1/" + every + " of the users, not timed)");
     long t0 = System.nanoTime();
     DedupData subset = every == 1 ? data : data.everyNthUser(every);
     LocalFiles.deleteRecursively(dir);

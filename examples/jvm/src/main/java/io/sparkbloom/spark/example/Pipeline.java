@@ -12,11 +12,19 @@ import org.apache.spark.storage.StorageLevel;
  * with the candidates &rarr; keep the candidates the user's filter has not seen.
  */
 abstract class Pipeline {
-  /** The name in the report: "sparkbloom" or "Guava". */
+  /** The name in the report: "sparkbloom", "Guava", ... */
   final String name;
+  /** The options this pipeline runs with in place of the job's, or null for the job's. */
+  private final Options own;
 
   Pipeline(String name) {
+    this(name, null);
+  }
+
+  /** A pipeline that runs with {@code own} (e.g. other sizing) instead of the job's options. */
+  Pipeline(String name, Options own) {
     this.name = name;
+    this.own = own;
   }
 
   /** Untimed preparation of {@code data} for this pipeline (none by default). */
@@ -48,9 +56,13 @@ abstract class Pipeline {
     return null;
   }
 
-  /** Both stages into {@code dir} (emptied first), timed; the kept candidates stay cached. */
+  /**
+   * Both stages into {@code dir} (emptied first), timed; the kept candidates stay cached. The
+   * build takes the job's options {@code o} unless this pipeline has its own.
+   */
   final PipelineResult run(JavaSparkContext jsc, Options o, DedupData data, Path dir,
       Progress progress, ShuffleBytes shuffle, String label) throws IOException {
+    Options options = own == null ? o : own;
     PipelineResult r = new PipelineResult(name);
     LocalFiles.deleteRecursively(dir);
     String uri = dir.toUri().toString();
@@ -60,7 +72,7 @@ abstract class Pipeline {
     long s0 = shuffle.written();
     long t0 = System.nanoTime();
     long c0 = Seconds.cpuNanos();
-    buildAndSave(o, data, uri);
+    buildAndSave(options, data, uri);
     r.buildSaveSeconds = Seconds.since(t0);
     r.buildSaveCpuSeconds = Seconds.cpuSince(c0);
     long s1 = shuffle.written();

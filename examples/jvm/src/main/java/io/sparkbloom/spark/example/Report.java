@@ -13,31 +13,46 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The job's closing report: the setup, a table of sparkbloom beside Guava (time per stage, bytes
  * on disk, kept candidates, false negatives and positives, observed false-positive rate) with
- * the ratios, and the verdict lines.
+ * Guava's figures over those of sparkbloom at Guava's n and p, and the verdict lines: the
+ * like-for-like comparison with Guava, then what per-key sizing gains.
  */
 final class Report {
-  private static final String FMT = "%-34s %18s %18s %14s%n";
+  private static final String LABEL = "%-36s";
+  private static final String CELL = " %18s";
+  private static final String RATIO = " %14s";
 
   private final PrintStream out;
   private final Options o;
   private final DedupData.Prepared data;
+  /** sparkbloom as the flags ask (per-key sizing by default). */
   private final PipelineResult sb;
+  /** sparkbloom at Guava's fixed n and p beside a per-key {@code sb}; else null. */
+  private final PipelineResult fixed;
   /** Null with {@code --skip-guava}. */
   private final PipelineResult gv;
+  /** The run that answers like Guava's (same n and p): {@code fixed}, or {@code sb} with --sizing fixed. */
+  private final PipelineResult like;
 
-  Report(PrintStream out, Options o, DedupData.Prepared data, PipelineResult sb, PipelineResult gv) {
+  Report(PrintStream out, Options o, DedupData.Prepared data, PipelineResult sb, PipelineResult fixed,
+      PipelineResult gv) {
     this.out = out;
     this.o = o;
     this.data = data;
     this.sb = sb;
+    this.fixed = fixed;
     this.gv = gv;
+    this.like = gv == null ? null : fixed != null ? fixed : o.perKeySizing() ? null : sb;
   }
 
-  /** Prints the report; {@code differing} is the number of users whose answers differ (Guava run). */
-  void print(SparkSession spark, long differing, Path outDir) {
+  /**
+   * Prints the report; {@code differing} is the number of users whose answers differ between the
+   * like-for-like run and Guava's, {@code differingPerKey} between per-key sizing's and Guava's
+   * (-1 where not compared).
+   */
+  void print(SparkSession spark, long differing, long differingPerKey, Path outDir) {
     printSetup(spark);
     printTable();
-    printVerdict(differing);
+    printVerdict(differing, differingPerKey);
     out.println("saved filters in " + outDir);
   }
 
@@ -53,7 +68,9 @@ final class Report {
     out.printf(Locale.ROOT, "filters:    n=%,d, p=%s per user; data prepared in %.2f s (not timed below)%n",
         o.n, fmtP(o.p), data.seconds);
     out.println("sizing:     sparkbloom " + o.sizing() + (o.perKeySizing()
-        ? " (each user's filter for its own distinct items)" : "") + "; Guava n=" + o.n + ", p=" + fmtP(o.p));
+        ? " (each user's filter for its own distinct items)" : "") + "; "
+        + (fixed == null ? "" : PerUserDedupJob.FIXED_NAME + " (like-for-like) " + o.withFixedSizing().sizing() + " and ")
+        + "Guava n=" + o.n + ", p=" + fmtP(o.p));
     out.println("sparkbloom: " + (o.sqlApi()
         ? "SQL (spark.sql.extensions=" + SparkBloomExtensions.class.getName() + "): "
             + SqlPipeline.buildQuery(o, o.input == null)
@@ -76,13 +93,21 @@ final class Report {
           + (shaded == null ? "" : "; Spark's own Guava (" + shaded + ") is not used by the Guava pipeline"));
     }
     out.printf(Locale.ROOT, "timing:     %s%s%n", o.runs == 1 ? "one run of each pipeline" : "best of " + o.runs + " alternating runs of each pipeline",
-        o.warmup ? ", after an untimed warm-up of both" : ", no warm-up");
+        o.warmup ? ", after an untimed warm-up of each" : ", no warm-up");
     out.println();
   }
 
   private void printTable() {
-    out.printf(Locale.ROOT, FMT, "", "sparkbloom", gv == null ? "" : "Guava " + guavaVersion(),
-        gv == null ? "" : "Guava/sparkbloom");
+    String guava = "Guava " + guavaVersion();
+    if (fixed != null) {
+      String n = String.format(Locale.ROOT, "fixed n=%,d", o.n);
+      header("sparkbloom", "sparkbloom", guava, "Guava/fixed n");
+      header("per-key sizing", n, n, "");
+    } else if (gv != null) {
+      header("sparkbloom", guava, "Guava/sparkbloom");
+    } else {
+      header("sparkbloom");
+    }
     long users = Math.max(1, data.users);
     long unseen = data.unseen();
     count("users (filters)", r -> r.filters, false);
@@ -102,7 +127,7 @@ final class Report {
     out.println();
   }
 
-  private void printVerdict(long differing) {
+  private void printVerdict(long differing, long differingPerKey) {
     long unseen = data.unseen();
     double bound = o.p + 3 * Math.sqrt(o.p * (1 - o.p) / Math.max(1, unseen));
     boolean within = (unseen - sb.unseenKept) <= bound * unseen;
@@ -114,21 +139,28 @@ final class Report {
         within || !o.perKeySizing() ? ""
             : ": per-key sizing gives each user Guava's filter for its count, whose double hashing"
                 + " adds about 1/m (README, Per-key sizing)");
-    if (gv != null) {
-      if (o.perKeySizing()) {
-        // other filter shapes, other false positives: only the false positives may differ
-        out.printf(Locale.ROOT, "answers vs Guava's: %,d users differ (per-key sizing: other filters, other false positives)%n",
-            differing);
-      } else {
-        out.printf(Locale.ROOT, "answers identical to Guava's: %s%n",
-            differing == 0 ? "yes, for every user" : "no, " + differing + " users differ");
-      }
-      double speed = gv.jobSeconds() / sb.jobSeconds();
-      out.printf(Locale.ROOT, "sparkbloom vs Guava: build+save %s, load+dedup %s, job %s, %s fewer bytes on disk%n",
-          ratio(gv.buildSaveSeconds, sb.buildSaveSeconds), ratio(gv.loadDedupSeconds, sb.loadDedupSeconds),
-          speed >= 1 ? String.format(Locale.ROOT, "%.1fx faster", speed)
-              : String.format(Locale.ROOT, "%.1fx slower", 1 / speed),
-          ratio(gv.bytesOnDisk, sb.bytesOnDisk));
+    if (like != null) {
+      out.printf(Locale.ROOT, "like-for-like (sparkbloom at Guava's n=%,d, p=%s): answers identical to Guava's: %s;"
+              + " job %s, %s on disk%n",
+          o.n, fmtP(o.p),
+          differing == 0 ? "yes, for every user" : String.format(Locale.ROOT, "no, %,d users differ", differing),
+          times(gv.jobSeconds(), like.jobSeconds(), "faster", "slower"),
+          times(gv.bytesOnDisk, like.bytesOnDisk, "fewer bytes", "more bytes"));
+    }
+    if (fixed != null) {
+      // per-key filters are other filters than Guava's: they keep other false positives (at the
+      // target rate, where filters for n items that hold fewer keep almost none)
+      out.printf(Locale.ROOT, "per-key sizing: %s than sparkbloom at Guava's fixed n, %s than Guava; job %s than Guava%n",
+          times(fixed.bytesOnDisk, sb.bytesOnDisk, "fewer bytes", "more bytes"),
+          times(gv.bytesOnDisk, sb.bytesOnDisk, "fewer", "more"),
+          times(gv.jobSeconds(), sb.jobSeconds(), "faster", "slower"));
+      out.printf(Locale.ROOT, "per-key sizing: observed FPP %s against the target %s (at the fixed n: %s); %s%n",
+          fpp(unseen - sb.unseenKept, unseen), fmtP(o.p), fpp(unseen - fixed.unseenKept, unseen),
+          sb.falseNegatives == 0 && gv.falseNegatives == 0
+              ? String.format(Locale.ROOT,
+                  "only false positives may differ from Guava's answers (they do for %,d of %,d users)",
+                  differingPerKey, data.users)
+              : String.format(Locale.ROOT, "%,d users' answers differ from Guava's", differingPerKey));
     }
   }
 
@@ -150,22 +182,48 @@ final class Report {
             gv.jobSeconds() / sql.jobSeconds()));
   }
 
-  /** A row of counts; with {@code withRatio}, Guava's count over sparkbloom's. */
+  /** A row of counts; with {@code withRatio}, Guava's count over the like-for-like run's. */
   private void count(String label, ToLongFunction<PipelineResult> value, boolean withRatio) {
     row(label, r -> String.format(Locale.ROOT, "%,d", value.applyAsLong(r)),
         withRatio ? r -> (double) value.applyAsLong(r) : null);
   }
 
-  /** A row of seconds, with Guava's time over sparkbloom's. */
+  /** A row of seconds, with Guava's time over the like-for-like run's. */
   private void seconds(String label, ToDoubleFunction<PipelineResult> value) {
     row(label, r -> String.format(Locale.ROOT, "%.2f s", value.applyAsDouble(r)), value);
   }
 
+  /** A row: the label, a cell per run (sparkbloom, the fixed run, Guava), the ratio. */
   private void row(String label, Function<PipelineResult, String> cell,
       ToDoubleFunction<PipelineResult> ratioOf) {
-    String guava = gv == null ? "" : cell.apply(gv);
-    String r = gv == null || ratioOf == null ? "" : ratio(ratioOf.applyAsDouble(gv), ratioOf.applyAsDouble(sb));
-    out.printf(Locale.ROOT, FMT, label, cell.apply(sb), guava, r);
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, LABEL, label));
+    for (PipelineResult r : new PipelineResult[] {sb, fixed, gv}) {
+      if (r != null) {
+        line.append(String.format(Locale.ROOT, CELL, cell.apply(r)));
+      }
+    }
+    if (like != null && ratioOf != null) {
+      line.append(String.format(Locale.ROOT, RATIO, ratio(ratioOf.applyAsDouble(gv), ratioOf.applyAsDouble(like))));
+    }
+    out.println(line.toString().stripTrailing());
+  }
+
+  /** A header row: a cell per run of the table, then the ratio's header if there is a ratio. */
+  private void header(String... cells) {
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, LABEL, ""));
+    for (int i = 0; i < cells.length; i++) {
+      line.append(String.format(Locale.ROOT, i == cells.length - 1 && like != null ? RATIO : CELL, cells[i]));
+    }
+    out.println(line.toString().stripTrailing());
+  }
+
+  /** {@code a / b} as "N.Nx faster" (or fewer...), or its inverse as "N.Nx slower" when below 1. */
+  private static String times(double a, double b, String more, String less) {
+    if (a <= 0 || b <= 0) {
+      return "-";
+    }
+    return a >= b ? String.format(Locale.ROOT, "%.1fx %s", a / b, more)
+        : String.format(Locale.ROOT, "%.1fx %s", b / a, less);
   }
 
   private static String ratio(double a, double b) {

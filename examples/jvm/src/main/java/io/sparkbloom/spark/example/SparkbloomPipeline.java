@@ -37,6 +37,13 @@ final class SparkbloomPipeline extends Pipeline {
     this.auto = o.autoDedup();
   }
 
+  /** The pipeline named {@code name}, run with {@code own} in place of the job's options. */
+  SparkbloomPipeline(String name, Options own) {
+    super(name, own);
+    this.broadcast = own.broadcastDedup();
+    this.auto = own.autoDedup();
+  }
+
   @Override
   String lastPlan() {
     // the plan the chooser took: from the files' listing, no job; not part of the timed dedup

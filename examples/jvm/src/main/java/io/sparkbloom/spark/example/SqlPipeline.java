@@ -47,13 +47,18 @@ final class SqlPipeline extends Pipeline {
       + "(f.filter, c.items) AS kept FROM " + CANDIDATES_VIEW + " c LEFT JOIN parquet.`%s` f"
       + " ON c.user = f.user";
 
+  /** The session's cached history and candidates and their views, shared by the SQL pipelines. */
+  private static final class Views {
+    /** The data the views hold now, so that every run on the same data reuses them. */
+    DedupData of;
+    /** Whether the history view holds one array per user ({@link #HISTORY_ARRAYS_VIEW}). */
+    boolean grouped;
+    Dataset<Row> history;
+    Dataset<Row> candidates;
+  }
+
   private final SparkSession spark;
-  /** The data the views hold now, so that every run on the same data reuses them. */
-  private DedupData viewsOf;
-  /** Whether the history view holds one array per user ({@link #HISTORY_ARRAYS_VIEW}). */
-  private boolean grouped;
-  private Dataset<Row> history;
-  private Dataset<Row> candidates;
+  private final Views views;
 
   /**
    * @throws IllegalStateException if the session lacks the sparkbloom SQL functions, naming the
@@ -66,6 +71,17 @@ final class SqlPipeline extends Pipeline {
           + " start it with --conf spark.sql.extensions=" + SparkBloomExtensions.class.getName());
     }
     this.spark = spark;
+    this.views = new Views();
+  }
+
+  /**
+   * A pipeline named {@code name} that builds with {@code own} instead of the job's options and
+   * reads the views of {@code viewsOf}, so the data is cached once.
+   */
+  SqlPipeline(SqlPipeline viewsOf, String name, Options own) {
+    super(name, own);
+    this.spark = viewsOf.spark;
+    this.views = viewsOf.views;
   }
 
   /**
@@ -93,42 +109,43 @@ final class SqlPipeline extends Pipeline {
    */
   @Override
   void prepare(DedupData data) {
-    if (data == viewsOf) {
+    Views v = views;
+    if (data == v.of) {
       return;
     }
-    if (history != null) {
-      history.unpersist(false);
-      candidates.unpersist(false);
+    if (v.history != null) {
+      v.history.unpersist(false);
+      v.candidates.unpersist(false);
     }
-    grouped = data.pairs == null;
-    if (grouped) {
+    v.grouped = data.pairs == null;
+    if (v.grouped) {
       JavaRDD<Row> lists = data.history.map(kv -> RowFactory.create(kv._1(), boxed(kv._2())));
-      history = spark.createDataFrame(lists, new StructType()
+      v.history = spark.createDataFrame(lists, new StructType()
               .add("user", DataTypes.StringType, false)
               .add("items", DataTypes.createArrayType(DataTypes.LongType, false), false))
           .persist(StorageLevel.MEMORY_ONLY());
     } else {
       JavaRDD<Row> items = data.pairs.map(kv -> RowFactory.create(kv._1(), kv._2()));
-      history = spark.createDataFrame(items, new StructType()
+      v.history = spark.createDataFrame(items, new StructType()
               .add("user", DataTypes.StringType, false)
               .add("item", DataTypes.LongType, false))
           .persist(StorageLevel.MEMORY_ONLY());
     }
     JavaRDD<Row> offered = data.candidates.map(kv -> RowFactory.create(kv._1(), boxed(kv._2())));
-    candidates = spark.createDataFrame(offered, new StructType()
+    v.candidates = spark.createDataFrame(offered, new StructType()
             .add("user", DataTypes.StringType, false)
             .add("items", DataTypes.createArrayType(DataTypes.LongType, false), false))
         .persist(StorageLevel.MEMORY_ONLY());
-    history.count();
-    candidates.count();
-    history.createOrReplaceTempView(grouped ? HISTORY_ARRAYS_VIEW : HISTORY_VIEW);
-    candidates.createOrReplaceTempView(CANDIDATES_VIEW);
-    viewsOf = data;
+    v.history.count();
+    v.candidates.count();
+    v.history.createOrReplaceTempView(v.grouped ? HISTORY_ARRAYS_VIEW : HISTORY_VIEW);
+    v.candidates.createOrReplaceTempView(CANDIDATES_VIEW);
+    v.of = data;
   }
 
   @Override
   void buildAndSave(Options o, DedupData data, String uri) {
-    spark.sql(buildQuery(o, grouped)).write().parquet(uri);
+    spark.sql(buildQuery(o, views.grouped)).write().parquet(uri);
   }
 
   @Override

@@ -68,7 +68,10 @@ class PerUserDedupJobTest {
     String report = run("--users", "40", "--records", "200", "--candidates", "300", "--sizing", "fixed",
         "--output", tmp.resolve("out").toString(), "--write-input", csv, "--no-warmup", "--runs", "2");
     assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
-    assertTrue(report.contains("answers identical to Guava's: yes"), report);
+    // --sizing fixed: sparkbloom's own run is the like-for-like one, not run a second time
+    assertTrue(report.contains("like-for-like (sparkbloom at Guava's n=10,000, p=0.001): answers identical"
+        + " to Guava's: yes, for every user; job "), report);
+    assertTrue(!report.contains("[" + PerUserDedupJob.FIXED_NAME) && !report.contains("per-key sizing:"), report);
     // which Guava ran (the job's own 33.x here; Spark 4 keeps its shaded copy apart)
     assertTrue(report.contains("Guava ran:  com.google.common " + System.getProperty("sparkbloom.guava.version") + " (guava-"), report);
     assertTrue(row(report, "users (filters)").startsWith("40"), report);
@@ -99,23 +102,45 @@ class PerUserDedupJobTest {
     assertTrue(fromParquet.contains("PerKeyFilters.dedupBroadcast(jsc, path, candidates)"), fromParquet);
     assertTrue(row(fromParquet, "users (filters)").startsWith("40"), fromParquet);
     assertTrue(fromParquet.contains("sparkbloom: no false negatives"), fromParquet);
+    // --skip-guava skips the fixed-n run beside per-key sizing too
+    assertTrue(!fromParquet.contains("[" + PerUserDedupJob.FIXED_NAME) && !fromParquet.contains("like-for-like"), fromParquet);
   }
 
   /**
    * Per-key sizing (the default): each user's filter sized for its 200 items at p = 0.001 is
    * 420 FORMAT bytes (3,136 bits), so at most 492 bytes per user on disk, 35x fewer than Guava's
-   * filters for 10,000 items; the observed FPP stays within the target + 3 sigma.
+   * filters for 10,000 items and 3x fewer than sparkbloom's at that n (sparse, about 2,000
+   * bytes); the observed FPP stays within the target + 3 sigma. sparkbloom also runs at Guava's
+   * fixed n, and that run's answers are Guava's for every user.
    */
   @Test
   void perKeySizingReport(@TempDir Path tmp) throws Exception {
     String report = run("--users", "300", "--records", "200", "--candidates", "1000",
         "--output", tmp.resolve("out").toString(), "--no-warmup", "--runs", "1");
     assertTrue(report.contains("sizing:     sparkbloom Sizing.perKeyCount(0.001)"), report);
-    assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
+    assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s+0\\s.*"), report);
     assertTrue(report.contains("observed FPP within the target + 3 sigma"), report);
+    // the table: per-key, fixed n, Guava, and Guava over the fixed run
+    assertTrue(report.matches("(?s).*\\s+sparkbloom\\s+sparkbloom\\s+Guava \\S+\\s+Guava/fixed n\\n"
+        + "\\s+per-key sizing\\s+fixed n=10,000\\s+fixed n=10,000\\n.*"), report);
+    assertTrue(report.contains("[" + PerUserDedupJob.FIXED_NAME + "] build+save "), report);
     String[] perUser = row(report, "bytes on disk per user").replace(",", "").split("\\s+");
     assertTrue(Long.parseLong(perUser[0]) <= 492, report);
-    assertTrue(Long.parseLong(perUser[0]) * 35 <= Long.parseLong(perUser[1]), report);
+    assertTrue(Long.parseLong(perUser[0]) * 3 <= Long.parseLong(perUser[1]), report);
+    assertTrue(Long.parseLong(perUser[0]) * 35 <= Long.parseLong(perUser[2]), report);
+    // like for like: sparkbloom at Guava's n and p answers as Guava does
+    assertTrue(report.matches("(?s).*\\nlike-for-like \\(sparkbloom at Guava's n=10,000, p=0.001\\): answers"
+        + " identical to Guava's: yes, for every user; job [0-9.]+x (faster|slower), [0-9.]+x fewer bytes on disk\\n.*"), report);
+    // and what per-key sizing gains, its false positives named as the only possible difference
+    Matcher gain = Pattern.compile("\\nper-key sizing: ([0-9.]+)x fewer bytes than sparkbloom at Guava's fixed n,"
+        + " ([0-9.]+)x fewer than Guava; job [0-9.]+x (faster|slower) than Guava\\n").matcher(report);
+    assertTrue(gain.find(), report);
+    assertTrue(Double.parseDouble(gain.group(1)) >= 3 && Double.parseDouble(gain.group(2)) >= 35, report);
+    assertTrue(report.matches("(?s).*\\nper-key sizing: observed FPP 0\\.\\d+ against the target 0.001"
+        + " \\(at the fixed n: 0\\.\\d+\\); only false positives may differ from Guava's answers"
+        + " \\(they do for [0-9,]+ of 300 users\\)\\n.*"), report);
+    // a correct run raises no alarm
+    assertTrue(!report.contains("ABOVE") && !report.contains("users differ") && !report.contains("FAIL"), report);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--sizing", "auto"}));
     assertTrue(e.getMessage().contains("--sizing must be fixed or per-key"), e.getMessage());
@@ -148,6 +173,9 @@ class PerUserDedupJobTest {
         + " sparkbloom_build_array(items, 0.001) AS filter FROM sparkbloom_example_history_arrays ->"), report);
     assertTrue(report.contains("sparkbloom_retain_absent(f.filter, c.items)"), report);
     assertTrue(row(report, "users (filters)").startsWith("100 "), report);
+    // the like-for-like run goes through SQL too, on the same views
+    assertTrue(report.contains("[" + PerUserDedupJob.FIXED_NAME + "] build+save "), report);
+    assertTrue(report.contains("answers identical to Guava's: yes, for every user"), report);
     assertTrue(report.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), report);
     double p = 0.001;
     long unseen = 100 * 500;
@@ -182,7 +210,8 @@ class PerUserDedupJobTest {
     assertTrue(both.matches("(?s).*sparkbloom-sql .*, false negatives 0, observed FPP .*"), both);
     assertTrue(both.matches("(?s).*SQL vs RDD: the SQL job takes [0-9.]+x the RDD job's time \\(CPU [0-9.]+x\\);"
         + " Guava's job takes [0-9.]+x the SQL job's time.*"), both);
-    assertTrue(both.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s.*"), both);
+    assertTrue(both.matches("(?s).*false negatives \\(must be 0\\)\\s+0\\s+0\\s+0\\s.*"), both);
+    assertTrue(both.contains("answers identical to Guava's: yes, for every user"), both);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--api", "dataset"}));
