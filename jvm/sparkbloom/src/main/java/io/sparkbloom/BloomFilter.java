@@ -82,8 +82,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
    * Guava 14.0.1 (k included), so new filters merge with ones {@linkplain #fromGuava converted}.
    */
   public static BloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
-    long n = insertionsToSize(expectedInsertions, strategy);
-    return new BloomFilter(nCreate(PLAIN, n, fpp, strategy.ordinal()));
+    return new BloomFilter(createHandle(PLAIN, expectedInsertions, fpp, strategy));
   }
 
   /**
@@ -135,8 +134,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
    * places them (with MITZ_32: the Redis "BloomFilterHelper"'s filter, {@code RedisLayout}).
    */
   public static BloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
-    Objects.requireNonNull(strategy, "strategy is null");
-    return new BloomFilter(nWithShape(PLAIN, bitSize, numHashFunctions, strategy.ordinal()));
+    return new BloomFilter(shapeHandle(PLAIN, bitSize, numHashFunctions, strategy));
   }
 
   /** A filter over a copy of {@code words} (bit b in word b / 64 at bit b % 64). */
@@ -318,8 +316,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
    */
   public static BloomFilter fromByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
-    return new BloomFilter(
-        nFromBytes(PLAIN, bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+    return new BloomFilter(fromBytes(PLAIN, bytes, maxNumBits));
   }
 
   /** Reads one filter {@link #writeTo} wrote, exactly its bytes, memory growing as they arrive. */
@@ -329,9 +326,7 @@ public final class BloomFilter extends NativeFilter implements Serializable {
 
   /** {@link #readFrom(InputStream)} refusing more than {@code maxNumBits} bits. */
   public static BloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
-    return FramedReader.readFilter(
-        in, maxNumBits, HEADER_LENGTH, "payload",
-        (header, max) -> nTotalLength(PLAIN, header, max), BloomFilter::fromByteArray);
+    return readFramed(PLAIN, in, maxNumBits, BloomFilter::fromByteArray);
   }
 
   /** {@link RedisBitmaps#toRedisBitmap}. */

@@ -11,21 +11,12 @@ import java.io.IOException;
 public class CorruptFilterException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * An exception with a message naming the corrupt field.
-   *
-   * @param message names the field and what is wrong with it
-   */
+  /** An exception whose message names the corrupt field and what is wrong with it. */
   public CorruptFilterException(String message) {
     super(message);
   }
 
-  /**
-   * An exception with a message naming the corrupt field, caused by {@code cause}.
-   *
-   * @param message names the field and what is wrong with it
-   * @param cause the underlying failure
-   */
+  /** An exception whose message names the corrupt field, caused by {@code cause}. */
   public CorruptFilterException(String message, Throwable cause) {
     super(message, cause);
   }

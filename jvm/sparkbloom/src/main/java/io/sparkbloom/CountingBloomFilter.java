@@ -62,12 +62,9 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
   }
 
   /**
-   * A filter for {@code expectedInsertions} keys at false-positive rate {@code fpp}: the m and k
-   * of {@link BloomFilter#create(long, double)}, strategy {@code MURMUR128_MITZ_64}.
+   * A filter for {@code expectedInsertions} keys (present at once) at false-positive rate {@code
+   * fpp} in (0, 1): the m and k of {@link BloomFilter#create(long, double)}, MITZ_64.
    *
-   * @param expectedInsertions the number of keys present at once that the filter is sized for
-   * @param fpp the false-positive probability at that load, in (0, 1)
-   * @return an empty filter
    * @throws IllegalArgumentException if an argument is out of range
    * @throws FilterExceedsMemoryException if the counters (m / 2 bytes) exceed this process's
    *     memory limit
@@ -76,198 +73,106 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
     return create(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);
   }
 
-  /**
-   * As {@link #create(long, double)} with the given strategy (sized as {@link
-   * BloomFilter#create(long, double, Strategy)}).
-   *
-   * @param expectedInsertions the number of keys the filter is sized for
-   * @param fpp the false-positive probability at that load
-   * @param strategy Guava's strategy
-   * @return an empty filter
-   */
+  /** {@link #create(long, double)} with a strategy, sized as {@link BloomFilter#create(long, double, Strategy)}. */
   public static CountingBloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
-    long n = insertionsToSize(expectedInsertions, strategy);
-    return new CountingBloomFilter(nCreate(COUNTING, n, fpp, strategy.ordinal()));
+    return new CountingBloomFilter(createHandle(COUNTING, expectedInsertions, fpp, strategy));
   }
 
-  /**
-   * An empty filter of exactly {@code bitSize} counters and {@code numHashFunctions} hashes.
-   *
-   * @param bitSize m, in 1..2^43
-   * @param numHashFunctions k, in 1..255
-   * @param strategy Guava's strategy
-   * @return an empty filter
-   */
+  /** An empty filter of exactly {@code bitSize} counters (1 to 2^43) and k = {@code numHashFunctions} (1 to 255). */
   public static CountingBloomFilter withShape(long bitSize, int numHashFunctions, Strategy strategy) {
-    Objects.requireNonNull(strategy, "strategy is null");
-    return new CountingBloomFilter(
-        nWithShape(COUNTING, bitSize, numHashFunctions, strategy.ordinal()));
+    return new CountingBloomFilter(shapeHandle(COUNTING, bitSize, numHashFunctions, strategy));
   }
 
-  /**
-   * An independent copy.
-   *
-   * @return a new filter with the same counters
-   */
+  /** An independent copy with the same counters. */
   public CountingBloomFilter copy() {
     return new CountingBloomFilter(callLong(h -> nCopy(COUNTING, h)));
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Add, remove, query. Long keys go through NativeFilter.testKey: no lambda allocated per key.
+  // ---- add (returns whether a counter changed: false only when all k are saturated), remove,
+  // query; keys hash as Guava's longFunnel(), byteArrayFunnel() and stringFunnel(UTF_8)
 
-  /**
-   * Adds a key: increments its k counters (saturating at 15).
-   *
-   * @param key the key, hashed as Guava's {@code Funnels.longFunnel()}
-   * @return whether any counter changed ({@code false} only when all k are saturated)
-   */
+  /** Adds a key: increments its k counters (saturating at 15). */
   public boolean add(long key) {
     return testKey(NativeFilter::nPut, key);
   }
 
-  /**
-   * Adds a byte-array key ({@code Funnels.byteArrayFunnel()}).
-   *
-   * @param key the key
-   * @return whether any counter changed
-   */
+  /** Adds a byte-string key. */
   public boolean add(byte[] key) {
     return test(h -> nPutBytes(COUNTING, h, key));
   }
 
-  /**
-   * Adds a string key as its UTF-8 bytes ({@code Funnels.stringFunnel(UTF_8)}).
-   *
-   * @param key the key
-   * @return whether any counter changed
-   */
+  /** Adds a string key, hashed as its UTF-8 bytes. */
   public boolean add(String key) {
     return add(KeyArgs.utf8(key));
   }
 
-  /**
-   * Adds every key.
-   *
-   * @param keys the keys
-   * @return whether any counter changed
-   */
+  /** Adds every key in one native call. */
   public boolean addAll(long[] keys) {
     return putAllSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
   }
 
   /**
    * Removes one occurrence of a key that was added: decrements its k counters (saturated ones
-   * stay). Removing a key that was never added can cause false negatives (see the class doc).
-   *
-   * @param key the key
-   * @return {@code false}, changing nothing, when the key is definitely absent
+   * stay); {@code false}, changing nothing, when the key is certainly absent. Removing a key that
+   * was never added can cause false negatives (see the class doc).
    */
   public boolean remove(long key) {
     return testKey((anyKind, h, k) -> CountingBloomFilterNative.nRemove(h, k), key);
   }
 
-  /**
-   * Removes a byte-array key; see {@link #remove(long)}.
-   *
-   * @param key the key
-   * @return {@code false}, changing nothing, when the key is definitely absent
-   */
+  /** As {@link #remove(long)} for a byte-string key. */
   public boolean remove(byte[] key) {
     return test(h -> CountingBloomFilterNative.nRemoveBytes(h, key));
   }
 
-  /**
-   * Removes a string key (UTF-8); see {@link #remove(long)}.
-   *
-   * @param key the key
-   * @return {@code false}, changing nothing, when the key is definitely absent
-   */
+  /** As {@link #remove(long)} for a string key (UTF-8). */
   public boolean remove(String key) {
     return remove(KeyArgs.utf8(key));
   }
 
-  /**
-   * Removes every key, as {@link #remove(long)} one by one.
-   *
-   * @param keys the keys
-   * @return how many keys were possibly present, hence removed
-   */
+  /** {@link #remove(long)} of every key, one by one: how many were possibly present, hence removed. */
   public long removeAll(long[] keys) {
     Objects.requireNonNull(keys, "keys is null");
     return callLong(h -> CountingBloomFilterNative.nRemoveAll(h, keys, 0, keys.length));
   }
 
-  /**
-   * Whether the key might be present.
-   *
-   * @param key the key
-   * @return {@code false} when it is certainly absent
-   */
+  /** Whether the key might be present ({@code false}: certainly absent). */
   public boolean mightContain(long key) {
     return testKey(NativeFilter::nMightContain, key);
   }
 
-  /**
-   * Whether the byte-array key might be present.
-   *
-   * @param key the key
-   * @return {@code false} when it is certainly absent
-   */
+  /** As {@link #mightContain(long)} for a byte-string key. */
   public boolean mightContain(byte[] key) {
     return test(h -> nMightContainBytes(COUNTING, h, key));
   }
 
-  /**
-   * Whether the string key (UTF-8) might be present.
-   *
-   * @param key the key
-   * @return {@code false} when it is certainly absent
-   */
+  /** As {@link #mightContain(long)} for a string key (UTF-8). */
   public boolean mightContain(String key) {
     return mightContain(KeyArgs.utf8(key));
   }
 
   /**
-   * The smallest of the key's k counters: an upper bound on how many times it is present (added
-   * minus removed); 0 when certainly absent; 15 means 15 or more.
-   *
-   * @param key the key
-   * @return the count estimate, 0..15
+   * The smallest of the key's k counters, 0 to 15: an upper bound on how many times it is present
+   * (added minus removed); 0 when certainly absent; 15 means 15 or more.
    */
   public int count(long key) {
     return callIntKey(CountingBloomFilterNative::nCount, key);
   }
 
-  /**
-   * {@link #count(long)} of a byte-array key.
-   *
-   * @param key the key
-   * @return the count estimate, 0..15
-   */
+  /** {@link #count(long)} of a byte-string key. */
   public int count(byte[] key) {
     return callInt(h -> CountingBloomFilterNative.nCountBytes(h, key));
   }
 
-  /**
-   * {@link #count(long)} of a string key (UTF-8).
-   *
-   * @param key the key
-   * @return the count estimate, 0..15
-   */
+  /** {@link #count(long)} of a string key (UTF-8). */
   public int count(String key) {
     return count(KeyArgs.utf8(key));
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Combining
+  // ---- combining: other must have the same m, k and strategy (else IllegalArgumentException
+  // naming every parameter that differs)
 
-  /**
-   * Adds {@code other}'s counters to this filter's (saturating at 15): the multiset union.
-   *
-   * @param other a filter of the same m, k and strategy
-   * @throws IllegalArgumentException naming every parameter that differs
-   */
+  /** Adds {@code other}'s counters to this filter's (saturating at 15): the multiset union. */
   public void merge(CountingBloomFilter other) {
     run(other, (h, o) -> nMerge(COUNTING, h, o));
   }
@@ -276,64 +181,40 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
    * Subtracts {@code other}'s counters from this filter's (floored at 0; saturated counters stay
    * at 15): removes a multiset that was added, such as the day that leaves a window. Subtracting
    * keys that were never added can cause false negatives, as {@link #remove(long)} can.
-   *
-   * @param other a filter of the same m, k and strategy
-   * @throws IllegalArgumentException naming every parameter that differs
    */
   public void subtract(CountingBloomFilter other) {
     run(other, CountingBloomFilterNative::nSubtract);
   }
 
-  /**
-   * Whether {@link #merge} and {@link #subtract} accept {@code other}.
-   *
-   * @param other another filter
-   * @return same m, k and strategy
-   */
+  /** Whether {@link #merge} and {@link #subtract} accept {@code other}: same m, k and strategy. */
   public boolean isCompatible(CountingBloomFilter other) {
     return call(other, (h, o) -> nIsCompatible(COUNTING, h, o));
   }
 
   /**
-   * The plain filter with bit i set exactly when counter i is nonzero: byte-identical to a
+   * A new plain filter with bit i set exactly when counter i is nonzero: byte-identical to a
    * {@link BloomFilter} of the same shape put exactly the keys still present, while no counter
    * saturated. The caller closes it.
-   *
-   * @return a new plain filter
    */
   public BloomFilter toBloomFilter() {
     return new BloomFilter(callLong(CountingBloomFilterNative::nToBloomFilter));
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Properties
-
-  /**
-   * Counters stuck at 15 (see the class doc): 0 in normal use.
-   *
-   * @return the number of saturated counters
-   */
+  /** The number of counters stuck at 15 (see the class doc): 0 in normal use. */
   public long saturatedCounters() {
     return callLong(CountingBloomFilterNative::nSaturatedCounters);
   }
 
-  /**
-   * Nonzero counters: the bit count of {@link #toBloomFilter()}.
-   *
-   * @return the number of nonzero counters
-   */
+  /** The number of nonzero counters: the bit count of {@link #toBloomFilter()}. */
   public long nonzeroCounters() {
     return callLong(CountingBloomFilterNative::nNonzeroCounters);
   }
 
-  // ---------------------------------------------------------------------------------------
-  // Bytes: FORMAT.md §10
+  // ---- bytes: FORMAT.md §10
 
   /**
-   * Decodes {@link #toByteArray()}'s bytes, refusing filters above the default decode limit.
+   * The filter whose {@link #toByteArray()} is {@code bytes}, under the default decode limit.
    *
-   * @param bytes exactly one serialized counting filter
-   * @return the filter
    * @throws CorruptFilterException naming the bad field ({@link FilterTooLargeException} above
    *     the limit)
    */
@@ -341,51 +222,23 @@ public final class CountingBloomFilter extends NativeFilter implements Serializa
     return fromByteArray(bytes, DecodeLimit.defaultMaxNumBits());
   }
 
-  /**
-   * Decodes, refusing a filter of more than {@code maxNumBits} counters before allocating it.
-   *
-   * @param bytes exactly one serialized counting filter
-   * @param maxNumBits the largest m accepted
-   * @return the filter
-   * @throws CorruptFilterException naming the bad field
-   */
+  /** {@link #fromByteArray(byte[])} refusing more than {@code maxNumBits} counters before allocating. */
   public static CountingBloomFilter fromByteArray(byte[] bytes, long maxNumBits)
       throws CorruptFilterException {
-    return new CountingBloomFilter(
-        nFromBytes(COUNTING, bytes, DecodeLimit.check(maxNumBits, "maxNumBits")));
+    return new CountingBloomFilter(fromBytes(COUNTING, bytes, maxNumBits));
   }
 
-  /**
-   * Reads exactly one filter written by {@link #writeTo} and no byte more.
-   *
-   * @param in the stream
-   * @return the filter
-   * @throws IOException from the stream, or a {@link CorruptFilterException}
-   */
+  /** Reads one filter {@link #writeTo} wrote, exactly its bytes, memory growing as they arrive. */
   public static CountingBloomFilter readFrom(InputStream in) throws IOException {
     return readFrom(in, DecodeLimit.defaultMaxNumBits());
   }
 
-  /**
-   * {@link #readFrom(InputStream)} with a decode limit, checked from the header before the
-   * payload is read.
-   *
-   * @param in the stream
-   * @param maxNumBits the largest m accepted
-   * @return the filter
-   * @throws IOException from the stream, or a {@link CorruptFilterException}
-   */
+  /** {@link #readFrom(InputStream)} refusing more than {@code maxNumBits} counters. */
   public static CountingBloomFilter readFrom(InputStream in, long maxNumBits) throws IOException {
-    return FramedReader.readFilter(
-        in,
-        maxNumBits,
-        BloomFilter.HEADER_LENGTH,
-        "payload",
-        (header, max) -> nTotalLength(COUNTING, header, max),
-        CountingBloomFilter::fromByteArray);
+    return readFramed(COUNTING, in, maxNumBits, CountingBloomFilter::fromByteArray);
   }
 
-  // Java serialization: a serial proxy carrying toByteArray(), never the handle.
+  // ---- Java serialization: the serial proxy CountingSer carries the bytes, never the handle
 
   private Object writeReplace() {
     return new CountingSer(toByteArray());

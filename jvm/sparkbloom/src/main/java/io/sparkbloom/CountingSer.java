@@ -23,8 +23,7 @@ final class CountingSer extends SerialProxy implements Serializable {
   }
 
   private void writeObject(ObjectOutputStream out) throws IOException {
-    byte[] bytes = bytes();
-    writeBlock(out, bytes, bytes.length);
+    writeBytes(out);
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {

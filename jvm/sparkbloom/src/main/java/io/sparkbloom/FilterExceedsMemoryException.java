@@ -16,11 +16,7 @@ package io.sparkbloom;
 public final class FilterExceedsMemoryException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * An exception whose message names the size and the limit.
-   *
-   * @param message names the size and the limit it exceeds
-   */
+  /** An exception whose message names the size and the limit it exceeds. */
   public FilterExceedsMemoryException(String message) {
     super(message);
   }

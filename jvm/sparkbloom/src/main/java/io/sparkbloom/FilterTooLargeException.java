@@ -14,11 +14,7 @@ package io.sparkbloom;
 public final class FilterTooLargeException extends CorruptFilterException {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * An exception whose message names the size and the limit.
-   *
-   * @param message names the size and the limit it exceeds
-   */
+  /** An exception whose message names the size and the limit it exceeds. */
   public FilterTooLargeException(String message) {
     super(message);
   }

@@ -29,8 +29,6 @@ public final class GuavaInterop {
    * The bytes Guava's {@code BloomFilter.writeTo} writes for the same filter, which Guava 17+
    * reads with {@code BloomFilter.readFrom(in, funnel)}.
    *
-   * @param filter the filter
-   * @return the bytes of Guava's {@code writeTo}
    * @throws IllegalArgumentException if the filter has more than (2<sup>31</sup> − 1) · 64 bits,
    *     which Guava cannot represent
    * @throws FilterExceedsMemoryException if the bytes exceed the Java heap's maximum ({@code
@@ -42,13 +40,7 @@ public final class GuavaInterop {
     return filter.call(BloomFilterNative::nToGuava);
   }
 
-  /**
-   * Writes {@link #toGuavaByteArray} to {@code out}; does not flush or close it.
-   *
-   * @param filter the filter
-   * @param out the stream to write to
-   * @throws IOException if {@code out} throws
-   */
+  /** Writes {@link #toGuavaByteArray} to {@code out}; does not flush or close it. */
   public static void writeGuava(BloomFilter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
     out.write(toGuavaByteArray(filter));
@@ -56,11 +48,8 @@ public final class GuavaInterop {
 
   /**
    * The filter whose Guava {@code writeTo} bytes are exactly {@code bytes}, refusing one of more
-   * than {@code maxNumBits} bits.
+   * than {@code maxNumBits} ({@code >= 0}) bits.
    *
-   * @param bytes the bytes of Guava's {@code writeTo} for one filter
-   * @param maxNumBits the largest bit size accepted; {@code >= 0}
-   * @return the filter
    * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits or
    *     cannot be allocated
    * @throws CorruptFilterException if the bytes are not exactly one Guava filter, naming the
@@ -74,11 +63,8 @@ public final class GuavaInterop {
 
   /**
    * Reads one filter written by Guava's {@code BloomFilter.writeTo}, consuming exactly its
-   * bytes; memory grows only as the bytes arrive.
+   * bytes, refusing more than {@code maxNumBits} bits; memory grows only as the bytes arrive.
    *
-   * @param in the stream to read from
-   * @param maxNumBits the largest bit size accepted; {@code >= 0}
-   * @return the filter
    * @throws FilterTooLargeException if the header declares more than {@code maxNumBits} bits
    * @throws CorruptFilterException if the bytes are not a valid Guava filter or end early
    * @throws IOException if {@code in} throws
@@ -103,10 +89,8 @@ public final class GuavaInterop {
    * <p>The private fields are read by reflection; where that is refused (Guava as a named
    * module), Guava's public {@code writeTo} is used instead.
    *
-   * @param guavaBloomFilter a {@code com.google.common.hash.BloomFilter} or a shaded copy
    * @throws IllegalArgumentException if the object is not a Guava Bloom filter
    * @throws NullPointerException if {@code guavaBloomFilter} is null
-   * @return a new filter with the same bits, k and strategy
    */
   public static BloomFilter fromGuava(Object guavaBloomFilter) {
     Objects.requireNonNull(guavaBloomFilter, "guavaBloomFilter is null");

@@ -29,6 +29,26 @@ final class KeyArgs {
     }
   }
 
+  /** {@code keys[i]}, which must not be null. */
+  static <K> K element(K[] keys, int i) {
+    if (keys[i] == null) {
+      throw new NullPointerException("keys[" + i + "] is null");
+    }
+    return keys[i];
+  }
+
+  /**
+   * The end offset in a packed batch of its key {@code index}, after which the keys hold {@code
+   * total} {@code units}: refused past the largest Java array.
+   */
+  static int packedEnd(long total, int index, String units) {
+    if (total > FramedReader.MAX_ARRAY_LENGTH) {
+      throw new IllegalArgumentException("keys: the first " + (index + 1) + " keys hold more than "
+          + FramedReader.MAX_ARRAY_LENGTH + " " + units + "; pass them in smaller batches");
+    }
+    return (int) total;
+  }
+
   /** The keys whose {@code present} is false, in order. */
   static <K> List<K> absent(K[] keys, boolean[] present) {
     List<K> out = new ArrayList<>();

@@ -32,9 +32,6 @@ final class KeyHash {
    * = 0}. The finalization xors in the length ({@code a = h1 ^ 8}, {@code h2 = 8}), adds the
    * halves both ways ({@code h1 = a + 8}, {@code h2 = a + 16}), applies fmix64 to each and adds
    * them both ways again: low = fmix64(a + 8) + fmix64(a + 16), high = fmix64(a + 16) + low.
-   *
-   * @param key the key
-   * @return h1 of the 128-bit hash
    */
   static long guavaLow(long key) {
     long a = mixK1(key) ^ 8;
@@ -43,11 +40,8 @@ final class KeyHash {
 
   /**
    * The second 64 bits of the same hash, from the key and the first half (see {@link
-   * #guavaLow}); the JIT shares the common terms when both are inlined together.
-   *
-   * @param key the key
-   * @param low {@code guavaLow(key)}
-   * @return h2 of the 128-bit hash
+   * #guavaLow}, {@code low = guavaLow(key)}); the JIT shares the common terms when both are
+   * inlined together.
    */
   static long guavaHigh(long key, long low) {
     return fmix64((mixK1(key) ^ 8) + 16) + low;
@@ -115,11 +109,7 @@ final class KeyHash {
   /**
    * Spark's legacy {@code Murmur3_x86_32.hashUnsafeBytes(bytes, seed)}, which its Bloom filters
    * use: whole 4-byte little-endian words as in Murmur3, then one full mix round per trailing
-   * byte, sign-extended (not standard Murmur3's packed tail).
-   *
-   * @param bytes the key
-   * @param seed 0, then the first hash
-   * @return the 32-bit hash
+   * byte, sign-extended (not standard Murmur3's packed tail). The seed is 0, then the first hash.
    */
   static int sparkHashBytes(byte[] bytes, int seed) {
     int h1 = seed;
@@ -144,11 +134,8 @@ final class KeyHash {
 
   /**
    * Spark's {@code Murmur3_x86_32.hashLong(key, seed)}: the low then the high 32-bit half as
-   * two Murmur3_x86_32 blocks, then fmix32 with length 8.
-   *
-   * @param key the key
-   * @param seed the seed (0 for the first hash of Spark's sketch filters, then the first hash)
-   * @return the 32-bit hash
+   * two Murmur3_x86_32 blocks, then fmix32 with length 8. The seed is 0 for the first hash of
+   * Spark's sketch filters, then the first hash.
    */
   static int sparkHashLong(long key, int seed) {
     int h1 = mixH1(seed, mixK1x86((int) key));

@@ -1,6 +1,7 @@
 package io.sparkbloom;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Reference;
 import java.util.Locale;
@@ -40,34 +41,20 @@ abstract class NativeFilter extends NativeHandle {
   /** The filter's shape and state for {@link #toString}. */
   abstract String describe(long handle);
 
-  // ---- shared public API (each documented once, here)
+  // ---- shared public API (each documented once, here; all throw IllegalStateException once the
+  // filter is closed)
 
-  /**
-   * The number of positions m (bits, or 4-bit counters).
-   *
-   * @return m
-   * @throws IllegalStateException if closed
-   */
+  /** The number of positions m (bits, or 4-bit counters). */
   public long bitSize() {
     return callLong(h -> nBitSize(kind, h));
   }
 
-  /**
-   * The number of hash functions k.
-   *
-   * @return k
-   * @throws IllegalStateException if closed
-   */
+  /** The number of hash functions k. */
   public int numHashFunctions() {
     return callInt(h -> nNumHashes(kind, h));
   }
 
-  /**
-   * How hashes become positions.
-   *
-   * @return the strategy
-   * @throws IllegalStateException if closed
-   */
+  /** How hashes become positions. */
   public Strategy strategy() {
     return Strategy.ofOrdinal(callInt(h -> nStrategy(kind, h)));
   }
@@ -76,8 +63,6 @@ abstract class NativeFilter extends NativeHandle {
    * The filter in the versioned, checksummed layout of {@code FORMAT.md}: deterministic, equal
    * filters give equal bytes; its class's {@code fromByteArray} reads them.
    *
-   * @return the bytes
-   * @throws IllegalStateException if closed
    * @throws IllegalArgumentException if they would exceed a Java array, naming the size
    * @throws FilterExceedsMemoryException if they exceed the Java heap's maximum
    */
@@ -88,21 +73,13 @@ abstract class NativeFilter extends NativeHandle {
   /**
    * Writes {@link #toByteArray()} to {@code out}; does not flush or close it. Its class's {@code
    * readFrom} reads exactly these bytes back.
-   *
-   * @param out the stream
-   * @throws IOException if {@code out} throws
    */
   public void writeTo(OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
     out.write(toByteArray());
   }
 
-  /**
-   * {@code mightContain} of every key, in one native call.
-   *
-   * @param keys the keys
-   * @return one answer per key
-   */
+  /** {@code mightContain} of every key, one answer per key, in one native call. */
   public boolean[] mightContainAll(long[] keys) {
     return mightContainAllSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
   }
@@ -110,9 +87,6 @@ abstract class NativeFilter extends NativeHandle {
   /**
    * The keys certainly never put, in their order, duplicates kept, in one native call (the
    * dedup step).
-   *
-   * @param keys candidate keys
-   * @return those the filter has certainly not seen
    */
   public long[] retainAbsent(long[] keys) {
     return retainAbsentSlice(Objects.requireNonNull(keys, "keys is null"), 0, keys.length);
@@ -195,35 +169,23 @@ abstract class NativeFilter extends NativeHandle {
   }
 
   final boolean test(LongPredicate nativeCall) {
-    try {
-      return nativeCall.test(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return call(nativeCall::test); // Boolean.valueOf: no allocation
   }
 
   final long callLong(LongUnaryOperator nativeCall) {
-    try {
-      return nativeCall.applyAsLong(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return call(nativeCall::applyAsLong);
   }
 
   final int callInt(LongToIntFunction nativeCall) {
-    try {
-      return nativeCall.applyAsInt(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    return call(nativeCall::applyAsInt);
   }
 
   final void run(java.util.function.LongConsumer nativeCall) {
-    try {
-      nativeCall.accept(handle());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    call(
+        h -> {
+          nativeCall.accept(h);
+          return null;
+        });
   }
 
   /** A native call with the kind, the handle and a {@code long} key. */
@@ -331,7 +293,7 @@ abstract class NativeFilter extends NativeHandle {
   static native long nTotalLength(int kind, byte[] header, long maxNumBits)
       throws CorruptFilterException;
 
-  // ---- arguments both filter classes check the same way
+  // ---- the factories' bodies, arguments checked the same way for both filter classes
 
   /** {@code expectedInsertions} as the native sizing takes it: 0 counts as 1 (as in Guava). */
   static long insertionsToSize(long expectedInsertions, Strategy strategy) {
@@ -341,6 +303,30 @@ abstract class NativeFilter extends NativeHandle {
     }
     Objects.requireNonNull(strategy, "strategy is null");
     return expectedInsertions == 0 ? 1 : expectedInsertions;
+  }
+
+  /** The handle of {@code create(expectedInsertions, fpp, strategy)}. */
+  static long createHandle(int kind, long expectedInsertions, double fpp, Strategy strategy) {
+    long n = insertionsToSize(expectedInsertions, strategy);
+    return nCreate(kind, n, fpp, strategy.ordinal());
+  }
+
+  /** The handle of {@code withShape(bitSize, numHashFunctions, strategy)}. */
+  static long shapeHandle(int kind, long bitSize, int numHashFunctions, Strategy strategy) {
+    Objects.requireNonNull(strategy, "strategy is null");
+    return nWithShape(kind, bitSize, numHashFunctions, strategy.ordinal());
+  }
+
+  /** The handle of {@code fromByteArray(bytes, maxNumBits)}. */
+  static long fromBytes(int kind, byte[] bytes, long maxNumBits) throws CorruptFilterException {
+    return nFromBytes(kind, bytes, DecodeLimit.check(maxNumBits, "maxNumBits"));
+  }
+
+  /** {@code readFrom(in, maxNumBits)}: one FORMAT.md filter, decoded by {@code decoder}. */
+  static <F> F readFramed(int kind, InputStream in, long maxNumBits, FramedReader.Decoder<F> decoder)
+      throws IOException {
+    return FramedReader.readFilter(in, maxNumBits, BloomFilter.HEADER_LENGTH, "payload",
+        (header, max) -> nTotalLength(kind, header, max), decoder);
   }
 
   static String format(String format, Object... args) {

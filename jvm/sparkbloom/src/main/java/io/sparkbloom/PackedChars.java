@@ -55,17 +55,8 @@ final class PackedChars {
       int end = Math.min(to, start + CHUNK);
       int at = (int) total;
       for (int i = start; i < end; i++) {
-        String key = keys[i];
-        if (key == null) {
-          throw new NullPointerException("keys[" + i + "] is null");
-        }
-        total += key.length();
-        if (total > FramedReader.MAX_ARRAY_LENGTH) {
-          throw new IllegalArgumentException(
-              "keys: the first " + (i - from + 1) + " keys hold more than "
-                  + FramedReader.MAX_ARRAY_LENGTH + " chars; pass them in smaller batches");
-        }
-        ends[i - from] = (int) total;
+        total += KeyArgs.element(keys, i).length();
+        ends[i - from] = KeyArgs.packedEnd(total, i - from, "chars");
       }
       chars = room(chars, (int) total);
       for (int i = start; i < end; i++) {

@@ -33,16 +33,8 @@ final class PackedKeys {
     int[] ends = new int[to - from];
     long total = 0;
     for (int i = from; i < to; i++) {
-      if (keys[i] == null) {
-        throw new NullPointerException("keys[" + i + "] is null");
-      }
-      total += keys[i].length;
-      if (total > FramedReader.MAX_ARRAY_LENGTH) {
-        throw new IllegalArgumentException(
-            "keys: the first " + (i - from + 1) + " keys hold more than "
-                + FramedReader.MAX_ARRAY_LENGTH + " bytes; pass them in smaller batches");
-      }
-      ends[i - from] = (int) total;
+      total += KeyArgs.element(keys, i).length;
+      ends[i - from] = KeyArgs.packedEnd(total, i - from, "bytes");
     }
     byte[] data = buffer((int) total);
     int at = 0;

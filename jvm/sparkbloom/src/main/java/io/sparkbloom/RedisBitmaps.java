@@ -20,10 +20,7 @@ public final class RedisBitmaps {
    * The two 64-bit halves (h1, h2) of Guava's Murmur3_x64_128 (seed 0) of a {@code long} item,
    * as {@code Funnels.longFunnel()} feeds it (8 little-endian bytes): the hash both classic
    * strategies walk from. For clients that compute bit offsets themselves (the Redis helper's
-   * layout).
-   *
-   * @param item the item
-   * @param out receives h1 at index 0 and h2 at index 1
+   * layout). {@code out} receives h1 at index 0 and h2 at index 1.
    */
   public static void guavaHash128(long item, long[] out) {
     long low = KeyHash.guavaLow(item);
@@ -34,21 +31,17 @@ public final class RedisBitmaps {
   /**
    * The same for a byte-string item ({@code Funnels.byteArrayFunnel()}; a string's UTF-8 bytes
    * for {@code stringFunnel(UTF_8)}).
-   *
-   * @param item the item's bytes
-   * @param out receives h1 at index 0 and h2 at index 1
    */
   public static void guavaHash128(byte[] item, long[] out) {
     KeyHash.guava128(Objects.requireNonNull(item, "item is null"), out);
   }
 
   /**
-   * The filter's bits as a Redis bitmap string. Storing it with {@code SET} gives the key that
-   * {@code SETBIT key b 1} for every set bit b would give, up to trailing zero bytes; {@code
-   * GETBIT key b} then answers bit b. One native call.
+   * The filter's bits as a Redis bitmap string, a new array of {@code ceil(filter.bitSize() / 8)}
+   * bytes. Storing it with {@code SET} gives the key that {@code SETBIT key b 1} for every set
+   * bit b would give, up to trailing zero bytes; {@code GETBIT key b} then answers bit b. One
+   * native call.
    *
-   * @param filter the filter
-   * @return a new array of {@code ceil(filter.bitSize() / 8)} bytes
    * @throws IllegalStateException if the filter is closed
    */
   public static byte[] toRedisBitmap(BloomFilter filter) {
@@ -58,13 +51,9 @@ public final class RedisBitmaps {
   /**
    * The filter of the given shape whose Redis bitmap is {@code bitmap} (see {@link
    * #toRedisBitmap}): what {@code GET key} returns for a key filled with {@code SETBIT}. A
-   * shorter string is the same filter with zero tail bytes (Redis grows strings on demand).
+   * shorter string is the same filter with zero tail bytes (Redis grows strings on demand). The
+   * shape: m = {@code bitSize} in 1..2<sup>43</sup>, k = {@code numHashFunctions} in 1..255.
    *
-   * @param bitmap the Redis string value; not null
-   * @param bitSize m, in 1..2<sup>43</sup>
-   * @param numHashFunctions k, in 1..255
-   * @param strategy how hashes become bit positions; not null
-   * @return a new filter
    * @throws IllegalArgumentException naming {@code bitmap} if it is longer than {@code
    *     ceil(bitSize / 8)} bytes or sets a bit at or above {@code bitSize} (it is not a filter of
    *     this shape), or naming another argument that is out of range
@@ -78,11 +67,9 @@ public final class RedisBitmaps {
 
   /**
    * The bit count m of the widely copied "BloomFilterHelper" that services run on {@code
-   * SETBIT}/{@code GETBIT}: {@code (int) (-n · ln fpp / ln²2)}, not rounded up to whole words.
+   * SETBIT}/{@code GETBIT}: {@code (int) (-n · ln fpp / ln²2)} for n ≥ 1 and fpp in (0, 1), not
+   * rounded up to whole words.
    *
-   * @param expectedInsertions n, at least 1
-   * @param fpp in (0, 1)
-   * @return m
    * @throws IllegalArgumentException naming the argument out of range, where m is 0, or where
    *     the helper's {@code int} arithmetic breaks (n or m beyond {@code Integer.MAX_VALUE}, or
    *     more than 255 hash functions)
@@ -91,14 +78,7 @@ public final class RedisBitmaps {
     return BloomFilterNative.nRedisHelperShape(expectedInsertions, fpp) >>> 8;
   }
 
-  /**
-   * The helper's k for {@link #helperBitSize}'s m: {@code max(1, round(m / n · ln 2))}.
-   *
-   * @param expectedInsertions n
-   * @param fpp in (0, 1)
-   * @return k
-   * @throws IllegalArgumentException as {@link #helperBitSize} does
-   */
+  /** The helper's k for {@link #helperBitSize}'s m: {@code max(1, round(m / n · ln 2))}, or its exception. */
   public static int helperNumHashFunctions(long expectedInsertions, double fpp) {
     return (int) (BloomFilterNative.nRedisHelperShape(expectedInsertions, fpp) & 0xff);
   }
@@ -106,15 +86,10 @@ public final class RedisBitmaps {
   /**
    * The {@code GETBIT} offsets of {@code keys[from..to)} in the Redis bitmap of a filter of this
    * shape and strategy: the k bits {@code put} sets for each key, in the strategy's order, key
-   * after key ({@code out[j·k + i]} is offset i of {@code keys[from + j]}). One native call.
+   * after key ({@code out[j·k + i]} is offset i of {@code keys[from + j]}), {@code (to - from) ·
+   * k} of them, in one native call. m is in 1..2<sup>32</sup> (a Redis string's bits), k in
+   * 1..255, the strategy any but {@code BLOCKED}.
    *
-   * @param bitSize m, in 1..2<sup>32</sup> (a Redis string's bits)
-   * @param numHashFunctions k, in 1..255
-   * @param strategy how hashes become offsets: any but {@code BLOCKED}
-   * @param keys the keys, hashed as {@code put(long)} hashes them
-   * @param from the first key
-   * @param to after the last key
-   * @return a new array of {@code (to - from) · k} offsets
    * @throws IllegalArgumentException naming the argument out of range, or if the offsets exceed
    *     a Java array
    */

@@ -14,7 +14,7 @@ import java.lang.ref.Reference;
  * <p>It writes the block-data form of {@link SerialProxy}: the filter is encoded by one native
  * call straight into this thread's {@link SerialBuffer} and written from there, and read back
  * into it and decoded by one native call, so no array as large as the filter is allocated on
- * either side. It reads the array form that earlier versions wrote too.
+ * either side.
  *
  * <p>The class name is deliberately short, because every stream spells it out in full
  * ("io.sparkbloom.BloomFilter" would cost 8 more bytes). The name and {@code serialVersionUID}
@@ -51,8 +51,7 @@ final class Ser extends SerialProxy implements Serializable {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     if (filter == null) {
-      byte[] bytes = bytes();
-      writeBlock(out, bytes, bytes.length);
+      writeBytes(out);
       return;
     }
     byte[] buffer = SerialBuffer.take(0);

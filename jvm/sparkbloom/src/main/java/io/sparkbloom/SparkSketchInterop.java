@@ -35,8 +35,6 @@ public final class SparkSketchInterop {
    * {@code BloomFilter.readFrom} loads: V1 for {@link Strategy#SPARK_SKETCH_V1}, V2 (seed 0) for
    * {@link Strategy#SPARK_SKETCH_V2}.
    *
-   * @param filter a filter with a Spark sketch strategy
-   * @return the bytes of Spark's {@code writeTo}
    * @throws IllegalArgumentException if the filter's strategy is not a Spark sketch strategy
    * @throws IllegalStateException if the filter is closed
    */
@@ -44,24 +42,16 @@ public final class SparkSketchInterop {
     return filter.call(BloomFilterNative::nToSpark);
   }
 
-  /**
-   * Writes {@link #toSparkByteArray} to {@code out}; does not flush or close it.
-   *
-   * @param filter a filter with a Spark sketch strategy
-   * @param out the stream to write to
-   * @throws IOException if {@code out} throws
-   */
+  /** Writes {@link #toSparkByteArray} to {@code out}; does not flush or close it. */
   public static void writeSpark(BloomFilter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out is null");
     out.write(toSparkByteArray(filter));
   }
 
   /**
-   * The filter whose Spark {@code writeTo} bytes (V1 or V2) are exactly {@code bytes}.
+   * The filter whose Spark {@code writeTo} bytes (V1 or V2) are exactly {@code bytes}, refusing
+   * one of more than {@code maxNumBits} ({@code >= 0}) bits.
    *
-   * @param bytes the bytes of one Spark filter
-   * @param maxNumBits the largest bit size accepted; {@code >= 0}
-   * @return the filter
    * @throws FilterTooLargeException if the filter has more than {@code maxNumBits} bits
    * @throws CorruptFilterException naming the field (version, numHashFunctions, seed, numBits,
    *     length)
@@ -73,11 +63,9 @@ public final class SparkSketchInterop {
 
   /**
    * Reads one filter written by Spark's {@code BloomFilter.writeTo} (V1 or V2), consuming
-   * exactly its bytes; memory grows only as the bytes arrive.
+   * exactly its bytes, refusing more than {@code maxNumBits} bits; memory grows only as the
+   * bytes arrive.
    *
-   * @param in the stream to read from
-   * @param maxNumBits the largest bit size accepted; {@code >= 0}
-   * @return the filter
    * @throws FilterTooLargeException if the header declares more than {@code maxNumBits} bits
    * @throws CorruptFilterException if the bytes are not a valid Spark filter or end early
    * @throws IOException if {@code in} throws
@@ -85,18 +73,12 @@ public final class SparkSketchInterop {
   public static BloomFilter readSpark(InputStream in, long maxNumBits) throws IOException {
     Objects.requireNonNull(in, "in is null");
     byte[] version = new byte[VERSION_LENGTH];
-    int got = 0;
-    while (got < VERSION_LENGTH) {
-      int n = in.read(version, got, VERSION_LENGTH - got);
-      if (n < 0) {
-        throw new CorruptFilterException(
-            "corrupt filter: length: the stream ended after " + got
-                + " bytes, in the version of Spark's header");
-      }
-      got += n;
+    int got = in.readNBytes(version, 0, VERSION_LENGTH);
+    if (got < VERSION_LENGTH) {
+      throw new CorruptFilterException("corrupt filter: length: the stream ended after " + got
+          + " bytes, in the version of Spark's header");
     }
-    int v = ((version[0] & 0xff) << 24) | ((version[1] & 0xff) << 16)
-        | ((version[2] & 0xff) << 8) | (version[3] & 0xff);
+    int v = java.nio.ByteBuffer.wrap(version).getInt();
     int headerLength;
     if (v == 1) {
       headerLength = V1_HEADER_LENGTH;
@@ -115,10 +97,9 @@ public final class SparkSketchInterop {
 
   /**
    * Converts a live Spark {@code org.apache.spark.util.sketch.BloomFilter} (V1 or V2, from any
-   * class loader) through its public {@code writeTo}.
+   * class loader) through its public {@code writeTo}: a new filter with the same bits, k and
+   * index walk.
    *
-   * @param sparkSketchBloomFilter an {@code org.apache.spark.util.sketch.BloomFilter}
-   * @return a new filter with the same bits, k and index walk
    * @throws IllegalArgumentException if the object is not a Spark sketch Bloom filter, or is a
    *     V2 filter with a seed other than 0
    * @throws NullPointerException if {@code sparkSketchBloomFilter} is null

@@ -179,7 +179,7 @@ final class FuzzInputs {
 
   /**
    * A Java serialization stream carrying counting filters: well-formed framing around mutated
-   * counting bytes, or a mutated stream of real ones (its array length among the targets).
+   * counting bytes, or a mutated stream of real ones (its length among the targets).
    */
   byte[] countingJava(SplittableRandom r) {
     if (r.nextBoolean()) {

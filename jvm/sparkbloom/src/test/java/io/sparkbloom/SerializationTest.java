@@ -76,7 +76,7 @@ class SerializationTest {
         int data = 4 + format.length;
         int blockHeaders = 5 * (data / 1024) + (data % 1024 == 0 ? 0 : data % 1024 <= 255 ? 2 : 5);
         assertEquals(4 + 34 + 4 + blockHeaders + 1, envelope, "Java serialization envelope");
-        // Full (18,004 bytes): 133, 0.7 % of the bytes (the array form's was 62).
+        // Full (18,004 bytes): 133, 0.7 % of the bytes.
         assertTrue(envelope <= 43 + format.length / 200 + 5, "about 0.5 % beyond FORMAT.md");
         BloomFilter back = (BloomFilter) javaDeserialize(stream);
         assertNotSame(f, back);
@@ -133,10 +133,14 @@ class SerializationTest {
     assertInstanceOf(CorruptFilterException.class, e.getCause());
   }
 
-  /** Where the length int of Ser's block data sits in a one-filter stream: after 4 + 34 + 2|5. */
+  /** Where the length int of the proxy's block data sits: just before the FORMAT.md magic. */
   private static int lengthOffset(byte[] stream) {
-    int header = 4 + 34;
-    return header + (stream[header] == 0x77 ? 2 : 5); // TC_BLOCKDATA or TC_BLOCKDATALONG
+    for (int i = 4; i + 4 <= stream.length; i++) {
+      if (stream[i] == 'S' && stream[i + 1] == 'B' && stream[i + 2] == 'L' && stream[i + 3] == 'M') {
+        return i - 4;
+      }
+    }
+    throw new AssertionError("no FORMAT.md bytes in the stream");
   }
 
   @Test
@@ -189,43 +193,6 @@ class SerializationTest {
     }
   }
 
-  /** Where the array form's length int sits: just before the FORMAT.md magic "SBLM". */
-  private static int arrayLengthOffset(byte[] stream) {
-    for (int i = 4; i + 4 <= stream.length; i++) {
-      if (stream[i] == 'S' && stream[i + 1] == 'B' && stream[i + 2] == 'L' && stream[i + 3] == 'M') {
-        return i - 4;
-      }
-    }
-    throw new AssertionError("no FORMAT.md bytes in the stream");
-  }
-
-  /**
-   * The array form (written by earlier builds of both filters) with a forged length is an
-   * InvalidObjectException, as the block-data form's is; a length the heap cannot hold (2^30
-   * under the suite's -Xmx1g, as in a 121-byte counting stream at -Xmx512m) was an
-   * OutOfMemoryError, and a length beyond the bytes an EOFException.
-   */
-  @Test
-  void arrayFormStreamsWithAForgedLengthAreInvalidObjects() throws Exception {
-    byte[] countingArrayForm = SerializedFormFixtureTest.committed().get("java.CountingBloomFilter");
-    byte[] plainArrayForm = SerialFormV1Test.golden().get("java.dense");
-    for (byte[] stream : new byte[][] {countingArrayForm, plainArrayForm}) {
-      int at = arrayLengthOffset(stream);
-      int length = java.nio.ByteBuffer.wrap(stream, at, 4).getInt();
-      for (int forged :
-          new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 1 << 30, length + 1, length + 4096}) {
-        byte[] tampered = withLength(stream, at, forged);
-        assertThrows(InvalidObjectException.class, () -> javaDeserialize(tampered), "length " + forged);
-      }
-      // Cut anywhere inside the filter's bytes: an IOException, never an Error.
-      for (int cut = at + 4; cut < stream.length - 1; cut += 7) {
-        byte[] truncated = Arrays.copyOf(stream, cut);
-        Exception e = assertThrows(Exception.class, () -> javaDeserialize(truncated));
-        assertInstanceOf(IOException.class, e, "cut at " + cut + ": " + e);
-      }
-    }
-  }
-
   /**
    * The counting filter writes block data as the plain filter does: a forged length is read
    * against the bytes that are there (named as truncated), never allocated up front.
@@ -236,7 +203,7 @@ class SerializationTest {
       c.add(1);
       c.add("sparkbloom");
       byte[] stream = javaSerialize(c);
-      int at = arrayLengthOffset(stream);
+      int at = lengthOffset(stream);
       assertEquals(c.toByteArray().length, java.nio.ByteBuffer.wrap(stream, at, 4).getInt());
       // Block data: TC_BLOCKDATA (0x77) or TC_BLOCKDATALONG (0x7A) right before the length.
       assertTrue(stream[at - 2] == 0x77 || stream[at - 5] == 0x7A, "not block data");
@@ -271,8 +238,7 @@ class SerializationTest {
 
   @Test
   void streamsWithoutAvailableBytesReadBack() throws Exception {
-    // Spark's task and object-file streams answer available() with 0: the form is told apart
-    // without it (the zero value of aggregateByKey in a closure found this).
+    // Spark's task and object-file streams answer available() with 0.
     for (int keys : new int[] {10_000, 200, 0}) {
       try (BloomFilter f = sampleFilter(keys);
           BloomFilter back = (BloomFilter) javaDeserializeStingy(javaSerialize(f))) {

@@ -19,10 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Java-serialization and Kryo streams written by an earlier build (committed as hex in {@code
  * serialized-streams.hex}, generated before the serial proxies and Kryo serializers were shared
- * between the two filter types) still read back, and today's build writes the same bytes. The
- * Java streams {@code java.BloomFilter} and {@code java.CountingBloomFilter} are the serial
- * proxies' array form, which no build writes since both switched to block data ({@code
- * *.block}): its array length is allocated by the JDK before any check can see it.
+ * between the two filter types) still read back, and today's build writes the same bytes.
  *
  * <p>Regenerate only when the serialized form changes on purpose (it is persisted by Spark's
  * {@code saveAsObjectFile}): {@code -Dsparkbloom.writeSerializedFixture=<path>}.
@@ -86,7 +83,7 @@ class SerializedFormFixtureTest {
     return streams;
   }
 
-  static Map<String, byte[]> committed() throws IOException {
+  private static Map<String, byte[]> committed() throws IOException {
     Map<String, byte[]> fixture = new LinkedHashMap<>();
     try (InputStream in =
         SerializedFormFixtureTest.class.getResourceAsStream("serialized-streams.hex")) {
@@ -101,58 +98,35 @@ class SerializedFormFixtureTest {
     return fixture;
   }
 
-  /**
-   * What regenerating writes: the committed array-form stream of the plain filter (no build
-   * writes it any more; {@link SerialFormV1Test} has more of them), then today's streams.
-   */
-  private static Map<String, byte[]> committedOrToday() throws IOException {
-    Map<String, byte[]> all = new LinkedHashMap<>();
-    all.put("java.BloomFilter", committed().get("java.BloomFilter"));
-    all.put("java.CountingBloomFilter", committed().get("java.CountingBloomFilter"));
-    all.putAll(streams());
-    return all;
-  }
-
   @Test
   void streamsWrittenBeforeStillReadAndTodaysAreByteIdentical() throws Exception {
     String target = System.getProperty("sparkbloom.writeSerializedFixture");
     if (target != null) {
       StringBuilder text =
           new StringBuilder("# name hex (SerializedFormFixtureTest; do not edit by hand)\n");
-      for (Map.Entry<String, byte[]> e : committedOrToday().entrySet()) {
+      for (Map.Entry<String, byte[]> e : streams().entrySet()) {
         text.append(e.getKey()).append(' ').append(formatHex(e.getValue()));
         text.append('\n');
       }
       Files.writeString(Path.of(target), text);
     }
     Map<String, byte[]> fixture = committed();
-    Map<String, byte[]> expectedKeys = new LinkedHashMap<>(streams());
-    // The plain filter's stream in the array form, written before Ser switched to block data.
-    expectedKeys.put("java.BloomFilter", null);
-    expectedKeys.put("java.CountingBloomFilter", null);
-    assertEquals(expectedKeys.keySet(), fixture.keySet());
+    assertEquals(streams().keySet(), fixture.keySet());
     try (BloomFilter p = plain();
         CountingBloomFilter c = counting();
-        BloomFilter javaPlain =
-            (BloomFilter) SerializationTest.javaDeserialize(fixture.get("java.BloomFilter"));
         BloomFilter javaBlockPlain =
             (BloomFilter) SerializationTest.javaDeserialize(fixture.get("java.BloomFilter.block"));
-        CountingBloomFilter javaCounting =
-            (CountingBloomFilter)
-                SerializationTest.javaDeserialize(fixture.get("java.CountingBloomFilter"));
         CountingBloomFilter javaBlockCounting =
             (CountingBloomFilter)
                 SerializationTest.javaDeserialize(fixture.get("java.CountingBloomFilter.block"));
         BloomFilter kryoPlain = fromKryo(fixture.get("kryo.BloomFilter"), BloomFilter.class);
         CountingBloomFilter kryoCounting =
             fromKryo(fixture.get("kryo.CountingBloomFilter"), CountingBloomFilter.class)) {
-      assertEquals(p, javaPlain);
       assertEquals(p, javaBlockPlain);
       assertEquals(p, kryoPlain);
-      assertEquals(c, javaCounting);
       assertEquals(c, javaBlockCounting);
       assertEquals(c, kryoCounting);
-      assertEquals(2, javaCounting.count(2));
+      assertEquals(2, javaBlockCounting.count(2));
     }
     for (Map.Entry<String, byte[]> e : streams().entrySet()) {
       assertArrayEquals(fixture.get(e.getKey()), e.getValue(), e.getKey());

@@ -50,19 +50,8 @@ final class FilterCommands {
    */
   void store(String op, String key, BloomFilter filter, String mode, String generation) {
     List<byte[]> args = storeArgs(filter, mode, generation);
-    Object reply;
-    try {
-      reply = jedis.evalsha(bytes(RedisScripts.STORE_SHA), storeKeys(key), args);
-    } catch (JedisNoScriptException e) {
-      try {
-        reply = jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), args);
-      } catch (JedisException again) {
-        throw failure(op, key, again);
-      }
-    } catch (JedisException e) {
-      throw failure(op, key, e);
-    }
-    checkStatus(op, key, (List<?>) reply);
+    scriptReply(op, key, () -> jedis.evalsha(bytes(RedisScripts.STORE_SHA), storeKeys(key), args),
+        () -> jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), args));
   }
 
   /** Runs the store script ({@code or} mode, expecting {@code generation}) for every filter, in one pipeline. */
@@ -83,7 +72,7 @@ final class FilterCommands {
     for (int i = 0; i < keys.size(); i++) {
       String key = keys.get(i);
       List<byte[]> a = args.get(i);
-      scriptReply(op, key, replies.get(i), () -> jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), a));
+      scriptReply(op, key, replies.get(i)::get, () -> jedis.eval(bytes(RedisScripts.STORE), storeKeys(key), a));
     }
   }
 
@@ -91,17 +80,9 @@ final class FilterCommands {
   void checkFits(String key, BloomFilter filter) {
     Objects.requireNonNull(key, "key is null");
     if (!layout.fits(filter)) {
-      throw new IllegalArgumentException(
-          "invalid argument filter (key '"
-              + key
-              + "'): "
-              + filter.bitSize()
-              + " bits, k = "
-              + filter.numHashFunctions()
-              + ", "
-              + filter.strategy()
-              + " is not the shape of "
-              + layout);
+      throw new IllegalArgumentException("invalid argument filter (key '" + key + "'): "
+          + filter.bitSize() + " bits, k = " + filter.numHashFunctions() + ", " + filter.strategy()
+          + " is not the shape of " + layout);
     }
   }
 
@@ -126,20 +107,16 @@ final class FilterCommands {
   Supplier<int[]> queueCheck(
       Pipeline p, String op, String key, long[] offsets, int count, ReadMode readMode, boolean expect) {
     Objects.requireNonNull(key, "key is null");
-    ReadMode mode = readMode;
-    if (mode == ReadMode.AUTO) {
-      mode =
-          (long) offsets.length * SCRIPT_BYTES_PER_OFFSET >= layout.bitmapBytes()
-              ? ReadMode.FETCH
-              : ReadMode.SCRIPT;
-    }
+    ReadMode mode = readMode != ReadMode.AUTO ? readMode
+        : (long) offsets.length * SCRIPT_BYTES_PER_OFFSET >= layout.bitmapBytes() ? ReadMode.FETCH
+        : ReadMode.SCRIPT;
     int k = layout.numHashFunctions();
     if (mode == ReadMode.SCRIPT) {
       List<String> args = scriptArgs(k, offsets, expect);
       List<String> keys = List.of(key, markerKey);
       Response<Object> reply = p.evalsha(RedisScripts.CHECK_SHA, keys, args);
       return () -> {
-        List<?> r = scriptReply(op, key, reply, () -> jedis.eval(RedisScripts.CHECK, keys, args));
+        List<?> r = scriptReply(op, key, reply::get, () -> jedis.eval(RedisScripts.CHECK, keys, args));
         if ((Long) r.get(0) == 0) {
           return allIndexes(count);
         }
@@ -242,17 +219,17 @@ final class FilterCommands {
     boolean changed = false;
     for (int c = 0; c < chunks.size(); c++) {
       List<String> args = chunks.get(c);
-      List<?> r = scriptReply(op, key, replies.get(c), () -> jedis.eval(RedisScripts.WRITE, keys, args));
+      List<?> r = scriptReply(op, key, replies.get(c)::get, () -> jedis.eval(RedisScripts.WRITE, keys, args));
       changed |= (Long) r.get(0) == 1;
     }
     return changed;
   }
 
   /**
-   * A script's reply, re-run with EVAL if the server lost its script cache (a restart or
-   * SCRIPT FLUSH), with the key and marker errors raised.
+   * A script's reply (EVALSHA's, or a pipelined one's), re-run with EVAL if the server lost its
+   * script cache (a restart or SCRIPT FLUSH), with the key and marker errors raised.
    */
-  private List<?> scriptReply(String op, String key, Response<Object> reply, Supplier<Object> eval) {
+  private List<?> scriptReply(String op, String key, Supplier<Object> reply, Supplier<Object> eval) {
     Object value;
     try {
       value = reply.get();

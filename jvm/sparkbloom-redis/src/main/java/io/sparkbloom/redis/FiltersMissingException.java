@@ -14,16 +14,13 @@ public class FiltersMissingException extends RedisBloomException {
 
   private final String markerKey;
 
-  /**
-   * @param markerKey the missing marker key
-   * @param message what is missing, naming the server, the operation and the marker key
-   */
+  /** The missing {@code markerKey}; the message names the server, the operation and the key. */
   public FiltersMissingException(String markerKey, String message) {
     super(message, null);
     this.markerKey = markerKey;
   }
 
-  /** @return the marker key that was not found */
+  /** The marker key that was not found. */
   public String markerKey() {
     return markerKey;
   }

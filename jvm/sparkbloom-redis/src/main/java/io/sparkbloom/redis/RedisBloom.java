@@ -78,13 +78,11 @@ public final class RedisBloom implements AutoCloseable {
    * Connects to {@code redisUri} ({@code redis://[:password@]host:port[/db]}, {@code rediss://}
    * for TLS) with a connection pool, checks the connection with a {@code PING}, and looks for
    * the layout's {@linkplain #markerKey() marker}: if it is there, this client expects the
-   * filters from then on.
+   * filters from then on. {@code layout} is the layout of every key this client reads and
+   * writes; close the client to close the pool.
    *
-   * @param redisUri the server
-   * @param layout the layout of every key this client reads and writes
    * @throws IllegalArgumentException if the URI is not a redis:// or rediss:// URI
    * @throws RedisBloomException if the server cannot be reached or refuses the credentials
-   * @return the client; close it to close the pool
    */
   public static RedisBloom connect(String redisUri, RedisLayout layout) {
     return connect(redisUri, layout, Duration.ZERO);
@@ -92,13 +90,10 @@ public final class RedisBloom implements AutoCloseable {
 
   /**
    * Like {@link #connect(String, RedisLayout)}; every write also sets the key's time to live to
-   * {@code ttl} (a user's filter expires {@code ttl} after their last activity).
+   * {@code ttl} (a user's filter expires {@code ttl} after their last activity; {@link
+   * Duration#ZERO} for none).
    *
-   * @param redisUri the server
-   * @param layout the layout of every key
-   * @param ttl time to live set by every write; {@link Duration#ZERO} for none
    * @throws IllegalArgumentException as {@link #ttlMillis(Duration)}, or for a bad URI
-   * @return the client
    */
   public static RedisBloom connect(String redisUri, RedisLayout layout, Duration ttl) {
     Objects.requireNonNull(redisUri, "redisUri is null");
@@ -120,10 +115,8 @@ public final class RedisBloom implements AutoCloseable {
 
   /**
    * A time to live as the milliseconds every write sets ({@code PX}/{@code PEXPIRE}): whole
-   * milliseconds, a sub-millisecond remainder dropped.
+   * milliseconds, a sub-millisecond remainder dropped; {@link Duration#ZERO} (0) for none.
    *
-   * @param ttl {@link Duration#ZERO} for none, else at least 1 ms
-   * @return the milliseconds, 0 for none
    * @throws IllegalArgumentException if {@code ttl} is negative, under 1 ms (Redis would get no
    *     expiry at all) or too long for a Redis expiry in milliseconds
    */
@@ -141,8 +134,6 @@ public final class RedisBloom implements AutoCloseable {
    * sparkbloom:marker:<bits>/<k>/<strategy>}, holding the layout's description and a generation
    * id, never expiring. Created, where it is missing, by {@link #markPresent()} and the first
    * store of a client that has seen no marker.
-   *
-   * @return the marker key
    */
   public String markerKey() {
     return marker.key();
@@ -270,7 +261,6 @@ public final class RedisBloom implements AutoCloseable {
    * {@link #store} of many filters in one pipelined round trip. Every shape is checked before
    * anything is sent.
    *
-   * @param filters each key with its filter
    * @throws IllegalArgumentException if a filter's shape is not the layout's (nothing is written)
    * @throws RedisKeyException for the first key (in the map's order) not of the layout; the
    *     others were stored
@@ -339,9 +329,9 @@ public final class RedisBloom implements AutoCloseable {
   // Checks
 
   /**
-   * Whether the user may have seen {@code item}: {@code false} means certainly not.
+   * Whether the user may have seen {@code item}: {@code false} means certainly not (as for a
+   * missing key).
    *
-   * @return false for a missing key
    * @throws FiltersMissingException if this client expects filters and the marker is gone
    */
   public boolean mightContain(String key, long item) {
@@ -365,12 +355,11 @@ public final class RedisBloom implements AutoCloseable {
    * No false negatives: a candidate that was put is always dropped; an unseen one is dropped with
    * probability about the layout's false-positive rate. A missing key keeps every candidate.
    *
-   * @return a new array
    * @throws FiltersMissingException if this client expects filters and the marker is gone
    */
   public long[] retainAbsent(String key, long[] candidates) {
     Objects.requireNonNull(candidates, "candidates is null");
-    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length));
+    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates, 0, candidates.length), candidates.length));
   }
 
   /** {@link #retainAbsent(String, long[])} for string candidates. */
@@ -383,14 +372,13 @@ public final class RedisBloom implements AutoCloseable {
   /** {@link #retainAbsent(String, long[])} for byte-array candidates. */
   public byte[][] retainAbsent(String key, byte[][] candidates) {
     Objects.requireNonNull(candidates, "candidates is null");
-    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates), candidates.length));
+    return kept(candidates, absentIndexes("retainAbsent", key, layout.offsetsOf(candidates, 0, candidates.length), candidates.length));
   }
 
   /**
-   * {@link #retainAbsent(String, long[])} for many users in one pipelined round trip.
+   * {@link #retainAbsent(String, long[])} for many users in one pipelined round trip: each key
+   * (in the map's iteration order) with its absent candidates.
    *
-   * @param candidatesByKey each user's key and candidates
-   * @return each key (in the map's iteration order) with its absent candidates
    * @throws RedisKeyException for the first key (in that order) that is not a filter of the layout
    * @throws FiltersMissingException if this client expects filters and the marker is gone
    */
@@ -401,7 +389,7 @@ public final class RedisBloom implements AutoCloseable {
     try (Pipeline p = jedis.pipelined()) {
       for (Map.Entry<String, long[]> e : entries) {
         long[] candidates = Objects.requireNonNull(e.getValue(), "candidates is null");
-        long[] offsets = layout.offsetsOf(candidates);
+        long[] offsets = layout.offsetsOf(candidates, 0, candidates.length);
         pending.add(
             commands.queueCheck(p, "retainAbsent", e.getKey(), offsets, candidates.length, readMode, marker.expected()));
       }

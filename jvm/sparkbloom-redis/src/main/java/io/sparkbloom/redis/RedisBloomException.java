@@ -9,10 +9,7 @@ package io.sparkbloom.redis;
 public class RedisBloomException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /**
-   * @param message what failed, naming the server and the key
-   * @param cause the client's exception, if any
-   */
+  /** {@code message} names the server and the key; {@code cause} is the client's exception, if any. */
   public RedisBloomException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -11,16 +11,13 @@ public class RedisKeyException extends RedisBloomException {
 
   private final String key;
 
-  /**
-   * @param key the offending key
-   * @param message why, naming the key
-   */
+  /** The offending {@code key}, and why, the message naming the key. */
   public RedisKeyException(String key, String message) {
     super(message, null);
     this.key = key;
   }
 
-  /** @return the offending key */
+  /** The offending key. */
   public String key() {
     return key;
   }

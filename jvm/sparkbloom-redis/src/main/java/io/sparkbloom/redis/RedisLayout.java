@@ -72,12 +72,9 @@ public final class RedisLayout implements Serializable {
    * ~next} if negative, {@code next % bitSize}: Guava's {@code MURMUR128_MITZ_32} walk over that
    * bit count. For (10,000, 0.001): 143,775 bits (17,972 bytes), k = 10.
    *
-   * @param expectedInsertions n, {@code >= 1}
-   * @param fpp the false-positive probability at n items, in (0, 1)
-   * @throws IllegalArgumentException naming the argument out of range, if the bit count is 0,
-   *     if n exceeds {@code Integer.MAX_VALUE} or m exceeds {@link #HELPER_MAX_BITS} (the
-   *     helper's int arithmetic would break)
-   * @return the layout
+   * @throws IllegalArgumentException naming the argument out of range (n ≥ 1, fpp in (0, 1)), if
+   *     the bit count is 0, if n exceeds {@code Integer.MAX_VALUE} or m exceeds {@link
+   *     #HELPER_MAX_BITS} (the helper's int arithmetic would break)
    */
   public static RedisLayout helperCompatible(long expectedInsertions, double fpp) {
     checkSizing(expectedInsertions, fpp);
@@ -91,20 +88,12 @@ public final class RedisLayout implements Serializable {
   /**
    * The shape of {@code BloomFilter.create(expectedInsertions, fpp, strategy)} (m a multiple of
    * 64), so filters sparkbloom builds that way, e.g. by {@code PerKeyFilters.buildPerKey}, can be
-   * stored as they are.
-   *
-   * @param expectedInsertions n, {@code >= 1}
-   * @param fpp in (0, 1)
-   * @param strategy the filters' strategy
-   * @return the layout
+   * stored as they are; n ≥ 1, fpp in (0, 1).
    */
   public static RedisLayout guavaCompatible(long expectedInsertions, double fpp, Strategy strategy) {
     checkSizing(expectedInsertions, fpp);
     try (BloomFilter shape = BloomFilter.create(expectedInsertions, fpp, strategy)) {
-      return new RedisLayout(
-          shape.bitSize(),
-          shape.numHashFunctions(),
-          strategy,
+      return new RedisLayout(shape.bitSize(), shape.numHashFunctions(), strategy,
           "guavaCompatible(" + expectedInsertions + ", " + fpp + ", " + strategy + ")");
     }
   }
@@ -114,17 +103,10 @@ public final class RedisLayout implements Serializable {
     return guavaCompatible(expectedInsertions, fpp, Strategy.MURMUR128_MITZ_64);
   }
 
-  /**
-   * The layout of an explicit shape.
-   *
-   * @param bitSize m, in 1..2<sup>32</sup>
-   * @param numHashFunctions k, in 1..255
-   * @param strategy how hashes become offsets
-   * @return the layout
-   */
+  /** The layout of an explicit shape: m = {@code bitSize} in 1..2<sup>32</sup>, k in 1..255. */
   public static RedisLayout of(long bitSize, int numHashFunctions, Strategy strategy) {
-    return new RedisLayout(
-        bitSize, numHashFunctions, strategy, "of(" + bitSize + ", " + numHashFunctions + ", " + strategy + ")");
+    return new RedisLayout(bitSize, numHashFunctions, strategy,
+        "of(" + bitSize + ", " + numHashFunctions + ", " + strategy + ")");
   }
 
   private static void checkSizing(long expectedInsertions, double fpp) {
@@ -158,33 +140,21 @@ public final class RedisLayout implements Serializable {
   }
 
   /**
-   * An empty filter of this shape; {@link BloomFilter#toRedisBitmap()} of it, once filled, is
+   * A new empty filter of this shape; {@link BloomFilter#toRedisBitmap()} of it, once filled, is
    * the value {@code SETBIT} would build for the same items.
-   *
-   * @return a new filter
    */
   public BloomFilter newFilter() {
     return BloomFilter.withShape(bitSize, numHashFunctions, strategy);
   }
 
-  /**
-   * Whether {@code filter} has this layout's shape and strategy.
-   *
-   * @param filter a filter
-   * @return true if it can be stored under this layout
-   */
+  /** Whether {@code filter} has this layout's shape and strategy: it can be stored under it. */
   public boolean fits(BloomFilter filter) {
     return filter.bitSize() == bitSize
         && filter.numHashFunctions() == numHashFunctions
         && filter.strategy() == strategy;
   }
 
-  /**
-   * The k bit offsets of a {@code long} item, in the order the helper visits them.
-   *
-   * @param item the item
-   * @return a new array of k offsets in 0..bitSize−1
-   */
+  /** The k bit offsets (in 0..bitSize−1) of a {@code long} item, in the order the helper visits them. */
   public long[] offsets(long item) {
     return offsetsOf(new long[] {item}, 0, 1);
   }
@@ -199,19 +169,9 @@ public final class RedisLayout implements Serializable {
     return offsetsOf(new byte[][] {item}, 0, 1);
   }
 
-  /** The k offsets of each item, item after item: {@code out[j·k + i]}. */
-  long[] offsetsOf(long[] items) {
-    return offsetsOf(items, 0, items.length);
-  }
-
-  /** The k offsets of {@code items[from..to)}, item after item. */
+  /** The k offsets of {@code items[from..to)}, item after item: {@code out[j·k + i]}. */
   long[] offsetsOf(long[] items, int from, int to) {
     return RedisBitmaps.offsets(bitSize, numHashFunctions, strategy, items, from, to);
-  }
-
-  /** The k offsets of each byte-array item, item after item. */
-  long[] offsetsOf(byte[][] items) {
-    return offsetsOf(items, 0, items.length);
   }
 
   /** The k offsets of the UTF-8 bytes of {@code items[from..to)}, item after item. */
@@ -226,10 +186,8 @@ public final class RedisLayout implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RedisLayout
-        && ((RedisLayout) o).bitSize == bitSize
-        && ((RedisLayout) o).numHashFunctions == numHashFunctions
-        && ((RedisLayout) o).strategy == strategy;
+    RedisLayout l = o instanceof RedisLayout ? (RedisLayout) o : null;
+    return l != null && l.bitSize == bitSize && l.numHashFunctions == numHashFunctions && l.strategy == strategy;
   }
 
   @Override

@@ -135,9 +135,13 @@ public final class BloomFunctions {
    *     names it)
    */
   public static Column build(Column item, long expectedInsertions, double fpp) {
-    Sizing.fixed(expectedInsertions, fpp); // the arguments' checks, here rather than at the first row
-    return BuildAggregate.column(BUILD, item.cast(DataTypes.LongType),
-        functions.lit(expectedInsertions), functions.lit(fpp));
+    return fixedBuild(BUILD, item.cast(DataTypes.LongType), expectedInsertions, fpp);
+  }
+
+  /** {@code name(item, n, p)}, the arguments checked here rather than at the first row. */
+  private static Column fixedBuild(String name, Column item, long expectedInsertions, double fpp) {
+    Sizing.fixed(expectedInsertions, fpp);
+    return BuildAggregate.column(name, item, functions.lit(expectedInsertions), functions.lit(fpp));
   }
 
   /**
@@ -190,9 +194,7 @@ public final class BloomFunctions {
    * #retainAbsentStrings}. The typed aggregate of SQL's {@value #BUILD_STRING}.
    */
   public static Column buildStrings(Column item, long expectedInsertions, double fpp) {
-    Sizing.fixed(expectedInsertions, fpp); // the arguments' checks, here rather than at the first row
-    return BuildAggregate.column(BUILD_STRING, item.cast(DataTypes.StringType),
-        functions.lit(expectedInsertions), functions.lit(fpp));
+    return fixedBuild(BUILD_STRING, item.cast(DataTypes.StringType), expectedInsertions, fpp);
   }
 
   /**
@@ -227,8 +229,7 @@ public final class BloomFunctions {
         }
         long[] keys = new long[candidates.size()];
         int n = 0;
-        scala.collection.Iterator<Object> it = candidates.iterator();
-        while (it.hasNext()) {
+        for (scala.collection.Iterator<Object> it = candidates.iterator(); it.hasNext(); ) {
           Object v = it.next();
           if (v != null) {
             keys[n++] = SqlItems.integral(v, RETAIN_ABSENT, "candidates' elements");

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.Optional;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
@@ -22,9 +23,9 @@ import scala.Tuple2;
 import scala.Tuple3;
 
 /**
- * Per-key {@link CountingBloomFilter}s in Spark, and dedup over a sliding window of days (issue
- * 11): "don't recommend what the user saw in the last 30 days" without rebuilding 30 days of
- * history every day.
+ * Per-key {@link CountingBloomFilter}s in Spark, and dedup over a sliding window of days: "don't
+ * recommend what the user saw in the last 30 days" without rebuilding 30 days of history every
+ * day.
  *
  * <pre>{@code
  * // Once per day: that day's per-user filter (each view counts once).
@@ -82,34 +83,39 @@ public final class CountingFilters {
   /**
    * One counting filter per key from {@code (key, item)} pairs, sized by {@code sizing}. With
    * {@link Sizing#perKeyCount} each key's filter is sized for its own distinct item count (its
-   * items are gathered into a {@code long[]} first); such filters of one key from different days
-   * have different shapes and cannot be summed by {@link #slideWindow}: use fixed sizing there.
+   * items are gathered into a {@code long[]} first, at most {@value
+   * PerKeyFilters#MAX_BUFFERED_ITEMS_KEY} of them per key: a key of more fails the job naming the
+   * key and the limit); such filters of one key from different days have different shapes and
+   * cannot be summed by {@link #slideWindow}: use fixed sizing there.
    */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, Sizing sizing) {
     java.util.Objects.requireNonNull(sizing, "sizing");
     if (!sizing.isPerKeyCount()) {
       return buildPerKey(pairs, sizing.expectedInsertions(0), sizing.fpp());
     }
-    return pairs
-        .aggregateByKey(new LongArrayBuilder(), LongArrayBuilder::add, LongArrayBuilder::addAll)
-        .mapValues(items -> countingFilter(sizing, items.toArray()));
+    return perKeySized(pairs, sizing, "CountingFilters.buildPerKey", (b, item) -> b.add(item));
   }
 
-  /** {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)} sized by {@code sizing}. */
+  /** {@link #buildPerKeyFromArrays(JavaPairRDD, long, double)} sized by {@code sizing}, bounded as {@link #buildPerKey(JavaPairRDD, Sizing)}. */
   public static <K> JavaPairRDD<K, CountingBloomFilter> buildPerKeyFromArrays(
       JavaPairRDD<K, long[]> records, Sizing sizing) {
     java.util.Objects.requireNonNull(sizing, "sizing");
     if (!sizing.isPerKeyCount()) {
       return buildPerKeyFromArrays(records, sizing.expectedInsertions(0), sizing.fpp());
     }
-    return records
-        .aggregateByKey(new LongArrayBuilder(), (b, items) -> {
-          for (long v : items) {
-            b.add(v);
-          }
-          return b;
-        }, LongArrayBuilder::addAll)
-        .mapValues(items -> countingFilter(sizing, items.toArray()));
+    return perKeySized(records, sizing, "CountingFilters.buildPerKeyFromArrays", (b, items) -> {
+      for (long v : items) {
+        b.add(v);
+      }
+      return b;
+    });
+  }
+
+  /** The per-key sized counting filters of each key's items, every occurrence added. */
+  private static <K, V> JavaPairRDD<K, CountingBloomFilter> perKeySized(JavaPairRDD<K, V> records,
+      Sizing sizing, String owner, Function2<LongArrayBuilder, V, LongArrayBuilder> add) {
+    return LongArrayBuilder.group(records, add, owner, "Build such keys with a fixed size,"
+        + " which needs no buffer (Sizing.fixed(n, p))").mapValues(items -> countingFilter(sizing, items));
   }
 
   /** A counting filter sized for the distinct values of {@code items}, holding every item (each occurrence counts). */

@@ -53,8 +53,7 @@ public final class FilterBuilder extends BufferedFilterBuilder<FilterBuilder, lo
   }
 
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
-  FilterBuilder() {
-  }
+  FilterBuilder() {}
 
   /** Adds one item (buffered; flushed in batches). */
   public FilterBuilder add(long item) {

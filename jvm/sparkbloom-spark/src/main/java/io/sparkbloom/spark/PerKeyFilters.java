@@ -134,12 +134,11 @@ public final class PerKeyFilters {
   /**
    * One filter per key from {@code (key, item)} pairs, sized by the options' sizing, into the
    * options' partitions (hash-partitioned) if given. Fixed sizing aggregates into a {@link
-   * FilterBuilder}, which buffers items in a {@code long[]} and hands them to the native side in
-   * batches ({@code putAll}), never one JNI call per record; per-key sizing gathers each key's
-   * distinct items into a primitive {@code long[]} (8 bytes per distinct item through the shuffle,
-   * duplicates dropped as they come: {@code DistinctLongs}), then builds a filter of their count;
-   * a key of more distinct items than {@value #MAX_BUFFERED_ITEMS_KEY} (default 2<sup>20</sup>)
-   * fails the job naming the key and the limit: build such keys with {@link Sizing#fixed}.
+   * FilterBuilder} (the class doc); per-key sizing gathers each key's distinct items into a
+   * primitive {@code long[]} (8 bytes per distinct item through the shuffle, duplicates dropped
+   * as they come: {@code DistinctLongs}), then builds a filter of their count; a key of more
+   * distinct items than {@value #MAX_BUFFERED_ITEMS_KEY} (default 2<sup>20</sup>) fails the job
+   * naming the key and the limit: build such keys with {@link Sizing#fixed}.
    */
   public static <K> JavaPairRDD<K, BloomFilter> buildPerKey(JavaPairRDD<K, Long> pairs, PerKeyOptions options) {
     Sizing sizing = options.requireSizing("buildPerKey");
@@ -239,10 +238,6 @@ public final class PerKeyFilters {
   /** The options' partitions, or the input's number of partitions. */
   private static int partitionsOr(PerKeyOptions options, JavaPairRDD<?, ?> input) {
     return options.partitions() > 0 ? options.partitions() : input.getNumPartitions();
-  }
-
-  private static LongArrayBuilder add(LongArrayBuilder b, Long item) {
-    return item == null ? b : b.add(item);
   }
 
   // ---- storage -----------------------------------------------------------------------------
@@ -393,9 +388,8 @@ public final class PerKeyFilters {
    * for its own query and frees it at once: the broadcast costs the filters' serialized size, e.g.
    * 4 MB for 10,000 per-key sized filters ({@link Sizing#perKeyCount}: about 390 bytes for a key
    * of 200 items at 0.001), or 20 MB for 10,000 filters sized for 10,000 items that hold 200
-   * (sparse bytes, ~2 KB each, for 18 KB of bits each). A key with several filters keeps only the
-   * candidates none of them has seen. The caller's filters are only read (none is closed).
-   * Spark's context cleaner removes the broadcast once the returned RDD is no longer referenced.
+   * (sparse bytes, ~2 KB each, for 18 KB of bits each). The caller's filters are only read (none
+   * is closed); Spark's context cleaner removes the broadcast once the RDD is no longer referenced.
    *
    * <p>The filters are collected (at this call) within the options' broadcast limit (by default
    * {@link #BROADCAST_MAX_BYTES_KEY}): each task sends its partition's bytes, the driver keeps a
@@ -418,16 +412,10 @@ public final class PerKeyFilters {
   /**
    * {@link #dedupBroadcast(JavaPairRDD, JavaPairRDD, PerKeyOptions)} of the filters saved at
    * {@code path} (by {@link #saveAsObjectFile} or Spark's {@code saveAsObjectFile}): their FORMAT
-   * bytes are read and broadcast as they are, never decoded on the way, and each candidate record
-   * decodes its key's filter for its own query. The same answers as {@code
-   * dedupBroadcast(objectFile(jsc, path), candidates, options)} without materializing every filter
-   * twice: filters sized for many more items than they hold (a fixed n of 10,000 for 200 items:
-   * 18 KB of bits, ~2 KB of sparse bytes) cost their compact size, not their bit arrays, until
-   * the moment they are queried.
-   *
-   * <p>Before any job, the saved files' total length (from the file system's listing) is checked
-   * against the broadcast limit, and the collect is bounded as in {@link
-   * #dedupBroadcast(JavaPairRDD, JavaPairRDD, PerKeyOptions)}.
+   * bytes are read and broadcast as they are, never decoded on the way: the same answers as
+   * {@code dedupBroadcast(objectFile(jsc, path), candidates, options)} without materializing every
+   * filter twice. Before any job, the saved files' total length (from the file system's listing)
+   * is checked against the broadcast limit; the collect is bounded as there.
    *
    * @throws IllegalArgumentException if nothing is saved at {@code path}, or the saved files are
    *     over the broadcast limit (naming their bytes, the limit, its conf key and the
@@ -455,13 +443,15 @@ public final class PerKeyFilters {
   /**
    * {@link #dedup(JavaPairRDD, JavaPairRDD)} for candidates given as {@code (key, item)} pairs:
    * the candidates are grouped per key into a {@code long[]}, queried in one batch per key, and
-   * returned as pairs again (null items dropped).
+   * returned as pairs again (null items dropped). A key of more candidates than {@value
+   * #MAX_BUFFERED_ITEMS_KEY} (default 2<sup>20</sup>) fails the job naming the key and the limit:
+   * give such keys' candidates as {@code long[]} records to {@link #dedup}.
    */
   public static <K> JavaPairRDD<K, Long> dedupPairs(
       JavaPairRDD<K, BloomFilter> filters, JavaPairRDD<K, Long> candidates) {
-    JavaPairRDD<K, long[]> grouped = candidates
-        .aggregateByKey(new LongArrayBuilder(), PerKeyFilters::add, LongArrayBuilder::addAll)
-        .mapValues(LongArrayBuilder::toArray);
+    JavaPairRDD<K, long[]> grouped = LongArrayBuilder.group(candidates,
+        (b, item) -> item == null ? b : b.add(item), "PerKeyFilters.dedupPairs",
+        "Give such keys' candidates as long[] records to PerKeyFilters.dedup, which groups nothing");
     return dedup(filters, grouped).flatMapValues(PerKeyFilters::boxed);
   }
 

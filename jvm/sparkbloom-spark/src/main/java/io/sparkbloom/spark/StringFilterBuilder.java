@@ -11,22 +11,11 @@ import io.sparkbloom.spark.build.ItemArrays;
  * BloomFilter#put(String)} hashes them (their UTF-8 bytes, as Guava's {@code
  * Funnels.stringFunnel(UTF_8)}).
  *
- * <p>A key with fewer than {@value #BATCH} items never allocates a native filter until {@link
- * #build()}. Java serialization and Kryo write the same big-endian form:
- *
- * <pre>
- * int    form version (1)
- * long   expected insertions n (-1: unconfigured, the SQL aggregate's zero)
- * double fpp p
- * int    count of pending items
- *        per pending item: int length, then that many bytes, its UTF-8 encoding
- * int    length of the native filter's bytes (-1: no native filter yet)
- * byte   the filter's FORMAT.md bytes, length of them
- * </pre>
- *
- * A pending item travels as its UTF-8 bytes, exactly what will be hashed: an unpaired surrogate
- * becomes {@code '?'} there as it does in {@code put(String)}, so the filter is the same whether
- * or not the buffer was serialized on the way. Not thread-safe (one builder per task).
+ * <p>Buffering, merging and the serialized form are {@link FilterBuilder}'s, form version 1, each
+ * pending item written as an int length and its UTF-8 bytes, exactly what will be hashed: an
+ * unpaired surrogate becomes {@code '?'} there as it does in {@code put(String)}, so the filter
+ * is the same whether or not the buffer was serialized on the way. Not thread-safe (one builder
+ * per task).
  */
 public final class StringFilterBuilder extends BufferedFilterBuilder<StringFilterBuilder, String[]> {
   private static final long serialVersionUID = 1L;
@@ -36,19 +25,13 @@ public final class StringFilterBuilder extends BufferedFilterBuilder<StringFilte
 
   private static final int FORM_VERSION = 1;
 
-  /**
-   * A builder for a filter sized for {@code expectedInsertions} items at false-positive rate
-   * {@code fpp}.
-   *
-   * @throws IllegalArgumentException as {@link BloomFilter#create(long, double)} throws it
-   */
+  /** {@link FilterBuilder#FilterBuilder(long, double)}'s sizing, for string items. */
   public StringFilterBuilder(long expectedInsertions, double fpp) {
     super(expectedInsertions, fpp);
   }
 
   /** A builder whose sizing is set by the first {@link #configure} call (the SQL aggregate's zero). */
-  StringFilterBuilder() {
-  }
+  StringFilterBuilder() {}
 
   /**
    * Adds one item (buffered; flushed in batches).

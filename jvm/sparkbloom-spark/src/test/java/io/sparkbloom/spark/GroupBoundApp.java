@@ -38,7 +38,8 @@ public final class GroupBoundApp {
 
   /** The checks, in order, as {@link GroupBoundTest} expects them. */
   static final List<String> CHECKS = List.of("sql-small-limit", "dataframe-headroom-small-limit",
-      "rdd-pairs-small-limit", "rdd-arrays-small-limit", "sql-heap-runs-out-first",
+      "rdd-pairs-small-limit", "rdd-arrays-small-limit", "rdd-dedup-pairs-small-limit",
+      "counting-per-key-small-limit", "sql-heap-runs-out-first",
       "sql-default-limit", "rdd-default-limit");
 
   private final List<String> failures = new ArrayList<>();
@@ -81,6 +82,8 @@ public final class GroupBoundApp {
       check("dataframe-headroom-small-limit", () -> dataFrameHeadroomSmallLimit(spark));
       check("rdd-pairs-small-limit", () -> rddPairsSmallLimit(jsc));
       check("rdd-arrays-small-limit", () -> rddArraysSmallLimit(jsc));
+      check("rdd-dedup-pairs-small-limit", () -> rddDedupPairsSmallLimit(jsc));
+      check("counting-per-key-small-limit", () -> countingPerKeySmallLimit(jsc));
       check("sql-heap-runs-out-first", () -> sqlHeapRunsOutFirst(spark));
     } finally {
       spark.stop();
@@ -161,6 +164,35 @@ public final class GroupBoundApp {
     for (long r = 0; r < 30; r++) {
       require(filters.get(8L).mightContain(r), "item " + r + " missing");
     }
+  }
+
+  /** Key "big" has 3,000 candidate pairs (each occurrence is buffered), "small" 10. */
+  private static void rddDedupPairsSmallLimit(JavaSparkContext jsc) {
+    JavaPairRDD<String, Long> candidates = jsc.parallelize(Arrays.asList(0, 1), 2).flatMapToPair(part ->
+        LongStream.range(part * 1500L, part * 1500L + 1500)
+            .mapToObj(i -> new Tuple2<>("big", i % 7)).iterator())
+        .union(jsc.parallelizePairs(List.of(new Tuple2<>("small", 1L), new Tuple2<>("small", 2L)), 1));
+    JavaPairRDD<String, BloomFilter> filters = PerKeyFilters.buildPerKey(
+        jsc.parallelizePairs(List.of(new Tuple2<>("small", 1L)), 1), 100, P);
+    Exception e = failure(() -> PerKeyFilters.dedupPairs(filters, candidates).count());
+    requireMessage(e, "PerKeyFilters.dedupPairs: key \"big\" has more than " + SMALL + " items",
+        PerKeyBufferLimit.KEY + " = " + SMALL, "PerKeyFilters.dedup");
+    List<Tuple2<String, Long>> kept =
+        PerKeyFilters.dedupPairs(filters, candidates.filter(t -> t._1().equals("small"))).collect();
+    require(kept.equals(List.of(new Tuple2<>("small", 2L))), "small keeps 2 only, got " + kept);
+  }
+
+  /** A per-key sized counting build: key 3 gets 3,000 occurrences of 5 items. */
+  private static void countingPerKeySmallLimit(JavaSparkContext jsc) {
+    JavaPairRDD<Long, Long> pairs = jsc.parallelize(Arrays.asList(0, 1), 2).flatMapToPair(part ->
+        LongStream.range(part * 1500L, part * 1500L + 1500)
+            .mapToObj(i -> new Tuple2<>(i < 2000 ? 3L : 4L, i % 5)).iterator());
+    Exception e = failure(() -> CountingFilters.buildPerKey(pairs, Sizing.perKeyCount(P)).count());
+    requireMessage(e, "CountingFilters.buildPerKey: key 3 has more than " + SMALL + " items",
+        PerKeyBufferLimit.KEY + " = " + SMALL, "Sizing.fixed(n, p)");
+    Map<Long, io.sparkbloom.CountingBloomFilter> filters =
+        CountingFilters.buildPerKey(pairs.filter(t -> t._1() == 4L), Sizing.perKeyCount(P)).collectAsMap();
+    require(filters.get(4L).count(0L) == 15, "item 0 of key 4 counts 200 (15: saturated)");
   }
 
   /**

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sparkbloom.spark.build.PerKeyBufferLimit;
 import org.junit.jupiter.api.Test;
 
-/** The per-key buffer that keeps every occurrence: growth without int overflow. */
+/** The per-key buffer that keeps every occurrence: growth without int overflow, a bound. */
 class LongArrayBuilderTest {
   @Test
   void keepsEveryOccurrenceInOrder() {
@@ -27,6 +28,29 @@ class LongArrayBuilderTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LongArrayBuilder.grownCapacity(1 << 30, tooMany));
     assertTrue(e.getMessage().contains(Long.toString(tooMany)), e.getMessage());
+  }
+
+  /**
+   * Past its bound a builder drops its items, in a merge too, and reading them is the error that
+   * names the key, the limit, its conf and the remedy; at the bound every item is kept.
+   */
+  @Test
+  void pastItsBoundABuilderDropsItsItemsAndNamesTheKey() {
+    LongArrayBuilder full = new LongArrayBuilder(3).add(1).add(1).add(2);
+    assertArrayEquals(new long[] {1, 1, 2}, full.toArray("owner", "u", "remedy"));
+    LongArrayBuilder over = new LongArrayBuilder(3).add(1).addAll(new LongArrayBuilder(3).add(2).add(3).add(4));
+    assertEquals(0, over.size());
+    LongArrayBuilder merged = new LongArrayBuilder(3).addAll(new LongArrayBuilder(3).add(1).add(2).add(3).add(4));
+    assertEquals(0, merged.add(5).size(), "an overflow is kept through a merge");
+    for (LongArrayBuilder b : new LongArrayBuilder[] {over, merged}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> b.toArray("PerKeyFilters.dedupPairs", "u", "Give such keys' candidates as long[] records"));
+      assertTrue(e.getMessage().startsWith("PerKeyFilters.dedupPairs: key \"u\" has more than 3 items"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains(PerKeyBufferLimit.KEY + " = 3"), e.getMessage());
+      assertTrue(e.getMessage().contains("Give such keys' candidates as long[] records"), e.getMessage());
+      assertThrows(IllegalStateException.class, b::toArray);
+    }
   }
 
   /** 16 GiB is more than the test JVM's heap: the copy fails at once, touching no memory. */

@@ -11,6 +11,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.stream.StreamSupport;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
@@ -83,16 +85,10 @@ public final class RedisPush {
    *
    * @throws IllegalArgumentException for a TTL {@link RedisBloom#ttlMillis} refuses
    */
-  public static <K> long push(
-      JavaPairRDD<K, BloomFilter> filters,
-      String redisUri,
-      RedisLayout layout,
-      String keyPrefix,
-      Duration ttl) {
-    Objects.requireNonNull(keyPrefix, "keyPrefix is null");
-    JavaRDD<Tuple2<String, BloomFilter>> entries =
-        filters.map(t -> new Tuple2<>(keyPrefix + t._1(), t._2()));
-    return pushEntries(entries, redisUri, layout, ttl);
+  public static <K> long push(JavaPairRDD<K, BloomFilter> filters, String redisUri,
+      RedisLayout layout, String keyPrefix, Duration ttl) {
+    return pushEntries(filters.map(t -> new Tuple2<>(String.valueOf(t._1()), t._2())), keyPrefix,
+        redisUri, layout, ttl);
   }
 
   /** Scala-friendly {@link #push(JavaPairRDD, String, RedisLayout, String)}: {@code RDD[(K, BloomFilter)]}. */
@@ -108,41 +104,26 @@ public final class RedisPush {
    *
    * @return the number of keys written
    */
-  public static long pushDataFrame(
-      Dataset<Row> df,
-      String keyColumn,
-      String filterColumn,
-      String redisUri,
-      RedisLayout layout,
-      String keyPrefix) {
+  public static long pushDataFrame(Dataset<Row> df, String keyColumn, String filterColumn,
+      String redisUri, RedisLayout layout, String keyPrefix) {
     return pushDataFrame(df, keyColumn, filterColumn, redisUri, layout, keyPrefix, Duration.ZERO);
   }
 
   /** {@link #pushDataFrame(Dataset, String, String, String, RedisLayout, String)} with a TTL. */
-  public static long pushDataFrame(
-      Dataset<Row> df,
-      String keyColumn,
-      String filterColumn,
-      String redisUri,
-      RedisLayout layout,
-      String keyPrefix,
-      Duration ttl) {
-    Objects.requireNonNull(keyPrefix, "keyPrefix is null");
+  public static long pushDataFrame(Dataset<Row> df, String keyColumn, String filterColumn,
+      String redisUri, RedisLayout layout, String keyPrefix, Duration ttl) {
     JavaRDD<Tuple2<String, BloomFilter>> entries =
-        df.select(df.col(keyColumn).cast("string"), df.col(filterColumn))
-            .toJavaRDD()
+        df.select(df.col(keyColumn).cast("string"), df.col(filterColumn)).toJavaRDD()
             .filter(row -> !row.isNullAt(1))
-            .map(
-                row -> {
-                  try {
-                    return new Tuple2<>(
-                        keyPrefix + row.getString(0), BloomFilter.fromByteArray((byte[]) row.get(1)));
-                  } catch (CorruptFilterException e) {
-                    throw new IllegalArgumentException(
-                        "column " + filterColumn + " of key " + row.getString(0) + ": " + e.getMessage(), e);
-                  }
-                });
-    return pushEntries(entries, redisUri, layout, ttl);
+            .map(row -> {
+              try {
+                return new Tuple2<>(row.getString(0), BloomFilter.fromByteArray((byte[]) row.get(1)));
+              } catch (CorruptFilterException e) {
+                throw new IllegalArgumentException(
+                    "column " + filterColumn + " of key " + row.getString(0) + ": " + e.getMessage(), e);
+              }
+            });
+    return pushEntries(entries, keyPrefix, redisUri, layout, ttl);
   }
 
   /**
@@ -154,24 +135,17 @@ public final class RedisPush {
     Objects.requireNonNull(layout, "layout is null");
     return pairs
         .groupByKey()
-        .mapValues(
-            items -> {
-              long[] buffer = new long[16];
-              int n = 0;
-              for (Long item : items) {
-                if (n == buffer.length) {
-                  buffer = java.util.Arrays.copyOf(buffer, n * 2);
-                }
-                buffer[n++] = item;
-              }
-              BloomFilter filter = layout.newFilter();
-              filter.putAll(java.util.Arrays.copyOf(buffer, n));
-              return filter;
-            });
+        .mapValues(items -> {
+          BloomFilter filter = layout.newFilter();
+          filter.putAll(StreamSupport.stream(items.spliterator(), false).mapToLong(Long::longValue).toArray());
+          return filter;
+        });
   }
 
-  private static long pushEntries(
-      JavaRDD<Tuple2<String, BloomFilter>> entries, String redisUri, RedisLayout layout, Duration ttl) {
+  /** Writes each entry to {@code keyPrefix + key}. */
+  private static long pushEntries(JavaRDD<Tuple2<String, BloomFilter>> entries, String keyPrefix,
+      String redisUri, RedisLayout layout, Duration ttl) {
+    Objects.requireNonNull(keyPrefix, "keyPrefix is null");
     Objects.requireNonNull(redisUri, "redisUri is null");
     Objects.requireNonNull(layout, "layout is null");
     // Checked here, on the driver, before any task runs.
@@ -184,7 +158,8 @@ public final class RedisPush {
     LongAccumulator pushed = entries.context().longAccumulator("sparkbloom-redis: keys pushed");
     try {
       entries.foreachPartition(
-          partition -> pushPartition(partition, redisUri, layout, Duration.ofMillis(ttlMillis), generation, pushed));
+          partition -> pushPartition(partition, keyPrefix, redisUri, layout, Duration.ofMillis(ttlMillis),
+              generation, pushed));
     } catch (Exception failedJob) {
       // The job failed (a SparkException, rethrown as it came): a wipe is the failure to report.
       checkNotWiped(redisUri, layout, generation, failedJob);
@@ -217,13 +192,8 @@ public final class RedisPush {
     }
   }
 
-  private static void pushPartition(
-      Iterator<Tuple2<String, BloomFilter>> partition,
-      String redisUri,
-      RedisLayout layout,
-      Duration ttl,
-      String generation,
-      LongAccumulator pushed) {
+  private static void pushPartition(Iterator<Tuple2<String, BloomFilter>> partition, String keyPrefix,
+      String redisUri, RedisLayout layout, Duration ttl, String generation, LongAccumulator pushed) {
     if (!partition.hasNext()) {
       return;
     }
@@ -234,7 +204,7 @@ public final class RedisPush {
       Map<String, BloomFilter> batch = new LinkedHashMap<>();
       while (partition.hasNext()) {
         Tuple2<String, BloomFilter> entry = partition.next();
-        batch.put(entry._1(), entry._2());
+        batch.put(keyPrefix + entry._1(), entry._2());
         if (batch.size() == BATCH || !partition.hasNext()) {
           storeWithRetry(client, batch);
           count += batch.size();
@@ -247,22 +217,23 @@ public final class RedisPush {
   }
 
   private static RedisBloom connectWithRetry(String redisUri, RedisLayout layout, Duration ttl) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return RedisBloom.connect(redisUri, layout, ttl);
-      } catch (RedisBloomException e) {
-        retryOrThrow(e, attempt, "connect");
-      }
-    }
+    return withRetry("connect", () -> RedisBloom.connect(redisUri, layout, ttl));
   }
 
   private static void storeWithRetry(RedisBloom client, Map<String, BloomFilter> batch) {
+    withRetry("store of " + batch.size() + " keys", () -> {
+      client.storeAll(batch);
+      return null;
+    });
+  }
+
+  /** {@code call}, attempted again after a connection error ({@link #retryOrThrow}). */
+  private static <T> T withRetry(String what, Supplier<T> call) {
     for (int attempt = 1; ; attempt++) {
       try {
-        client.storeAll(batch);
-        return;
+        return call.get();
       } catch (RedisBloomException e) {
-        retryOrThrow(e, attempt, "store of " + batch.size() + " keys");
+        retryOrThrow(e, attempt, what);
       }
     }
   }

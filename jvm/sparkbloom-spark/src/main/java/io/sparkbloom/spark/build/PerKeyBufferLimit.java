@@ -92,12 +92,22 @@ public final class PerKeyBufferLimit {
    * @param group the group, e.g. "a group" or "key \"u\""
    */
   public static IllegalArgumentException exceeded(String owner, String group, int limit) {
-    return new IllegalArgumentException(owner + ": " + group + " has more than " + limit
-        + " distinct items, the most a per-key sized build buffers (" + KEY + " = " + limit
-        + "): it holds a group's distinct items in the executor's heap until they are all counted,"
-        + " up to " + PEAK_BYTES_PER_ITEM + " bytes each. Build such groups with a fixed size,"
-        + " which needs no buffer (SQL sparkbloom_build(item, n, p), or Sizing.fixed(n, p)), or"
-        + " raise " + KEY + " for executors with the memory");
+    return exceeded(owner, group, limit, "distinct items, the most a per-key sized build buffers",
+        "until they are all counted, up to " + PEAK_BYTES_PER_ITEM + " bytes each",
+        "Build such groups with a fixed size, which needs no buffer (SQL sparkbloom_build(item, n,"
+            + " p), or Sizing.fixed(n, p))");
+  }
+
+  /**
+   * The exception for a group over {@code limit} of {@code what} ("distinct items, the most ...
+   * buffers"), which a buffer holds in the heap for {@code cost}; {@code remedy} says what to do
+   * instead of raising the limit.
+   */
+  public static IllegalArgumentException exceeded(String owner, String group, int limit,
+      String what, String cost, String remedy) {
+    return new IllegalArgumentException(owner + ": " + group + " has more than " + limit + " "
+        + what + " (" + KEY + " = " + limit + "): it holds a group's items in the executor's heap "
+        + cost + ". " + remedy + ", or raise " + KEY + " for executors with the memory");
   }
 
   /** A key as a message names it: its string form, quoted for a string, cut at 100 chars. */

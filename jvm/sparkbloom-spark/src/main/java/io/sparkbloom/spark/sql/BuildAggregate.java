@@ -62,9 +62,8 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   private final int maxBufferedItems;
   /** The headroom of a {@value #PER_KEY} filter ({@link Sizing#withHeadroom}); 1 from SQL. */
   private final double headroom;
-  /** n and p when they are constants, read at the first row; null until then or if not. */
-  private transient Long constantN;
-  private transient Double constantP;
+  /** The sizing arguments' values when they are constants, read at the first row. */
+  private transient Object[] constants;
 
   /**
    * {@code name(arguments...)}: {@value #PER_KEY}, {@value #FIXED} or {@value #FIXED_STRING}; the
@@ -107,10 +106,7 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
       throw new IllegalArgumentException(name + " takes " + arity + " arguments, got " + arguments.length());
     }
     this.name = name;
-    this.arguments = new Expression[arity];
-    for (int i = 0; i < arity; i++) {
-      this.arguments[i] = arguments.apply(i);
-    }
+    this.arguments = CatalystTrees.toArray(arguments);
     this.mutableAggBufferOffset = mutableAggBufferOffset;
     this.inputAggBufferOffset = inputAggBufferOffset;
     this.maxBufferedItems = maxBufferedItems;
@@ -169,35 +165,29 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
   }
 
   private double p(InternalRow input) {
-    if (constantP != null) {
-      return constantP;
-    }
-    Expression p = arguments[arguments.length - 1];
-    Object value = p.eval(input);
-    if (value == null) {
-      throw nullSizing();
-    }
-    double v = SqlSizing.toDouble(value);
-    if (p.foldable()) {
-      constantP = v;
-    }
-    return v;
+    return SqlSizing.toDouble(sizing(arguments.length - 1, input));
   }
 
   private long n(InternalRow input) {
-    if (constantN != null) {
-      return constantN;
+    return SqlSizing.toLong(sizing(1, input));
+  }
+
+  /** Sizing argument {@code i}'s value, never null; a constant's is read once. */
+  private Object sizing(int i, InternalRow input) {
+    if (constants == null) {
+      constants = new Object[arguments.length];
     }
-    Expression n = arguments[1];
-    Object value = n.eval(input);
+    Object value = constants[i];
     if (value == null) {
-      throw nullSizing();
+      value = arguments[i].eval(input);
+      if (value == null) {
+        throw nullSizing();
+      }
+      if (arguments[i].foldable()) {
+        constants[i] = value;
+      }
     }
-    long v = SqlSizing.toLong(value);
-    if (n.foldable()) {
-      constantN = v;
-    }
-    return v;
+    return value;
   }
 
   private IllegalArgumentException nullSizing() {
@@ -270,54 +260,45 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public BuildAggregate withNewMutableAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), offset, inputAggBufferOffset, maxBufferedItems,
-        headroom);
+    return copy(children(), offset, inputAggBufferOffset);
   }
 
   @Override
   public BuildAggregate withNewInputAggBufferOffset(int offset) {
-    return new BuildAggregate(name, children(), mutableAggBufferOffset, offset, maxBufferedItems,
-        headroom);
+    return copy(children(), mutableAggBufferOffset, offset);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
   public BuildAggregate withNewChildrenInternal(
       scala.collection.immutable.IndexedSeq<Expression> children) {
-    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
-        maxBufferedItems, headroom);
+    return copy(children, mutableAggBufferOffset, inputAggBufferOffset);
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
   public BuildAggregate withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return new BuildAggregate(name, children, mutableAggBufferOffset, inputAggBufferOffset,
-        maxBufferedItems, headroom);
+    return copy(children, mutableAggBufferOffset, inputAggBufferOffset);
   }
 
-  // Product, as a case class would define it: Catalyst's tree operations read the fields so
+  private BuildAggregate copy(scala.collection.Seq<Expression> children, int mutable, int input) {
+    return new BuildAggregate(name, children, mutable, input, maxBufferedItems, headroom);
+  }
+
+  // Product, equality and hash over the constructor's arguments, as a case class defines them:
+  // Catalyst's tree operations read the fields so.
+
+  private Object[] fields() {
+    return new Object[] {name, children(), mutableAggBufferOffset, inputAggBufferOffset,
+        maxBufferedItems, headroom};
+  }
 
   @Override
   public int productArity() {
-    return 6;
+    return fields().length;
   }
 
   @Override
   public Object productElement(int n) {
-    switch (n) {
-      case 0:
-        return name;
-      case 1:
-        return children();
-      case 2:
-        return mutableAggBufferOffset;
-      case 3:
-        return inputAggBufferOffset;
-      case 4:
-        return maxBufferedItems;
-      case 5:
-        return headroom;
-      default:
-        throw new IndexOutOfBoundsException(Integer.toString(n));
-    }
+    return CatalystTrees.element(fields(), n);
   }
 
   @Override
@@ -327,19 +308,11 @@ public final class BuildAggregate extends TypedImperativeAggregate<BuildBuffer>
 
   @Override
   public boolean equals(Object other) {
-    if (!(other instanceof BuildAggregate)) {
-      return false;
-    }
-    BuildAggregate o = (BuildAggregate) other;
-    return name.equals(o.name) && java.util.Arrays.equals(arguments, o.arguments)
-        && mutableAggBufferOffset == o.mutableAggBufferOffset
-        && inputAggBufferOffset == o.inputAggBufferOffset
-        && maxBufferedItems == o.maxBufferedItems && headroom == o.headroom;
+    return canEqual(other) && java.util.Arrays.equals(fields(), ((BuildAggregate) other).fields());
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(name, java.util.Arrays.hashCode(arguments), mutableAggBufferOffset,
-        inputAggBufferOffset, maxBufferedItems, headroom);
+    return java.util.Arrays.hashCode(fields());
   }
 }

@@ -52,10 +52,7 @@ public final class BuildArrayExpression extends TypedExpression {
     if (arguments.length() != 2 && arguments.length() != 3) {
       throw new IllegalArgumentException(NAME + " takes 2 or 3 arguments, got " + arguments.length());
     }
-    this.arguments = new Expression[arguments.length()];
-    for (int i = 0; i < this.arguments.length; i++) {
-      this.arguments[i] = arguments.apply(i);
-    }
+    this.arguments = CatalystTrees.toArray(arguments);
   }
 
   /** The column {@code sparkbloom_build_array(items, p)}. */

@@ -1,10 +1,9 @@
 package io.sparkbloom.spark.sql;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
@@ -152,14 +151,8 @@ public final class SqlFunction {
 
   /** The accepted argument count, as Spark's errors name it: "3", or "[2, 3]". */
   private String expectedCounts() {
-    if (signatures.size() == 1) {
-      return Integer.toString(signatures.get(0).size());
-    }
-    StringBuilder out = new StringBuilder("[");
-    for (List<ArgumentType> signature : signatures) {
-      out.append(out.length() > 1 ? ", " : "").append(signature.size());
-    }
-    return out.append(']').toString();
+    return signatures.size() == 1 ? Integer.toString(signatures.get(0).size())
+        : signatures.stream().map(s -> Integer.toString(s.size())).collect(Collectors.joining(", ", "[", "]"));
   }
 
   /** The {@code DESCRIBE FUNCTION} entry. */
@@ -220,13 +213,8 @@ public final class SqlFunction {
 
     @Override
     public Expression apply(scala.collection.Seq<Expression> children) {
-      List<Expression> args = new ArrayList<>(children.length());
-      scala.collection.Iterator<Expression> it = children.iterator();
-      while (it.hasNext()) {
-        args.add(it.next());
-      }
       try {
-        return function.build(Collections.unmodifiableList(args));
+        return function.build(List.of(CatalystTrees.toArray(children)));
       } catch (AnalysisException e) {
         throw SqlErrors.rethrow(e);
       }

@@ -38,38 +38,22 @@ public final class SqlItems {
         + sqlType(value) + " is not supported; expected " + expected);
   }
 
+  /** Java types as Spark hands them to a Java UDF, then the SQL type's name. */
+  private static final Object[] SQL_TYPES = {
+    Long.class, "bigint", Integer.class, "int", Short.class, "smallint", Byte.class, "tinyint",
+    String.class, "string", Double.class, "double", Float.class, "float", BigDecimal.class,
+    "decimal", Boolean.class, "boolean", byte[].class, "binary", java.sql.Date.class, "date",
+    java.time.LocalDate.class, "date", java.sql.Timestamp.class, "timestamp",
+    java.time.Instant.class, "timestamp", scala.collection.Seq.class, "array",
+    scala.collection.Map.class, "map", org.apache.spark.sql.Row.class, "struct",
+  };
+
   /** The SQL type name of a value as Spark hands it to a Java UDF (best effort, for messages). */
   static String sqlType(Object value) {
-    if (value instanceof Long) {
-      return "bigint";
-    } else if (value instanceof Integer) {
-      return "int";
-    } else if (value instanceof Short) {
-      return "smallint";
-    } else if (value instanceof Byte) {
-      return "tinyint";
-    } else if (value instanceof String) {
-      return "string";
-    } else if (value instanceof Double) {
-      return "double";
-    } else if (value instanceof Float) {
-      return "float";
-    } else if (value instanceof BigDecimal) {
-      return "decimal";
-    } else if (value instanceof Boolean) {
-      return "boolean";
-    } else if (value instanceof byte[]) {
-      return "binary";
-    } else if (value instanceof java.sql.Date || value instanceof java.time.LocalDate) {
-      return "date";
-    } else if (value instanceof java.sql.Timestamp || value instanceof java.time.Instant) {
-      return "timestamp";
-    } else if (value instanceof scala.collection.Seq) {
-      return "array";
-    } else if (value instanceof scala.collection.Map) {
-      return "map";
-    } else if (value instanceof org.apache.spark.sql.Row) {
-      return "struct";
+    for (int i = 0; i < SQL_TYPES.length; i += 2) {
+      if (((Class<?>) SQL_TYPES[i]).isInstance(value)) {
+        return (String) SQL_TYPES[i + 1];
+      }
     }
     return value.getClass().getName();
   }

@@ -49,20 +49,12 @@ abstract class TypedExpression extends Expression
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.13 (an overload, unused, on 2.12). */
   public Expression withNewChildrenInternal(scala.collection.immutable.IndexedSeq<Expression> children) {
-    return withChildren(toArray(children));
+    return withChildren(CatalystTrees.toArray(children));
   }
 
   /** {@code TreeNode.withNewChildrenInternal} on Scala 2.12 (an overload, unused, on 2.13). */
   public Expression withNewChildrenInternal(scala.collection.IndexedSeq<Expression> children) {
-    return withChildren(toArray(children));
-  }
-
-  private static Expression[] toArray(scala.collection.Seq<Expression> children) {
-    Expression[] out = new Expression[children.length()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = children.apply(i);
-    }
-    return out;
+    return withChildren(CatalystTrees.toArray(children));
   }
 
   @Override
@@ -72,11 +64,7 @@ abstract class TypedExpression extends Expression
 
   @Override
   public Object productElement(int n) {
-    Object[] fields = fields();
-    if (n < 0 || n >= fields.length) {
-      throw new IndexOutOfBoundsException(Integer.toString(n));
-    }
-    return fields[n];
+    return CatalystTrees.element(fields(), n);
   }
 
   @Override
