@@ -41,6 +41,7 @@ fetch_only=${SPARKBLOOM_CONSUMER_FETCH_ONLY:-0}
 OUT="$ROOT/target/gradle-consumer"
 [ "$fetch_only" != 1 ] || OUT="$OUT-fetch"
 rm -rf "$OUT"
+mkdir -p "$OUT"
 # the installed artifacts, copied out of ~/.m2 (see build.gradle), or the repository given
 repo="$OUT/repo"
 if [ -n "$consumer_repo" ]; then

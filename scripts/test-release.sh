@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The release's consumers, from dist/ alone (scripts/release.sh builds it first unless
 # SPARKBLOOM_SKIP_BUILD=1): a consumer's world has no Rust toolchain (cargo, rustc or maturin on
-# PATH fail the suite), an empty Ivy cache, no sparkbloom of this version in ~/.m2, and fresh
+# PATH fail the suite), empty Ivy and Maven caches for Spark, no sparkbloom of this version in ~/.m2, and fresh
 # virtualenvs.
 #   1. spark-submit --packages io.sparkbloom:sparkbloom-spark_2.13:VERSION --repositories
 #      file://…/dist/maven runs the per-user example job (examples/jvm's jar as the application);
@@ -51,6 +51,10 @@ forget_release() { rm -rf "$M2"/io/sparkbloom/*/"$VERSION"; }
 forget_release
 trap forget_release EXIT
 export PATH="$WORK/no-rust:$PATH"
+# Spark's resolver also reads ~/.m2 (as Ivy's local-m2-cache): a consumer's is empty, and a shared
+# one holding poms without their jars would fail a download that Maven Central would serve
+mkdir -p "$WORK/home"
+export SPARK_SUBMIT_OPTS="-Duser.home=$WORK/home"
 wheel=$(ls "$DIST"/python/sparkbloom-"$VERSION"-*x86_64*.whl)
 
 # a fresh virtualenv with $1 installed (pip's cache serves the large ones after the first time)
